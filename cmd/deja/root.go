@@ -1,0 +1,55 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/config"
+)
+
+const rootLong = `deja turns the chat histories your coding agents leave on disk into memory
+you can search by meaning. It reads aider's .aider.chat.history.md files,
+splits them into sessions and turns, and indexes them locally: recall finds
+a past turn from a paraphrase, and exact file paths, commands and
+identifiers through a keyword index. Everything runs offline; when Ollama is
+running deja embeds with it, otherwise with its built-in embedder.
+
+Start here:
+  deja sources              where deja looks for aider histories
+  deja parse FILE           what deja reads from one history
+  deja index                index every history deja finds
+  deja recall "that tenant bug"
+                            the past turns that match, best first
+
+Configuration comes from defaults < ~/.config/deja/config.toml
+(XDG_CONFIG_HOME honoured) < DEJA_* environment variables (key a.b is
+DEJA_A_B) < flags. See 'deja config' for the resolved values.`
+
+func newRootCmd(io *IO) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "deja",
+		Short:         "Search your coding agents' past conversations by meaning",
+		Long:          rootLong,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(io.Out)
+	root.SetErr(io.Err)
+	root.SetIn(io.In)
+	root.AddCommand(
+		newVersionCmd(io),
+		newConfigCmd(io),
+	)
+	return root
+}
+
+// loadConfig resolves configuration with the given command's flags bound to
+// their keys (flag name → key).
+func loadConfig(cmd *cobra.Command, bind map[string]string) (config.Config, error) {
+	flags := config.Flags{}
+	for name, key := range bind {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			flags[key] = f
+		}
+	}
+	return config.Load(flags)
+}

@@ -1,0 +1,194 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Config is deja's resolved configuration.
+type Config struct {
+	// DataDir holds the store (ledger, keyword index, vectors).
+	DataDir string
+	// ConfigDir holds config.toml and aider-projects.
+	ConfigDir string
+	// File is the config file that was read, empty when none existed.
+	File string
+
+	Embed  Embed
+	Ollama Ollama
+	Chunk  Chunk
+	Recall Recall
+}
+
+// Embed selects and tunes the embedder.
+type Embed struct {
+	// Provider is auto, ollama or builtin.
+	Provider string
+	// Model is the Ollama model name.
+	Model string
+	// Batch is how many texts go into one Ollama request.
+	Batch int
+	// Timeout bounds one Ollama request.
+	Timeout time.Duration
+}
+
+// Ollama locates the Ollama server.
+type Ollama struct {
+	// Host overrides OLLAMA_HOST when set.
+	Host string
+}
+
+// Chunk tunes how turns become embedded text.
+type Chunk struct {
+	// Budget is the most characters of one chunk's embedded text.
+	Budget int
+}
+
+// Recall tunes recall's defaults.
+type Recall struct {
+	Mode  string
+	Limit int
+}
+
+// Keys and their defaults. A key a.b is read from DEJA_A_B in the
+// environment and from [a] b = … in config.toml.
+var defaults = map[string]any{
+	"data.dir":       "",
+	"embed.provider": "auto",
+	"embed.model":    "nomic-embed-text",
+	"embed.batch":    32,
+	"embed.timeout":  "60s",
+	"ollama.host":    "",
+	"chunk.budget":   2000,
+	"recall.mode":    "hybrid",
+	"recall.limit":   5,
+}
+
+// Keys lists every configuration key deja knows, for help and `deja config`.
+func Keys() []string {
+	keys := make([]string, 0, len(defaults))
+	for k := range defaults {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// Flags maps configuration keys to the command-line flags that override
+// them; a nil FlagSet or a missing flag leaves the key to lower layers.
+type Flags map[string]*pflag.Flag
+
+// Load resolves the configuration from defaults, the config file, the
+// environment and the given flags, in rising order of precedence.
+func Load(flags Flags) (Config, error) {
+	v := viper.New()
+	for k, d := range defaults {
+		v.SetDefault(k, d)
+	}
+	v.SetEnvPrefix("DEJA")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
+	v.AutomaticEnv()
+
+	cfgDir := ConfigDir()
+	file := filepath.Join(cfgDir, "config.toml")
+	v.SetConfigFile(file)
+	v.SetConfigType("toml")
+	read := ""
+	if err := v.ReadInConfig(); err != nil {
+		if !errors.Is(err, os.ErrNotExist) && !isNotFound(err) {
+			return Config{}, fmt.Errorf("config: reading %s: %w (fix or remove the file)", file, err)
+		}
+	} else {
+		read = file
+	}
+	for key, f := range flags {
+		if f == nil {
+			continue
+		}
+		if err := v.BindPFlag(key, f); err != nil {
+			return Config{}, fmt.Errorf("config: binding flag for %s: %w", key, err)
+		}
+	}
+
+	c := Config{
+		DataDir:   v.GetString("data.dir"),
+		ConfigDir: cfgDir,
+		File:      read,
+		Embed: Embed{
+			Provider: strings.ToLower(strings.TrimSpace(v.GetString("embed.provider"))),
+			Model:    strings.TrimSpace(v.GetString("embed.model")),
+			Batch:    v.GetInt("embed.batch"),
+			Timeout:  v.GetDuration("embed.timeout"),
+		},
+		Ollama: Ollama{Host: strings.TrimSpace(v.GetString("ollama.host"))},
+		Chunk:  Chunk{Budget: v.GetInt("chunk.budget")},
+		Recall: Recall{Mode: v.GetString("recall.mode"), Limit: v.GetInt("recall.limit")},
+	}
+	if c.DataDir == "" {
+		c.DataDir = DataDir()
+	}
+	return c, c.validate()
+}
+
+func (c Config) validate() error {
+	switch c.Embed.Provider {
+	case "auto", "ollama", "builtin":
+	default:
+		return fmt.Errorf("config: embed.provider is %q: use auto, ollama or builtin", c.Embed.Provider)
+	}
+	if c.Embed.Batch < 1 {
+		return fmt.Errorf("config: embed.batch is %d: use a positive number", c.Embed.Batch)
+	}
+	if c.Embed.Timeout <= 0 {
+		return fmt.Errorf("config: embed.timeout is %s: use a positive duration such as 60s", c.Embed.Timeout)
+	}
+	if c.Chunk.Budget < 200 {
+		return fmt.Errorf("config: chunk.budget is %d: use at least 200 characters", c.Chunk.Budget)
+	}
+	if c.Recall.Limit < 1 {
+		return fmt.Errorf("config: recall.limit is %d: use a positive number", c.Recall.Limit)
+	}
+	return nil
+}
+
+func isNotFound(err error) bool {
+	var nf viper.ConfigFileNotFoundError
+	return errors.As(err, &nf)
+}
+
+// ConfigDir is $XDG_CONFIG_HOME/deja, by default ~/.config/deja.
+func ConfigDir() string {
+	return filepath.Join(xdg("XDG_CONFIG_HOME", ".config"), "deja")
+}
+
+// DataDir is $DEJA_DATA_DIR, else $XDG_DATA_HOME/deja, by default
+// ~/.local/share/deja.
+func DataDir() string {
+	if d := os.Getenv("DEJA_DATA_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(xdg("XDG_DATA_HOME", filepath.Join(".local", "share")), "deja")
+}
+
+// ProjectsFile is the list of project directories `deja aider` has started
+// aider in: $XDG_CONFIG_HOME/deja/aider-projects.
+func ProjectsFile() string {
+	return filepath.Join(ConfigDir(), "aider-projects")
+}
+
+func xdg(env, fallback string) string {
+	if d := os.Getenv(env); d != "" && filepath.IsAbs(d) {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		home = "."
+	}
+	return filepath.Join(home, fallback)
+}
