@@ -1,0 +1,94 @@
+package chunk
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/deja-dev/deja/aider"
+)
+
+func TestTurnsGroupsAnswersAndRecords(t *testing.T) {
+	s := aider.Session{
+		Messages: []aider.Message{
+			{Role: aider.User, Text: "Show me the failing query", Turn: 0, Line: 3},
+			{Role: aider.Assistant, Text: "The query misses the tenant predicate.", Turn: 0, Line: 5},
+			{Role: aider.Assistant, Text: "Fixed after the lint error.", Turn: 0, Line: 9},
+			{Role: aider.User, Text: "run the tests", Turn: 1, Line: 12},
+		},
+		Records: []aider.Record{
+			{Kind: aider.FileRecord, Value: "query.go", Turn: 0, Line: 7},
+			{Kind: aider.FileRecord, Value: "query.go", Turn: 0, Line: 10},
+			{Kind: aider.CommandRecord, Value: "go test ./...", Turn: 1, Line: 13},
+			{Kind: aider.FileRecord, Value: "main.go", Turn: -1, Line: 2},
+		},
+	}
+	turns := Turns(s)
+	if len(turns) != 3 {
+		t.Fatalf("got %d turns, want 3 (banner records, two exchanges): %+v", len(turns), turns)
+	}
+	if turns[0].Index != -1 || turns[0].Files[0] != "main.go" {
+		t.Errorf("turn -1 = %+v, want the banner's file record first", turns[0])
+	}
+	t0 := turns[1]
+	if t0.User != "Show me the failing query" || !strings.Contains(t0.Assistant, "tenant predicate") || !strings.Contains(t0.Assistant, "lint error") {
+		t.Errorf("turn 0 = %+v, want the question with both answers", t0)
+	}
+	if len(t0.Files) != 1 || t0.Line != 3 {
+		t.Errorf("turn 0 files %v line %d, want [query.go] once and line 3", t0.Files, t0.Line)
+	}
+	if turns[2].Commands[0] != "go test ./..." {
+		t.Errorf("turn 1 commands = %v", turns[2].Commands)
+	}
+	if t0.Hash() == turns[2].Hash() {
+		t.Error("different turns hash the same")
+	}
+}
+
+func TestTextsShortTurnIsOneChunk(t *testing.T) {
+	got := Texts(Turn{User: "q", Assistant: "a"}, 200)
+	if len(got) != 1 || got[0] != "q\n\na" {
+		t.Errorf("Texts = %q", got)
+	}
+}
+
+func TestTextsLongTurnRepeatsTheQuestion(t *testing.T) {
+	answer := strings.Repeat("the tenant predicate is missing here ", 40) // ~1,500 runes
+	got := Texts(Turn{User: "Why does the query leak rows?", Assistant: answer}, 300)
+	if len(got) < 5 {
+		t.Fatalf("got %d chunks, want the answer spread over several", len(got))
+	}
+	var rebuilt []string
+	for _, c := range got {
+		if n := utf8.RuneCountInString(c); n > 300 {
+			t.Errorf("chunk of %d runes exceeds the budget", n)
+		}
+		q, rest, ok := strings.Cut(c, "\n\n")
+		if !ok || q != "Why does the query leak rows?" {
+			t.Errorf("chunk does not start with the question: %q", c[:40])
+		}
+		rebuilt = append(rebuilt, rest)
+	}
+	if strings.Join(strings.Fields(strings.Join(rebuilt, " ")), " ") != strings.Join(strings.Fields(answer), " ") {
+		t.Error("the chunks lose part of the answer")
+	}
+}
+
+func TestTextsRecordsOnlyTurn(t *testing.T) {
+	got := Texts(Turn{Commands: []string{"go test ./..."}}, 200)
+	if len(got) != 1 || got[0] != "go test ./..." {
+		t.Errorf("Texts = %q", got)
+	}
+	if Texts(Turn{}, 200) != nil {
+		t.Error("an empty turn has texts")
+	}
+}
+
+func TestTextsHugeQuestionStaysInBudget(t *testing.T) {
+	q := strings.Repeat("é", 5000)
+	for _, c := range Texts(Turn{User: q, Assistant: "ok"}, 1000) {
+		if n := utf8.RuneCountInString(c); n > 1000 {
+			t.Errorf("chunk of %d runes", n)
+		}
+	}
+}
