@@ -38,6 +38,8 @@ func newRootCmd(io *IO) *cobra.Command {
 	root.AddCommand(
 		newVersionCmd(io),
 		newConfigCmd(io),
+		newSourcesCmd(io),
+		newParseCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,673 @@
+package aider
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Options tune Parse.
+type Options struct {
+	// Path is the history's absolute path. It names the sessions (see
+	// SessionID) and file records under its directory are made relative.
+	Path string
+	// Offset is where data starts in the file, when a file is re-read from
+	// the start of a session already known. Session offsets are absolute.
+	Offset int64
+	// FirstOrdinal is the ordinal of the first session in data; 0 means 1.
+	FirstOrdinal int
+	// Reserved reports IDs that must not be handed out again: sessions
+	// before Offset, or sessions that have left the file. A session whose
+	// ID is taken gets the next free -N suffix.
+	Reserved func(id string) bool
+	// Location is the zone of header times; nil means time.Local.
+	Location *time.Location
+}
+
+// headerPrefix starts every session (io.py: InputOutput.__init__).
+const headerPrefix = "# aider chat started at"
+
+// headerLayout is the header's local time, datetime.now() with no zone.
+const headerLayout = "2006-01-02 15:04:05"
+
+var (
+	header     = []byte(headerPrefix)
+	userPrefix = []byte("#### ")
+	toolPrefix = []byte("> ")
+	hardBreak  = []byte("  ")
+	utf8BOM    = []byte("\xEF\xBB\xBF")
+
+	// processingRequest is what --watch-files writes before it sends an
+	// "AI!" comment to the model with no #### line: the reply that follows
+	// is an assistant message although no user line came first.
+	processingRequest = []byte("Processing your request...")
+)
+
+// state is where the parser stands between lines.
+type state int
+
+const (
+	// inText: assistant text, where #### and > lines are recognised.
+	inText state = iota
+	// inFence: inside a code fence of assistant text; lines are content.
+	inFence
+	// inReasoning: inside a <thinking-content-…> or <think> block, which is
+	// not part of the assistant's message.
+	inReasoning
+	// inToolOutput: the unprefixed rest of a multi-line tool write, which
+	// aider ends with two spaces (or, in a stripped file, a blank line).
+	inToolOutput
+)
+
+// Parse reads one aider history and returns its sessions in file order.
+// It never fails: damage is handled line by line and noted in Warnings.
+func Parse(data []byte, opts Options) *History {
+	p := newParser(data, opts)
+	p.run()
+	return p.hist
+}
+
+type parser struct {
+	opts       Options
+	data       []byte
+	hist       *History
+	stripped   bool
+	pathHash   string
+	historyDir string
+	loc        *time.Location
+
+	st         state
+	fenceChar  byte   // '`', '~' or '<' for the tag fences
+	fenceLen   int    // length of the opening backtick or tilde run
+	closer     []byte // closing tag of a tag fence or reasoning block
+	line       int    // 1-based number of the current line
+	lineOffset int64  // absolute offset of the current line
+
+	sess    *Session // the session being read; nil before any
+	leading bool     // sess is the headerless text before the first header
+	ordinal int
+	ids     map[string]bool
+
+	// The user block being read: consecutive #### lines.
+	userLines [][]byte
+	userLine  int
+
+	// The assistant message being read.
+	asst        []byte
+	asstLine    int
+	asstStarted bool
+	// afterUserLine: a #### line has been seen in this session; before
+	// it, unprefixed text is banner, dump or preamble, not a message.
+	afterUserLine bool
+	watchReply    bool
+	turn          int
+	lastAssistant string
+
+	invalidUTF8, nulBytes bool
+}
+
+func newParser(data []byte, opts Options) *parser {
+	loc := opts.Location
+	if loc == nil {
+		loc = time.Local
+	}
+	p := &parser{
+		opts:     opts,
+		data:     data,
+		hist:     &History{Path: opts.Path},
+		pathHash: PathHash(opts.Path),
+		loc:      loc,
+		ordinal:  opts.FirstOrdinal - 1,
+		ids:      map[string]bool{},
+		asst:     make([]byte, 0, 4096),
+	}
+	if p.ordinal < 0 {
+		p.ordinal = 0
+	}
+	if opts.Path != "" {
+		p.historyDir = filepath.ToSlash(filepath.Dir(opts.Path))
+	}
+	// aider ends every user line and the last line of every tool write in
+	// two spaces; a file without any such line was whitespace-stripped.
+	p.stripped = !bytes.Contains(data, []byte("  \n")) && !bytes.Contains(data, []byte("  \r\n")) && !bytes.HasSuffix(data, hardBreak)
+	p.hist.Stripped = p.stripped
+	return p
+}
+
+func (p *parser) run() {
+	data := p.data
+	pos := 0
+	if p.opts.Offset == 0 && bytes.HasPrefix(data, utf8BOM) {
+		pos = len(utf8BOM)
+	}
+	p.startSession(nil, int64(pos), true)
+	for pos < len(data) {
+		end := bytes.IndexByte(data[pos:], '\n')
+		next := len(data)
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += pos
+			next = end + 1
+		}
+		line := data[pos:end]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		p.line++
+		p.lineOffset = p.opts.Offset + int64(pos)
+		p.step(line)
+		pos = next
+	}
+	p.endSession(p.opts.Offset + int64(len(data)))
+	if p.invalidUTF8 {
+		p.warn("invalid UTF-8 replaced with U+FFFD")
+	}
+	if p.nulBytes {
+		p.warn("NUL bytes removed")
+	}
+	if p.stripped && len(p.hist.Sessions) > 0 && hasUserMessage(p.hist) {
+		p.warn("trailing whitespace was stripped from this file: message boundaries are inferred")
+	}
+}
+
+func (p *parser) warn(msg string) {
+	p.hist.Warnings = append(p.hist.Warnings, msg)
+}
+
+// step reads one line, without its line ending.
+func (p *parser) step(line []byte) {
+	if bytes.HasPrefix(line, header) {
+		p.endSession(p.lineOffset)
+		p.startSession(line, p.lineOffset, false)
+		return
+	}
+	switch p.st {
+	case inToolOutput:
+		if !p.stripped {
+			if bytes.HasSuffix(line, hardBreak) {
+				p.st = inText
+			}
+			return
+		}
+		// A stripped file cannot show where the write ended: take the
+		// next blank or prefixed line.
+		if len(line) != 0 && !isUserLine(line) && !isToolLine(line) {
+			return
+		}
+		p.st = inText
+	case inFence, inReasoning:
+		if p.endsWriteEarly(line) {
+			// A reply cut off by ^C leaves its fence open; aider's own
+			// next write ends it.
+			p.st = inText
+			break
+		}
+		if p.st == inFence {
+			p.addAssistant(line)
+			if p.closesFence(line) {
+				p.st = inText
+			}
+			return
+		}
+		if i := bytes.Index(line, p.closer); i >= 0 {
+			p.st = inText
+			if rest := bytes.TrimSpace(line[i+len(p.closer):]); len(rest) > 0 {
+				p.addAssistant(rest)
+			}
+		}
+		return
+	}
+	p.text(line)
+}
+
+// endsWriteEarly reports a #### or > line ending in two spaces: aider's own
+// write, which no open fence of a finished reply can contain.
+func (p *parser) endsWriteEarly(line []byte) bool {
+	return !p.stripped && bytes.HasSuffix(line, hardBreak) && (bytes.HasPrefix(line, userPrefix) || bytes.HasPrefix(line, toolPrefix))
+}
+
+// text handles a line outside fences, tool output and reasoning.
+func (p *parser) text(line []byte) {
+	switch {
+	case isUserLine(line) && (p.stripped || bytes.HasSuffix(line, hardBreak)):
+		p.endAssistant()
+		if len(p.userLines) == 0 {
+			p.userLine = p.line
+		}
+		p.userLines = append(p.userLines, p.userText(line))
+		p.afterUserLine = true
+	case isToolLine(line):
+		p.endUser()
+		p.endAssistant()
+		p.tool(line)
+	default:
+		p.endUser()
+		p.assistantText(line)
+	}
+}
+
+func isUserLine(line []byte) bool {
+	return bytes.HasPrefix(line, userPrefix) || (len(line) == 4 && string(line) == "####")
+}
+
+// isToolLine: aider writes "> " or, for an empty message, ">  ". Lines
+// that start with ">" but no space (">>>>>>> REPLACE", ">>> ") are content.
+// A bare ">" occurs in some 2024-11 files (corpus: __id31250521987).
+func isToolLine(line []byte) bool {
+	return bytes.HasPrefix(line, toolPrefix) || (len(line) == 1 && line[0] == '>')
+}
+
+// userText strips "#### " and the two spaces aider appends to every line.
+func (p *parser) userText(line []byte) []byte {
+	if len(line) <= len(userPrefix) {
+		return nil
+	}
+	t := line[len(userPrefix):]
+	if !p.stripped && bytes.HasSuffix(t, hardBreak) {
+		t = t[:len(t)-len(hardBreak)]
+	}
+	return t
+}
+
+func (p *parser) tool(line []byte) {
+	if len(line) == 1 {
+		return
+	}
+	complete := bytes.HasSuffix(line, hardBreak)
+	text := bytes.TrimRight(line[len(toolPrefix):], " ")
+	if p.stripped || !complete {
+		p.st = inToolOutput
+	}
+	if kind, value, ok := toolRecord(text); ok {
+		if kind == FileRecord {
+			value = normalizeFile(value, p.historyDir)
+		}
+		p.addRecord(kind, p.clean(value))
+		return
+	}
+	if !p.afterUserLine && bytes.Equal(text, processingRequest) {
+		p.watchReply = true
+	}
+}
+
+func (p *parser) addRecord(kind RecordKind, value string) {
+	p.sess.Records = append(p.sess.Records, Record{Kind: kind, Value: value, Turn: p.turn, Line: p.line})
+}
+
+// assistantText adds a line of assistant text, opening fences and
+// reasoning blocks as it goes.
+func (p *parser) assistantText(line []byte) {
+	if open, closer := reasoningOpen(line); open >= 0 {
+		if before := bytes.TrimSpace(line[:open]); len(before) > 0 {
+			p.addAssistant(before)
+		}
+		rest := line[open:]
+		if i := bytes.Index(rest, closer); i >= 0 {
+			if after := bytes.TrimSpace(rest[i+len(closer):]); len(after) > 0 {
+				p.addAssistant(after)
+			}
+			return
+		}
+		p.st, p.closer = inReasoning, closer
+		return
+	}
+	p.addAssistant(line)
+	p.openFence(line)
+}
+
+// reasoningOpen finds a reasoning block's opening tag at the start of the
+// line (after indentation) and returns its position and closing tag.
+// aider (v0.76+) writes <thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>;
+// models with a reasoning_tag setting write <think> or their own tag name.
+func reasoningOpen(line []byte) (int, []byte) {
+	t := bytes.TrimLeft(line, " \t")
+	if len(t) < 7 || t[0] != '<' {
+		return -1, nil
+	}
+	at := len(line) - len(t)
+	switch {
+	case bytes.HasPrefix(t, []byte("<thinking-content-")):
+		end := bytes.IndexByte(t, '>')
+		if end < 0 {
+			return -1, nil
+		}
+		closer := make([]byte, 0, end+2)
+		closer = append(closer, "</"...)
+		closer = append(closer, t[1:end+1]...)
+		return at, closer
+	case bytes.HasPrefix(t, []byte("<think>")):
+		return at, []byte("</think>")
+	}
+	return -1, nil
+}
+
+// tagFences are aider's fence pairs after ``` and ```` (base_coder.py
+// all_fences), used when the files in the chat already contain backticks.
+var tagFences = [][]byte{[]byte("<source"), []byte("<sourcecode"), []byte("<codeblock"), []byte("<code"), []byte("<pre")}
+
+func (p *parser) openFence(line []byte) {
+	if len(line) < 3 {
+		return
+	}
+	switch c := line[0]; c {
+	case '`', '~':
+		n := 0
+		for n < len(line) && line[n] == c {
+			n++
+		}
+		if n < 3 || (c == '`' && bytes.IndexByte(line[n:], '`') >= 0) {
+			return
+		}
+		p.st, p.fenceChar, p.fenceLen = inFence, c, n
+	case '<':
+		for _, tag := range tagFences {
+			if !bytes.HasPrefix(line, tag) || len(line) == len(tag) {
+				continue
+			}
+			// <source> or <source>python, not <sourcefile …> or <code a=…>.
+			if line[len(tag)] != '>' {
+				continue
+			}
+			if bytes.Contains(line[len(tag):], []byte("</")) {
+				return
+			}
+			closer := make([]byte, 0, len(tag)+2)
+			closer = append(closer, "</"...)
+			closer = append(closer, tag[1:]...)
+			closer = append(closer, '>')
+			p.st, p.fenceChar, p.closer = inFence, '<', closer
+			return
+		}
+	}
+}
+
+func (p *parser) closesFence(line []byte) bool {
+	if p.fenceChar == '<' {
+		return bytes.HasPrefix(line, p.closer)
+	}
+	n := 0
+	for n < len(line) && line[n] == p.fenceChar {
+		n++
+	}
+	return n >= p.fenceLen && len(bytes.TrimSpace(line[n:])) == 0
+}
+
+func (p *parser) addAssistant(line []byte) {
+	if !p.asstStarted {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return
+		}
+		p.asstStarted = true
+		p.asstLine = p.line
+	} else {
+		p.asst = append(p.asst, '\n')
+	}
+	p.asst = append(p.asst, line...)
+}
+
+// endAssistant closes the assistant message being read, if any.
+func (p *parser) endAssistant() {
+	if !p.asstStarted {
+		return
+	}
+	text := bytes.TrimSpace(p.asst)
+	p.asst = p.asst[:0]
+	p.asstStarted = false
+	if len(text) == 0 || (!p.afterUserLine && !p.watchReply) {
+		return
+	}
+	s := p.clean(string(text))
+	p.lastAssistant = s
+	p.sess.Messages = append(p.sess.Messages, Message{Role: Assistant, Text: s, Turn: p.turn, Line: p.asstLine})
+}
+
+// clean makes text safe to store: valid UTF-8 (aider writes with
+// errors="ignore" in the user's --encoding, which need not be UTF-8) and no
+// NUL bytes.
+func (p *parser) clean(s string) string {
+	if strings.IndexByte(s, 0) >= 0 {
+		p.nulBytes = true
+		s = strings.ReplaceAll(s, "\x00", "")
+	}
+	if !utf8.ValidString(s) {
+		p.invalidUTF8 = true
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s
+}
+
+// endUser classifies the user block being read and keeps it if a person
+// typed it as a message.
+func (p *parser) endUser() {
+	if len(p.userLines) == 0 {
+		return
+	}
+	lines := p.userLines
+	p.userLines = p.userLines[:0]
+	first := lines[0]
+	// An empty submission (Enter alone) is logged as "<blank>".
+	if len(lines) == 1 && string(first) == "<blank>" {
+		return
+	}
+	if len(first) > 0 && (first[0] == '/' || first[0] == '!') {
+		if p.command(lines) {
+			return
+		}
+	}
+	if isConfirmAnswer(lines) {
+		return
+	}
+	if q, ok := helpQuestion(lines); ok {
+		lines = [][]byte{q}
+	} else if isLintReport(first) {
+		return
+	}
+	text := p.clean(joinLines(lines))
+	if len(strings.TrimSpace(text)) == 0 {
+		return
+	}
+	if p.lastAssistant != "" && sameText(text, p.lastAssistant) {
+		// Architect mode: the architect's answer is logged again as a ####
+		// block for the editor model (architect_coder.py reply_completed).
+		return
+	}
+	p.turn++
+	p.lastAssistant = ""
+	p.sess.Messages = append(p.sess.Messages, Message{Role: User, Text: text, Turn: p.turn, Line: p.userLine})
+}
+
+// command handles a block whose first line starts with "/" or "!". It
+// reports false when the block is not one of aider's commands.
+func (p *parser) command(lines [][]byte) bool {
+	first := lines[0]
+	var name string
+	var args []byte
+	if first[0] == '!' {
+		name, args = "run", first[1:]
+	} else {
+		word := first[1:]
+		if i := bytes.IndexAny(word, " \t"); i >= 0 {
+			word, args = word[:i], word[i:]
+		}
+		if len(word) == 0 {
+			return false
+		}
+		resolved, ambiguous, ok := resolveCommand(string(word))
+		if !ok {
+			return false
+		}
+		if ambiguous {
+			return true
+		}
+		name = resolved
+	}
+	rest := string(bytes.TrimSpace(args))
+	if len(lines) > 1 {
+		rest = strings.TrimSpace(rest + "\n" + joinLines(lines[1:]))
+	}
+	switch name {
+	case "run", "test":
+		if rest != "" {
+			p.addRecord(CommandRecord, p.clean(rest))
+		}
+	case "git":
+		if rest != "" {
+			p.addRecord(CommandRecord, p.clean("git "+rest))
+		}
+	}
+	return true
+}
+
+// isConfirmAnswer matches the lines a ConfirmGroup answers by itself once
+// the user chose All or Skip all (io.py, since v0.53.0):
+// "#### Add file to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: all".
+func isConfirmAnswer(lines [][]byte) bool {
+	if len(lines) != 1 {
+		return false
+	}
+	l := lines[0]
+	i := bytes.Index(l, []byte("? (Y)es/(N)o"))
+	if i < 0 {
+		return false
+	}
+	j := bytes.LastIndex(l, []byte("]: "))
+	return j > i && bytes.IndexByte(l[j+3:], ' ') < 0
+}
+
+// helpQuestion recovers the question from the prompt /help Q logs in Q's
+// place: "# Question: Q", "# Relevant docs:", the docs, the announcements.
+func helpQuestion(lines [][]byte) ([]byte, bool) {
+	q, ok := bytes.CutPrefix(lines[0], []byte("# Question:"))
+	if !ok || len(lines) < 3 {
+		return nil, false
+	}
+	for _, l := range lines[1:4] {
+		if bytes.HasPrefix(l, []byte("# Relevant docs:")) {
+			return bytes.TrimSpace(q), true
+		}
+	}
+	return nil, false
+}
+
+// isLintReport matches the report /lint sends to the model as a ####
+// block (lint_coder.run); the user did not type it.
+func isLintReport(first []byte) bool {
+	return bytes.Equal(bytes.TrimRight(first, " "), []byte("# Fix any errors below, if possible."))
+}
+
+func joinLines(lines [][]byte) string {
+	n := len(lines) - 1
+	for _, l := range lines {
+		n += len(l)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.Write(l)
+	}
+	return b.String()
+}
+
+// sameText compares two texts line by line, ignoring trailing spaces on
+// each line and blank lines at either end.
+func sameText(a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if len(a) > len(b)+len(b)/4+16 || len(b) > len(a)+len(a)/4+16 {
+		return false
+	}
+	for a != "" || b != "" {
+		var la, lb string
+		la, a, _ = strings.Cut(a, "\n")
+		lb, b, _ = strings.Cut(b, "\n")
+		if strings.TrimRight(la, " \t\r") != strings.TrimRight(lb, " \t\r") {
+			return false
+		}
+	}
+	return true
+}
+
+// startSession begins a session at a header line, or the headerless text
+// before the first header (header nil).
+func (p *parser) startSession(header []byte, offset int64, leading bool) {
+	s := &Session{Offset: offset}
+	if header != nil {
+		s.Header = p.clean(string(header))
+		rest := strings.TrimSpace(s.Header[len(headerPrefix):])
+		if t, err := time.ParseInLocation(headerLayout, rest, p.loc); err == nil {
+			s.Started = t
+		}
+	}
+	p.sess, p.leading = s, leading
+	p.st = inText
+	p.turn = -1
+	p.afterUserLine, p.watchReply = false, false
+	p.lastAssistant = ""
+}
+
+func (p *parser) endSession(end int64) {
+	if p.sess == nil {
+		return
+	}
+	p.endUser()
+	p.endAssistant()
+	s := p.sess
+	p.sess = nil
+	s.End = end
+	// Text before the first header is a session only if it holds a user
+	// message: banner remnants and preambles are not conversations.
+	if p.leading && !hasUser(s) {
+		return
+	}
+	p.ordinal++
+	s.Ordinal = p.ordinal
+	s.ID = p.freeID(SessionID(p.pathHash, s.Started, s.Ordinal))
+	p.hist.Sessions = append(p.hist.Sessions, *s)
+}
+
+// freeID returns base, or base-2, base-3 … when base is taken in this file
+// or reserved by the caller.
+func (p *parser) freeID(base string) string {
+	id := base
+	for n := 2; p.ids[id] || (p.opts.Reserved != nil && p.opts.Reserved(id)); n++ {
+		id = base + "-" + itoa(n)
+	}
+	p.ids[id] = true
+	return id
+}
+
+func itoa(n int) string {
+	var buf [20]byte
+	i := len(buf)
+	for {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(buf[i:])
+		}
+	}
+}
+
+func hasUser(s *Session) bool {
+	for _, m := range s.Messages {
+		if m.Role == User {
+			return true
+		}
+	}
+	return false
+}
+
+func hasUserMessage(h *History) bool {
+	for i := range h.Sessions {
+		if hasUser(&h.Sessions[i]) {
+			return true
+		}
+	}
+	return false
+}

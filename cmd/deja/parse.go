@@ -1,0 +1,183 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/config"
+)
+
+type parseOptions struct {
+	files []string
+	json  bool
+}
+
+func newParseCmd(io *IO) *cobra.Command {
+	var opts parseOptions
+	cmd := &cobra.Command{
+		Use:   "parse [FILE...]",
+		Short: "Show exactly what deja reads from aider histories",
+		Long: `Parse aider chat histories and show what deja reads from them: the
+sessions, their start times and IDs, and each session's messages and file and
+command records. With no FILE, the histories 'deja sources' finds are parsed.
+
+Nothing is written; use it to check a history before indexing it.`,
+		Example: `  deja parse .aider.chat.history.md
+  deja parse --json ~/src/app/.aider.chat.history.md | jq '.files[0].sessions[0]'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.files = args
+			return runParse(io, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object for scripts and agents")
+	return cmd
+}
+
+type parseJSON struct {
+	Files    []fileJSON `json:"files"`
+	Warnings []string   `json:"warnings"`
+}
+
+type fileJSON struct {
+	Path     string        `json:"path"`
+	Stripped bool          `json:"whitespace_stripped"`
+	Sessions []sessionJSON `json:"sessions"`
+}
+
+type sessionJSON struct {
+	ID       string        `json:"id"`
+	Ordinal  int           `json:"ordinal"`
+	Started  *string       `json:"started"`
+	Header   string        `json:"header"`
+	Offset   int64         `json:"offset"`
+	Messages []messageJSON `json:"messages"`
+	Records  []recordJSON  `json:"records"`
+}
+
+type messageJSON struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+	Turn int    `json:"turn"`
+	Line int    `json:"line"`
+}
+
+type recordJSON struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
+	Turn  int    `json:"turn"`
+	Line  int    `json:"line"`
+}
+
+func runParse(io *IO, opts parseOptions) error {
+	out := parseJSON{Files: []fileJSON{}, Warnings: []string{}}
+	paths := opts.files
+	if len(paths) == 0 {
+		found, warnings := discoverSources()
+		out.Warnings = append(out.Warnings, warnings...)
+		for _, s := range found {
+			paths = append(paths, s.Path)
+		}
+		if len(paths) == 0 {
+			return exitError{code: 1, msg: "no aider histories found; name a file (deja parse FILE) or see 'deja sources'"}
+		}
+	}
+	failed := 0
+	for _, p := range paths {
+		abs, err := aider.ResolvePath(p)
+		if err != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %v", p, err))
+			failed++
+			continue
+		}
+		h, err := aider.ParseFile(abs, aider.Options{})
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				err = fmt.Errorf("%s: no such file", p)
+			}
+			out.Warnings = append(out.Warnings, err.Error())
+			failed++
+			continue
+		}
+		for _, w := range h.Warnings {
+			out.Warnings = append(out.Warnings, abs+": "+w)
+		}
+		out.Files = append(out.Files, historyJSON(h))
+	}
+	if opts.json {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		printParse(io, out)
+	}
+	if failed == len(paths) {
+		return exitError{code: 1}
+	}
+	return nil
+}
+
+func historyJSON(h *aider.History) fileJSON {
+	f := fileJSON{Path: h.Path, Stripped: h.Stripped, Sessions: make([]sessionJSON, 0, len(h.Sessions))}
+	for _, s := range h.Sessions {
+		sj := sessionJSON{ID: s.ID, Ordinal: s.Ordinal, Header: s.Header, Offset: s.Offset,
+			Messages: make([]messageJSON, 0, len(s.Messages)), Records: make([]recordJSON, 0, len(s.Records))}
+		if s.HasStart() {
+			t := s.Started.Format(time.RFC3339)
+			sj.Started = &t
+		}
+		for _, m := range s.Messages {
+			sj.Messages = append(sj.Messages, messageJSON{Role: string(m.Role), Text: m.Text, Turn: m.Turn, Line: m.Line})
+		}
+		for _, r := range s.Records {
+			sj.Records = append(sj.Records, recordJSON{Kind: string(r.Kind), Value: r.Value, Turn: r.Turn, Line: r.Line})
+		}
+		f.Sessions = append(f.Sessions, sj)
+	}
+	return f
+}
+
+func printParse(io *IO, out parseJSON) {
+	for _, f := range out.Files {
+		users, records := 0, 0
+		for _, s := range f.Sessions {
+			records += len(s.Records)
+			for _, m := range s.Messages {
+				if m.Role == "user" {
+					users++
+				}
+			}
+		}
+		fmt.Fprintf(io.Out, "%s\n  %d sessions, %d user messages, %d records\n", f.Path, len(f.Sessions), users, records)
+		for _, s := range f.Sessions {
+			started := "(no start time)"
+			if s.Started != nil {
+				started = *s.Started
+			}
+			u, a := 0, 0
+			for _, m := range s.Messages {
+				if m.Role == "user" {
+					u++
+				} else {
+					a++
+				}
+			}
+			fmt.Fprintf(io.Out, "  %-40s %-25s %3d user %3d assistant %3d records\n", s.ID, started, u, a, len(s.Records))
+		}
+	}
+	for _, w := range out.Warnings {
+		fmt.Fprintln(io.Err, "deja: warning:", w)
+	}
+}
+
+// discoverSources returns the histories discovery finds, with its warnings.
+func discoverSources() ([]aider.Source, []string) {
+	return aider.Discover(aider.DiscoverOptionsFromEnv(config.ProjectsFile()))
+}
