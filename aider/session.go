@@ -55,8 +55,8 @@ type Session struct {
 	Header string
 	// Offset and End are the byte range of the session in the file.
 	Offset, End int64
-	Messages   []Message
-	Records    []Record
+	Messages    []Message
+	Records     []Record
 }
 
 // HasStart reports whether the session's start time is known.

@@ -16,7 +16,8 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI as a user types it: testdata/script/*.txtar.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:  "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"mkbinary": mkbinary},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Setenv("XDG_DATA_HOME", env.WorkDir+"/.local/share")
@@ -25,4 +26,13 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},
 	})
+}
+
+// mkbinary writes a small PNG-like file with NUL bytes, which txtar cannot hold.
+func mkbinary(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkbinary FILE")
+	}
+	data := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00\x00\x00\x01\x00\x08\x06\x00\x00\x00")
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), data, 0o644))
 }
