@@ -1,0 +1,98 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Forget removes sessions from the ledger, the keyword index and the
+// vectors, and leaves a tombstone so no later Index brings them back. It
+// takes the writer's lock. IDs already forgotten are not an error.
+func (s *Store) Forget(ctx context.Context, ids []string, lock LockOptions) error {
+	l, err := AcquireLock(ctx, s.dir, lock)
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return s.write(ctx, func(tx *sql.Tx) error {
+		for _, id := range ids {
+			var path string
+			err := tx.QueryRowContext(ctx, `SELECT path FROM sessions WHERE id = ?`, id).Scan(&path)
+			if errors.Is(err, sql.ErrNoRows) {
+				var one int
+				if tx.QueryRowContext(ctx, `SELECT 1 FROM tombstones WHERE session_id = ?`, id).Scan(&one) == nil {
+					continue
+				}
+				return fmt.Errorf("%w %q: 'deja sessions' lists the IDs", ErrNoSession, id)
+			}
+			if err != nil {
+				return err
+			}
+			// Turns, their vectors and their keyword rows go by cascade
+			// and trigger.
+			if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tombstones(session_id, path, forgotten) VALUES (?, ?, ?)`, id, path, time.Now().Unix()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Unforget lifts the tombstones of sessions, so the next Index reads them
+// again from their file (which it re-reads whole). A session whose file no
+// longer holds it cannot come back. It reports, per ID, the history the
+// session came from.
+func (s *Store) Unforget(ctx context.Context, ids []string, lock LockOptions) (map[string]string, error) {
+	l, err := AcquireLock(ctx, s.dir, lock)
+	if err != nil {
+		return nil, err
+	}
+	defer l.Unlock()
+	from := map[string]string{}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		for _, id := range ids {
+			var path string
+			err := tx.QueryRowContext(ctx, `SELECT path FROM tombstones WHERE session_id = ?`, id).Scan(&path)
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("session %q is not forgotten: 'deja status' counts the forgotten ones", id)
+			}
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM tombstones WHERE session_id = ?`, id); err != nil {
+				return err
+			}
+			// The session lies in bytes already read: read the file whole next time.
+			if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE path = ?`, path); err != nil {
+				return err
+			}
+			from[id] = path
+		}
+		return nil
+	})
+	return from, err
+}
+
+// Forgotten lists the tombstoned session IDs.
+func (s *Store) Forgotten(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT session_id FROM tombstones ORDER BY session_id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading tombstones: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}

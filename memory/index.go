@@ -1,0 +1,630 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/chunk"
+	"github.com/deja-dev/deja/embed"
+)
+
+// IndexOptions say what Index reads and how it embeds.
+type IndexOptions struct {
+	// Paths are history files, absolute and resolved (aider.ResolvePath).
+	Paths []string
+	// Embedder embeds new turns; nil stores them without vectors, to be
+	// filled by a later run.
+	Embedder embed.Embedder
+	// Budget is the most characters of one chunk (chunk.Texts).
+	Budget int
+	// Full re-reads every file whole and re-embeds every turn.
+	Full bool
+	// Location is the zone of session header times; nil means time.Local.
+	Location *time.Location
+	// Lock tunes the wait for another writer.
+	Lock LockOptions
+	// Progress, when set, is told how far indexing got.
+	Progress func(Progress)
+}
+
+// Progress is how far an Index run got in its current phase.
+type Progress struct {
+	// Phase is "reading" (Done of Total files) or "embedding" (Done of
+	// Total turns).
+	Phase       string
+	Done, Total int
+	// File is the history being read, in the reading phase.
+	File string
+}
+
+// IndexReport sums up an Index run.
+type IndexReport struct {
+	// Files is how many histories were looked at, Read how many had new
+	// bytes and were parsed, Missing how many known ones are gone (their
+	// sessions stay).
+	Files, Read, Missing int
+	// Sessions is how many sessions had new or changed turns.
+	Sessions int
+	// NewTurns is how many turns were written; Embedded how many turns got
+	// vectors, old turns that lacked them included.
+	NewTurns, Embedded int
+	// Skipped is how many files could not be indexed; Problems says why,
+	// one line each, with what to do.
+	Skipped  int
+	Problems []string
+	// Lacking is how many turns still lack vectors of the embedder.
+	Lacking int
+	Took    time.Duration
+}
+
+// fileState is a files row: what the last index knew of a history.
+type fileState struct {
+	size, mtime int64
+	lastOffset  int64
+	lastOrdinal int
+	fingerprint []byte
+	known       bool
+}
+
+// Index brings the store up to date with the given histories: only bytes
+// after the start of each file's last known session are parsed, only new or
+// changed turns are embedded, and each file's changes are committed in one
+// transaction. It holds the store's writer lock while it runs.
+func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, error) {
+	start := time.Now()
+	var rep IndexReport
+	lock, err := AcquireLock(ctx, s.dir, opts.Lock)
+	if err != nil {
+		return rep, err
+	}
+	defer lock.Unlock()
+
+	emb := opts.Embedder
+	if emb != nil {
+		if err := s.registerEmbedder(ctx, emb); err != nil {
+			return rep, err
+		}
+	}
+	if opts.Full {
+		if err := s.resetForFull(ctx, emb); err != nil {
+			return rep, err
+		}
+	}
+	ix := &indexer{s: s, opts: opts, emb: emb, rep: &rep}
+	for i, path := range opts.Paths {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Phase: "reading", Done: i, Total: len(opts.Paths), File: path})
+		}
+		rep.Files++
+		if err := ix.file(ctx, path); err != nil {
+			if ctx.Err() != nil {
+				return rep, ctx.Err()
+			}
+			rep.Skipped++
+			rep.Problems = append(rep.Problems, err.Error())
+		}
+	}
+	if opts.Progress != nil && len(opts.Paths) > 0 {
+		opts.Progress(Progress{Phase: "reading", Done: len(opts.Paths), Total: len(opts.Paths)})
+	}
+	if ix.emb != nil {
+		if err := ix.fill(ctx); err != nil {
+			if ctx.Err() != nil {
+				return rep, ctx.Err()
+			}
+			rep.Problems = append(rep.Problems, err.Error())
+		}
+	}
+	if emb != nil {
+		n, err := s.lacking(ctx, emb.Identity())
+		if err != nil {
+			return rep, err
+		}
+		rep.Lacking = n
+	}
+	rep.Took = time.Since(start)
+	return rep, nil
+}
+
+// KnownFiles lists the histories the store has indexed, deleted ones too.
+func (s *Store) KnownFiles(ctx context.Context) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path FROM files ORDER BY path`)
+	if err != nil {
+		return nil, fmt.Errorf("store: listing files: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// registerEmbedder records the embedder's dimension, and refuses one whose
+// vectors changed length under the same identity: they could not be
+// compared with the stored ones.
+func (s *Store) registerEmbedder(ctx context.Context, emb embed.Embedder) error {
+	var dim int
+	err := s.db.QueryRowContext(ctx, `SELECT dimension FROM embedders WHERE identity = ?`, emb.Identity()).Scan(&dim)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		// complete = 0: every turn already stored lacks this embedder's
+		// vectors, so the fill step runs.
+		_, err = s.db.ExecContext(ctx, `INSERT INTO embedders(identity, dimension, complete) VALUES (?, ?, 0)`, emb.Identity(), emb.Dimension())
+		return diskHint(err)
+	case err != nil:
+		return fmt.Errorf("store: reading embedders: %w", err)
+	case dim != emb.Dimension():
+		return fmt.Errorf("store: %s gave %d-d vectors before and %d-d now: run 'deja index --full' to re-embed", emb.Identity(), dim, emb.Dimension())
+	}
+	return nil
+}
+
+// resetForFull forgets what was read of every file and drops the
+// embedder's vectors, so this run re-reads and re-embeds everything. Turns
+// stay until their file is re-read, so recall keeps working meanwhile; a
+// run killed half-way is completed by the next one.
+func (s *Store) resetForFull(ctx context.Context, emb embed.Embedder) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM files`); err != nil {
+			return err
+		}
+		if emb != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM vectors WHERE embedder = ?`, emb.Identity()); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE embedders SET complete = 0 WHERE identity = ?`, emb.Identity()); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('rebuild')`)
+		return err
+	})
+}
+
+// write runs fn in one immediate transaction.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: %w", diskHint(err))
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return fmt.Errorf("store: %w", diskHint(err))
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: %w", diskHint(err))
+	}
+	return nil
+}
+
+type indexer struct {
+	s    *Store
+	opts IndexOptions
+	emb  embed.Embedder
+	rep  *IndexReport
+}
+
+// newTurn is a turn to write, with its vectors once embedded.
+type newTurn struct {
+	session string
+	turn    chunk.Turn
+	hash    string
+	texts   []string
+	vectors [][]float32
+}
+
+func (ix *indexer) file(ctx context.Context, path string) error {
+	st, err := ix.s.fileState(ctx, path)
+	if err != nil {
+		return err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && st.known {
+			ix.rep.Missing++
+			return nil
+		}
+		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+	}
+	if fi.IsDir() {
+		return fmt.Errorf("%s: is a directory, skipped (name the history files in it, or the directory on the command line)", path)
+	}
+	mtime := fi.ModTime().UnixNano()
+	if st.known && fi.Size() == st.size && mtime == st.mtime {
+		return nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
+	}
+	if aider.IsBinary(data) {
+		return fmt.Errorf("%s: %v, skipped", path, aider.ErrBinary)
+	}
+	ix.rep.Read++
+
+	// Re-read from the start of the last known session when the bytes
+	// before it are the ones already read; any other change (the file
+	// shrank, was rewritten or replaced) re-reads it whole.
+	incremental := st.known && int64(len(data)) >= st.size && st.lastOffset <= int64(len(data)) &&
+		bytes.Equal(fingerprint(data[:st.lastOffset]), st.fingerprint)
+	from, ordinal := int64(0), 1
+	if incremental {
+		from, ordinal = st.lastOffset, st.lastOrdinal
+	}
+	known, err := ix.s.fileSessions(ctx, path)
+	if err != nil {
+		return err
+	}
+	reserved := map[string]bool{}
+	for _, ks := range known {
+		// Sessions before the re-read part keep their IDs, and so do
+		// sessions that left the file: new sessions must not take them.
+		if !ks.present || (incremental && ks.offset < from) {
+			reserved[ks.id] = true
+		}
+	}
+	hist := aider.Parse(data[from:], aider.Options{
+		Path:         path,
+		Offset:       from,
+		FirstOrdinal: ordinal,
+		Reserved:     func(id string) bool { return reserved[id] },
+		Location:     ix.opts.Location,
+	})
+
+	tomb, err := ix.s.tombstones(ctx, path)
+	if err != nil {
+		return err
+	}
+	var sessions []aider.Session
+	for _, sess := range hist.Sessions {
+		if !tomb[sess.ID] {
+			sessions = append(sessions, sess)
+		}
+	}
+	pending, changedSessions, err := ix.changedTurns(ctx, sessions)
+	if err != nil {
+		return err
+	}
+	ix.embedTurns(ctx, pending)
+
+	next := fileState{size: int64(len(data)), mtime: mtime, lastOffset: from, lastOrdinal: ordinal}
+	if n := len(hist.Sessions); n > 0 {
+		next.lastOffset, next.lastOrdinal = hist.Sessions[n-1].Offset, hist.Sessions[n-1].Ordinal
+	}
+	next.fingerprint = fingerprint(data[:next.lastOffset])
+	if after, err := os.Stat(path); err == nil && after.ModTime().UnixNano() != mtime {
+		// Written while we read: keep a time that makes the next run look again.
+		next.mtime = 0
+	}
+
+	parsed := map[string]bool{}
+	for _, sess := range hist.Sessions {
+		parsed[sess.ID] = true
+	}
+	err = ix.s.write(ctx, func(tx *sql.Tx) error {
+		project := filepath.Dir(path)
+		for _, sess := range sessions {
+			if err := upsertSession(ctx, tx, path, project, sess); err != nil {
+				return err
+			}
+		}
+		for _, ks := range known {
+			if parsed[ks.id] || !ks.present {
+				continue
+			}
+			if incremental && ks.offset >= from {
+				// Read from bytes read again now: the re-read session
+				// replaces it (a header that was half written, say).
+				if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, ks.id); err != nil {
+					return err
+				}
+				continue
+			}
+			if !incremental {
+				// It left the file: keep it, as a deleted transcript is kept.
+				if _, err := tx.ExecContext(ctx, `UPDATE sessions SET present = 0 WHERE id = ?`, ks.id); err != nil {
+					return err
+				}
+			}
+		}
+		for _, sess := range sessions {
+			if err := pruneTurns(ctx, tx, sess.ID, chunk.Turns(sess)); err != nil {
+				return err
+			}
+		}
+		if err := ix.writeTurns(ctx, tx, project, pending); err != nil {
+			return err
+		}
+		return putFileState(ctx, tx, path, project, next)
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	ix.rep.Sessions += changedSessions
+	ix.rep.NewTurns += len(pending)
+	return nil
+}
+
+// changedTurns returns the turns of sessions that are new or differ from
+// the stored ones, with their texts to embed.
+func (ix *indexer) changedTurns(ctx context.Context, sessions []aider.Session) ([]*newTurn, int, error) {
+	var out []*newTurn
+	changed := 0
+	for _, sess := range sessions {
+		have, err := ix.s.turnHashes(ctx, sess.ID)
+		if err != nil {
+			return nil, 0, err
+		}
+		n := len(out)
+		for _, t := range chunk.Turns(sess) {
+			h := t.Hash()
+			if old, ok := have[t.Index]; ok && old == h && !ix.opts.Full {
+				continue
+			}
+			out = append(out, &newTurn{session: sess.ID, turn: t, hash: h, texts: chunk.Texts(t, ix.opts.Budget)})
+		}
+		if len(out) > n {
+			changed++
+		}
+	}
+	return out, changed, nil
+}
+
+// embedTurns embeds the turns' texts in batches. On failure the turns are
+// written without vectors, the problem is reported once and the rest of
+// the run stores turns only; the next run fills the gap.
+func (ix *indexer) embedTurns(ctx context.Context, turns []*newTurn) {
+	if ix.emb == nil || len(turns) == 0 {
+		return
+	}
+	total := len(turns)
+	done := 0
+	for len(turns) > 0 {
+		var batch []*newTurn
+		var texts []string
+		for len(turns) > 0 && (len(texts) == 0 || len(texts)+len(turns[0].texts) <= embedBatch) {
+			batch = append(batch, turns[0])
+			texts = append(texts, turns[0].texts...)
+			turns = turns[1:]
+		}
+		vecs, err := ix.emb.Embed(ctx, embed.Document, texts)
+		if err == nil && len(vecs) != len(texts) {
+			err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(texts))
+		}
+		if err != nil {
+			ix.rep.Problems = append(ix.rep.Problems, fmt.Sprintf("embedding with %s failed: %v; turns are stored without vectors and the next 'deja index' embeds them", ix.emb.Identity(), err))
+			for _, t := range batch {
+				t.vectors = nil
+			}
+			ix.emb = nil
+			return
+		}
+		for _, t := range batch {
+			t.vectors, vecs = vecs[:len(t.texts)], vecs[len(t.texts):]
+		}
+		done += len(batch)
+		ix.rep.Embedded += len(batch)
+		if ix.opts.Progress != nil && total > embedBatch {
+			ix.opts.Progress(Progress{Phase: "embedding", Done: done, Total: total})
+		}
+	}
+}
+
+// embedBatch is how many texts go to the embedder at once.
+const embedBatch = 256
+
+// writeTurns replaces the stored turns with the new ones and stores their
+// vectors. Turns written without vectors mark the embedder incomplete.
+func (ix *indexer) writeTurns(ctx context.Context, tx *sql.Tx, project string, turns []*newTurn) error {
+	if len(turns) == 0 {
+		return nil
+	}
+	del, err := tx.PrepareContext(ctx, `DELETE FROM turns WHERE session_id = ? AND turn = ?`)
+	if err != nil {
+		return err
+	}
+	defer del.Close()
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	vec, err := tx.PrepareContext(ctx, `INSERT INTO vectors(embedder, project, turn_id, part, vec) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer vec.Close()
+	lacking := false
+	for _, t := range turns {
+		if _, err := del.ExecContext(ctx, t.session, t.turn.Index); err != nil {
+			return err
+		}
+		res, err := ins.ExecContext(ctx, t.session, t.turn.Index, t.turn.Line, t.hash, t.turn.User, t.turn.Assistant,
+			strings.Join(t.turn.Files, "\n"), strings.Join(t.turn.Commands, "\n"))
+		if err != nil {
+			return err
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if ix.opts.Embedder == nil {
+			continue
+		}
+		if t.vectors == nil && len(t.texts) > 0 {
+			lacking = true
+			continue
+		}
+		if err := putVectors(ctx, vec, ix.opts.Embedder.Identity(), project, id, t.vectors); err != nil {
+			return err
+		}
+	}
+	// Other embedders' vectors are now incomplete, and so is this one's
+	// when embedding failed.
+	if lacking || ix.opts.Embedder == nil {
+		_, err = tx.ExecContext(ctx, `UPDATE embedders SET complete = 0`)
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE embedders SET complete = 0 WHERE identity != ?`, ix.opts.Embedder.Identity())
+	return err
+}
+
+// putVectors stores one turn's chunk vectors; a turn with no text gets one
+// empty vector, so it no longer counts as lacking.
+func putVectors(ctx context.Context, stmt *sql.Stmt, identity, project string, turnID int64, vecs [][]float32) error {
+	if len(vecs) == 0 {
+		_, err := stmt.ExecContext(ctx, identity, project, turnID, 0, []byte{})
+		return err
+	}
+	for part, v := range vecs {
+		if _, err := stmt.ExecContext(ctx, identity, project, turnID, part, encodeVector(v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pruneTurns deletes stored turns of a session that its re-read no longer has.
+func pruneTurns(ctx context.Context, tx *sql.Tx, session string, turns []chunk.Turn) error {
+	keep := make([]any, 0, len(turns)+1)
+	keep = append(keep, session)
+	marks := make([]string, 0, len(turns))
+	for _, t := range turns {
+		keep = append(keep, t.Index)
+		marks = append(marks, "?")
+	}
+	q := `DELETE FROM turns WHERE session_id = ?`
+	if len(marks) > 0 {
+		q += ` AND turn NOT IN (` + strings.Join(marks, ",") + `)`
+	}
+	_, err := tx.ExecContext(ctx, q, keep...)
+	return err
+}
+
+func upsertSession(ctx context.Context, tx *sql.Tx, path, project string, s aider.Session) error {
+	var started any
+	var startedNS any
+	if s.HasStart() {
+		started = s.Started.Format(time.RFC3339)
+		startedNS = s.Started.UnixNano()
+	}
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO sessions(id, path, project, ordinal, started, started_ns, header, offset, end_offset, present)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+		ON CONFLICT(id) DO UPDATE SET path = excluded.path, project = excluded.project,
+			ordinal = excluded.ordinal, started = excluded.started, started_ns = excluded.started_ns,
+			header = excluded.header, offset = excluded.offset, end_offset = excluded.end_offset, present = 1`,
+		s.ID, path, project, s.Ordinal, started, startedNS, s.Header, s.Offset, s.End)
+	return err
+}
+
+func putFileState(ctx context.Context, tx *sql.Tx, path, project string, st fileState) error {
+	_, err := tx.ExecContext(ctx, `
+		INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		path, project, st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano())
+	return err
+}
+
+func (s *Store) fileState(ctx context.Context, path string) (fileState, error) {
+	var st fileState
+	err := s.db.QueryRowContext(ctx, `SELECT size, mtime_ns, last_offset, last_ordinal, fingerprint FROM files WHERE path = ?`, path).
+		Scan(&st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint)
+	if errors.Is(err, sql.ErrNoRows) {
+		return st, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("store: reading the ledger: %w", err)
+	}
+	st.known = true
+	return st, nil
+}
+
+type knownSession struct {
+	id      string
+	offset  int64
+	present bool
+}
+
+func (s *Store) fileSessions(ctx context.Context, path string) ([]knownSession, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, offset, present FROM sessions WHERE path = ?`, path)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading the ledger: %w", err)
+	}
+	defer rows.Close()
+	var out []knownSession
+	for rows.Next() {
+		var k knownSession
+		if err := rows.Scan(&k.id, &k.offset, &k.present); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) tombstones(ctx context.Context, path string) (map[string]bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT session_id FROM tombstones WHERE path = ?`, path)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading tombstones: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+func (s *Store) turnHashes(ctx context.Context, session string) (map[int]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT turn, hash FROM turns WHERE session_id = ?`, session)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading the ledger: %w", err)
+	}
+	defer rows.Close()
+	out := map[int]string{}
+	for rows.Next() {
+		var t int
+		var h string
+		if err := rows.Scan(&t, &h); err != nil {
+			return nil, err
+		}
+		out[t] = h
+	}
+	return out, rows.Err()
+}
+
+func fingerprint(b []byte) []byte {
+	sum := sha256.Sum256(b)
+	return sum[:]
+}
+
+// unwrapPath drops the path an *os.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,212 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+const thirdSession = `
+# aider chat started at 2026-07-19 08:15:00
+
+#### Add rate limiting to the login endpoint  
+
+I added a token bucket limiter in middleware/ratelimit.go and wired it into the login route.
+
+> Applied edit to middleware/ratelimit.go  
+`
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+func sessionIDs(t *testing.T, s *Store) []string {
+	t.Helper()
+	list, err := s.Sessions(context.Background(), Scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, si := range list {
+		ids = append(ids, si.ID)
+	}
+	return ids
+}
+
+func TestIndexNothingNewReadsNothing(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	calls := emb.calls
+	rep := index(t, s, emb, path)
+	if rep.Read != 0 || rep.NewTurns != 0 || rep.Embedded != 0 || emb.calls != calls {
+		t.Errorf("second run %+v, embed calls %d→%d; want nothing read or embedded", rep, calls, emb.calls)
+	}
+}
+
+func TestIndexAppendedSessionOnly(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	before := sessionIDs(t, s)
+	appendFile(t, path, thirdSession)
+	emb.texts = 0
+	rep := index(t, s, emb, path)
+	if rep.Read != 1 || rep.NewTurns != 1 || rep.Sessions != 1 || emb.texts != 1 {
+		t.Errorf("report %+v, %d texts embedded; want the one new turn only", rep, emb.texts)
+	}
+	after := sessionIDs(t, s)
+	if len(after) != len(before)+1 {
+		t.Fatalf("sessions %v → %v", before, after)
+	}
+	r := recall(t, s, emb, "middleware/ratelimit.go", Keyword)
+	if len(r.Results) != 1 || !strings.HasPrefix(r.Results[0].User, "Add rate limiting") {
+		t.Errorf("new turn not found: %+v", r.Results)
+	}
+}
+
+func TestIndexGrowingLastSession(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	appendFile(t, path, "\n#### Now shrink it further with distroless  \n\nSwitched the runtime stage to distroless.\n")
+	rep := index(t, s, emb, path)
+	if rep.NewTurns != 1 {
+		t.Errorf("report %+v, want the last session's new turn only", rep)
+	}
+	d, err := s.Session(context.Background(), sessionIDs(t, s)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Turns) != 2 {
+		t.Errorf("last session has %d turns, want 2", len(d.Turns))
+	}
+}
+
+func TestIndexKeepsSessionsOfADeletedOrCutFile(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	rep := index(t, s, emb, path)
+	if rep.Missing != 1 || len(sessionIDs(t, s)) != 2 {
+		t.Errorf("after delete: %+v, %d sessions; want both kept", rep, len(sessionIDs(t, s)))
+	}
+	// A new history at the same path: the old sessions stay, marked gone.
+	if err := os.WriteFile(path, []byte(thirdSession), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index(t, s, emb, path)
+	list, _ := s.Sessions(context.Background(), Scope{})
+	if len(list) != 3 {
+		t.Fatalf("got %d sessions, want the 2 old and the new one", len(list))
+	}
+	gone := 0
+	for _, si := range list {
+		if !si.Present {
+			gone++
+		}
+	}
+	if gone != 2 {
+		t.Errorf("%d sessions marked gone, want 2", gone)
+	}
+	if r := recall(t, s, emb, "Dockerfile", Keyword); len(r.Results) != 1 {
+		t.Errorf("a session that left its file is no longer recalled")
+	}
+}
+
+func TestForgetStaysGoneAndUndo(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	ids := sessionIDs(t, s)
+	docker := ids[0] // newest first
+	if err := s.Forget(context.Background(), []string{docker}, LockOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []Mode{Keyword, Semantic} {
+		if r := recall(t, s, emb, "Docker image multi-stage build Dockerfile", mode); len(r.Results) != 0 && r.Results[0].SessionID == docker {
+			t.Errorf("%s recall still finds the forgotten session", mode)
+		}
+	}
+	appendFile(t, path, thirdSession)
+	index(t, s, emb, path)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	// Re-read whole, too.
+	if _, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Embedder: emb, Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range sessionIDs(t, s) {
+		if id == docker {
+			t.Fatal("re-index brought back a forgotten session")
+		}
+	}
+	if err := s.Forget(context.Background(), []string{"aider-nope"}, LockOptions{}); !errors.Is(err, ErrNoSession) {
+		t.Errorf("forgetting an unknown ID: %v", err)
+	}
+	if _, err := s.Unforget(context.Background(), []string{docker}, LockOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	index(t, s, emb, path)
+	found := false
+	for _, id := range sessionIDs(t, s) {
+		found = found || id == docker
+	}
+	if !found {
+		t.Error("undo did not bring the session back on the next index")
+	}
+}
+
+func TestIndexFillsVectorsAfterEmbedderFailure(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	emb.fail = errors.New("connection refused")
+	rep := index(t, s, emb, path)
+	if rep.NewTurns != 3 || rep.Lacking != 3 || len(rep.Problems) == 0 {
+		t.Fatalf("report %+v, want 3 turns stored without vectors and a problem", rep)
+	}
+	st, err := s.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Embedders[0].Lacking != 3 {
+		t.Errorf("status %+v", st.Embedders)
+	}
+	emb.fail = nil
+	rep = index(t, s, emb, path)
+	if rep.Embedded != 3 || rep.Lacking != 0 || rep.Read != 0 {
+		t.Errorf("report %+v, want the 3 turns embedded without reading the file", rep)
+	}
+	// A second embedder embeds the whole store on its first run.
+	other := newWordsEmbedder()
+	other.identity = "test:other"
+	rep = index(t, s, other, path)
+	if rep.Embedded != 3 {
+		t.Errorf("new embedder: %+v", rep)
+	}
+}
+
+func TestIndexUnreadableAndBinaryFilesAreSkipped(t *testing.T) {
+	s, path := fixture(t)
+	dir := t.TempDir()
+	bin := dir + "/bin.md"
+	os.WriteFile(bin, []byte{0, 1, 2, 3, 0, 0, 0, 5}, 0o644)
+	rep := index(t, s, newWordsEmbedder(), dir+"/missing.md", bin, path)
+	if rep.Skipped != 2 || rep.NewTurns != 3 || len(rep.Problems) != 2 {
+		t.Errorf("report %+v, want two files skipped with reasons and the good one indexed", rep)
+	}
+}

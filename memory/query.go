@@ -1,0 +1,162 @@
+package memory
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// query is a recall query taken apart for the keyword index.
+type query struct {
+	text string
+	// exact are the parts the user means literally: quoted text, paths,
+	// commands, code identifiers. When there are any, a turn must contain
+	// all of them, and the keyword list weighs more in hybrid fusion.
+	exact []string
+	// words are the other meaningful words, any of which may match.
+	words []string
+}
+
+var (
+	quoted = regexp.MustCompile(`"([^"]+)"|` + "`([^`]+)`")
+	// A path has a slash, or ends in a file extension (query.go, app.test.ts).
+	pathLike = regexp.MustCompile(`^[\w.~-]*(/[\w.*-]+)+/?$|^[\w-]+(\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}$|^\./`)
+	// An identifier has an inner capital (WithTenant, getUser), an
+	// underscore, or :: / () / a dot between words (http.Client).
+	identLike = regexp.MustCompile(`^[a-z]+[A-Z]\w*$|^[A-Z][a-z0-9]+[A-Z]\w*$|^\w+_\w+$|::|\(\)$|^[A-Za-z_]\w*\.[A-Za-z_]\w*\(?\)?$|^[A-Z][A-Z0-9_]{2,}$`)
+)
+
+// commandWords start the commands people ask aider to run.
+var commandWords = map[string]bool{
+	"go": true, "git": true, "npm": true, "npx": true, "yarn": true, "pnpm": true, "make": true,
+	"pytest": true, "python": true, "python3": true, "pip": true, "uv": true, "cargo": true,
+	"docker": true, "kubectl": true, "node": true, "bun": true, "deno": true, "ls": true,
+	"cat": true, "grep": true, "rm": true, "mkdir": true, "cd": true, "bash": true, "sh": true,
+	"mvn": true, "gradle": true, "dotnet": true, "flutter": true, "dart": true, "ruff": true,
+	"mypy": true, "poetry": true, "composer": true, "php": true, "rails": true, "bundle": true,
+	"aider": true, "curl": true, "terraform": true, "helm": true, "jest": true, "vitest": true,
+}
+
+// parseQuery finds the exact parts of a query and its other words.
+func parseQuery(text string) query {
+	q := query{text: strings.TrimSpace(text)}
+	rest := quoted.ReplaceAllStringFunc(q.text, func(m string) string {
+		q.exact = append(q.exact, strings.Trim(m, "\"`"))
+		return " "
+	})
+	fields := strings.Fields(rest)
+	if len(fields) >= 2 && commandWords[fields[0]] && looksLikeCommand(fields) {
+		q.exact = append(q.exact, strings.Join(fields, " "))
+		return q
+	}
+	for _, f := range fields {
+		f = strings.TrimRight(f, ",;:!?")
+		f = strings.TrimSuffix(f, ".")
+		switch {
+		case f == "":
+		case pathLike.MatchString(f) || identLike.MatchString(f):
+			q.exact = append(q.exact, f)
+		default:
+			for _, w := range words(f) {
+				if !stopword[w] {
+					q.words = append(q.words, w)
+				}
+			}
+		}
+	}
+	return q
+}
+
+// looksLikeCommand tells "go test ./..." from "go through the tests":
+// a command's second word is not an English function word and something
+// in it looks like an argument.
+func looksLikeCommand(fields []string) bool {
+	if stopword[strings.ToLower(fields[1])] {
+		return false
+	}
+	if len(fields) == 2 {
+		return true
+	}
+	for _, f := range fields[1:] {
+		if strings.HasPrefix(f, "-") || strings.ContainsAny(f, "./=:") {
+			return true
+		}
+	}
+	return len(fields) <= 3
+}
+
+// isExact reports a query the user means literally.
+func (q query) isExact() bool { return len(q.exact) > 0 }
+
+// words splits text into the lower-case words the keyword index holds
+// (unicode61: letters and digits; everything else separates).
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
+
+// phrase quotes text as one FTS5 phrase: its words in order. Quoting every
+// word keeps user text from ever being read as FTS5 syntax.
+func phrase(text string) string {
+	ws := words(text)
+	if len(ws) == 0 {
+		return ""
+	}
+	return `"` + strings.Join(ws, " ") + `"`
+}
+
+// match is the FTS5 expression for the query: every exact part as a
+// phrase, all required; else any of the words. Empty when nothing in the
+// query can match.
+func (q query) match() string {
+	var parts []string
+	if q.isExact() {
+		for _, e := range q.exact {
+			if p := phrase(e); p != "" {
+				parts = append(parts, p)
+			}
+		}
+		return strings.Join(parts, " AND ")
+	}
+	seen := map[string]bool{}
+	for _, w := range q.words {
+		if !seen[w] {
+			seen[w] = true
+			parts = append(parts, `"`+w+`"`)
+		}
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// terms are the distinct words of a natural-language query, for coverage.
+func (q query) terms() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range q.words {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// stopword holds English function words and the filler of recall queries
+// ("that bug where…"), which match everywhere and mean nothing.
+var stopword = toSet(`a about above after again against all am an and any are as at be because been
+before being below between both but by can could did do does doing down during each few for from
+further had has have having he her here hers him his how i if in into is it its itself just me more
+most my no nor not now of off on once only or other our ours out over own same she should so some
+such than that the their theirs them then there these they this those through to too under until up
+very was we were what when where which while who whom why will with would you your yours
+thing things stuff something somehow remember remembered time times did done way ways one ones
+`)
+
+func toSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}

@@ -1,0 +1,271 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/embed"
+)
+
+// Mode chooses the lists recall ranks with.
+type Mode string
+
+// The recall modes.
+const (
+	// Hybrid fuses the semantic and keyword lists (the default).
+	Hybrid Mode = "hybrid"
+	// Semantic ranks by meaning only.
+	Semantic Mode = "semantic"
+	// Keyword ranks by the keyword index only.
+	Keyword Mode = "keyword"
+)
+
+// ParseMode reads a mode name; the empty name is Hybrid.
+func ParseMode(s string) (Mode, error) {
+	switch Mode(strings.ToLower(strings.TrimSpace(s))) {
+	case "", Hybrid:
+		return Hybrid, nil
+	case Semantic:
+		return Semantic, nil
+	case Keyword:
+		return Keyword, nil
+	}
+	return "", fmt.Errorf("recall: mode %q: use hybrid, semantic or keyword", s)
+}
+
+// ErrEmpty reports a store with nothing indexed.
+var ErrEmpty = errors.New("nothing is indexed yet")
+
+// RecallOptions is one recall query.
+type RecallOptions struct {
+	Query string
+	Mode  Mode
+	// Embedder embeds the query; nil when none is available, and then
+	// NoEmbedder says why (recall falls back to keywords and says so).
+	Embedder   embed.Embedder
+	NoEmbedder string
+	Scope      Scope
+	// Limit is how many results to return; 0 means 5.
+	Limit int
+}
+
+// Recall is the answer to a query.
+type Recall struct {
+	Query string
+	Mode  Mode
+	// RealizedMode is the mode that produced the results: the asked mode,
+	// or Keyword when the semantic list was unavailable (FallbackReason
+	// says why).
+	RealizedMode   Mode
+	FallbackReason string
+	Embedder       string
+	Took           time.Duration
+	Results        []Result
+	// Note explains an empty result for people: nothing matched in any
+	// list, or the query has nothing to match with.
+	Note string
+}
+
+// Result is one recalled turn.
+type Result struct {
+	SessionID string
+	Turn      int
+	// Score orders the results: the fused score in hybrid mode, the
+	// similarity in semantic mode, the negated BM25 score in keyword mode.
+	Score float64
+	// Started is the session's start, zero when unknown.
+	Started   time.Time
+	History   string
+	Project   string
+	Line      int
+	User      string
+	Assistant string
+	Files     []string
+	Commands  []string
+	// KeywordRank and SemanticRank are the turn's 1-based places in each
+	// list, 0 when absent from it; Similarity is its best chunk's cosine,
+	// meaningful when SemanticRank > 0.
+	KeywordRank  int
+	SemanticRank int
+	Similarity   float32
+}
+
+// Recall finds the past turns that best match the query.
+func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error) {
+	start := time.Now()
+	if opts.Mode == "" {
+		opts.Mode = Hybrid
+	}
+	if opts.Limit <= 0 {
+		opts.Limit = 5
+	}
+	r := &Recall{Query: opts.Query, Mode: opts.Mode, RealizedMode: opts.Mode}
+	if opts.Embedder != nil {
+		r.Embedder = opts.Embedder.Identity()
+	}
+	defer func() { r.Took = time.Since(start) }()
+
+	turns, err := s.countTurns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if turns == 0 {
+		return nil, fmt.Errorf("%w in %s: run 'deja index' to index the aider histories deja finds, or 'deja index PATH' for a history or a directory", ErrEmpty, s.dir)
+	}
+	q := parseQuery(opts.Query)
+
+	var sem []semanticHit
+	if opts.Mode != Keyword {
+		var reason string
+		sem, reason, err = s.semanticList(ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case reason == "":
+		case opts.Mode == Semantic && reason == noSignal:
+			r.Note = reason
+		default:
+			r.RealizedMode = Keyword
+			r.FallbackReason = reason
+		}
+	}
+	var kw []keywordHit
+	if r.RealizedMode != Semantic {
+		kw, err = s.keyword(ctx, q, opts.Scope)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	var ranked []fused
+	switch r.RealizedMode {
+	case Semantic:
+		ranked = fuse(sem, nil, false)
+		for i := range ranked {
+			ranked[i].score = float64(ranked[i].similarity)
+		}
+	case Keyword:
+		ranked = fuse(nil, kw, false)
+		for i := range ranked {
+			ranked[i].score = -kw[i].bm25
+		}
+	default:
+		ranked = fuse(sem, kw, q.isExact())
+	}
+	if len(ranked) > opts.Limit {
+		ranked = ranked[:opts.Limit]
+	}
+	r.Results, err = s.results(ctx, ranked)
+	if err != nil {
+		return nil, err
+	}
+	if len(r.Results) == 0 && r.Note == "" {
+		r.Note = "no past turn matches: nothing means the same above the similarity floor, and no turn holds these words"
+		if r.RealizedMode == Keyword {
+			r.Note = "no past turn holds these words"
+		}
+	}
+	return r, nil
+}
+
+// noSignal is the reason a query has no semantic list at all.
+const noSignal = "the query has no words the embedder knows"
+
+// semanticList embeds the query and ranks by meaning. A non-empty reason
+// says why there is no semantic list.
+func (s *Store) semanticList(ctx context.Context, opts RecallOptions) ([]semanticHit, string, error) {
+	if opts.Embedder == nil {
+		reason := opts.NoEmbedder
+		if reason == "" {
+			reason = "no embedder is available"
+		}
+		return nil, reason, nil
+	}
+	identity := opts.Embedder.Identity()
+	has, err := s.hasVectors(ctx, identity)
+	if err != nil {
+		return nil, "", err
+	}
+	if !has {
+		other, err := s.otherEmbedder(ctx, identity)
+		if err != nil {
+			return nil, "", err
+		}
+		if other != "" {
+			return nil, fmt.Sprintf("the store was embedded with %s, not %s: run 'deja index' to embed it with %s too, or recall with the embedder it has (DEJA_EMBED_PROVIDER)", other, identity, identity), nil
+		}
+		return nil, fmt.Sprintf("no turn has %s vectors yet: run 'deja index'", identity), nil
+	}
+	vecs, err := opts.Embedder.Embed(ctx, embed.Query, []string{opts.Query})
+	if err != nil {
+		return nil, fmt.Sprintf("embedding the query with %s failed: %v", identity, err), nil
+	}
+	if len(vecs) != 1 {
+		return nil, fmt.Sprintf("%s returned %d vectors for one query", identity, len(vecs)), nil
+	}
+	qvec := normalize(vecs[0])
+	if qvec == nil {
+		return nil, noSignal, nil
+	}
+	hits, err := s.semantic(ctx, identity, qvec, opts.Scope, Floor(identity))
+	return hits, "", err
+}
+
+func (s *Store) countTurns(ctx context.Context) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM turns LIMIT 1)`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: %w", err)
+	}
+	return n, nil
+}
+
+func (s *Store) hasVectors(ctx context.Context, identity string) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM vectors WHERE embedder = ? LIMIT 1`, identity).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (s *Store) otherEmbedder(ctx context.Context, identity string) (string, error) {
+	var other string
+	err := s.db.QueryRowContext(ctx, `SELECT identity FROM embedders WHERE identity != ? ORDER BY identity LIMIT 1`, identity).Scan(&other)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return other, err
+}
+
+// results reads the ranked turns' text and session from the ledger.
+func (s *Store) results(ctx context.Context, ranked []fused) ([]Result, error) {
+	out := make([]Result, 0, len(ranked))
+	for _, f := range ranked {
+		var r Result
+		var files, commands string
+		var started *string
+		err := s.db.QueryRowContext(ctx, `
+			SELECT t.session_id, t.turn, t.line, t.user, t.assistant, t.files, t.commands, s.started, s.path, s.project
+			FROM turns t JOIN sessions s ON s.id = t.session_id WHERE t.id = ?`, f.turnID).
+			Scan(&r.SessionID, &r.Turn, &r.Line, &r.User, &r.Assistant, &files, &commands, &started, &r.History, &r.Project)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue // forgotten between the lists and now
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: reading a turn: %w", err)
+		}
+		if started != nil {
+			r.Started, _ = time.Parse(time.RFC3339, *started)
+		}
+		r.Files, r.Commands = splitLines(files), splitLines(commands)
+		r.Score = f.score
+		r.KeywordRank, r.SemanticRank, r.Similarity = f.keywordRank, f.semanticRank, f.similarity
+		out = append(out, r)
+	}
+	return out, nil
+}

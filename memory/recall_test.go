@@ -1,0 +1,102 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestRecallEmptyStoreSaysHowToIndex(t *testing.T) {
+	s, _ := fixture(t)
+	_, err := s.Recall(context.Background(), RecallOptions{Query: "x", Embedder: newWordsEmbedder()})
+	if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "deja index") {
+		t.Fatalf("err = %v, want ErrEmpty naming 'deja index'", err)
+	}
+}
+
+func TestRecallByMeaningFileAndCommand(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	rep := index(t, s, emb, path)
+	if rep.NewTurns != 3 || rep.Sessions != 2 {
+		t.Fatalf("report %+v, want 3 turns in 2 sessions", rep)
+	}
+	cases := []struct {
+		query string
+		mode  Mode
+		user  string
+	}{
+		{"customers see other customer's rows", Hybrid, "Show me the failing query"},
+		{"customers see other customer's rows", Semantic, "Show me the failing query"},
+		{"internal/db/query.go", Hybrid, "Show me the failing query"},
+		{"query.go", Keyword, "Show me the failing query"},
+		{"WithTenant", Hybrid, "Show me the failing query"},
+		{"go test ./...", Hybrid, "Show me the failing query"},
+		{"Dockerfile", Keyword, "Why is the Docker image so big?"},
+	}
+	for _, c := range cases {
+		r := recall(t, s, emb, c.query, c.mode)
+		if len(r.Results) == 0 {
+			t.Errorf("%s %q: no results (%s)", c.mode, c.query, r.Note)
+			continue
+		}
+		got := r.Results[0]
+		if !strings.HasPrefix(got.User, c.user) {
+			t.Errorf("%s %q: first is %q, want %q", c.mode, c.query, got.User, c.user)
+		}
+		if c.query == "go test ./..." && (len(got.Commands) != 1 || got.Commands[0] != "go test ./...") {
+			t.Errorf("go test ./...: first has commands %v", got.Commands)
+		}
+		if r.RealizedMode != c.mode {
+			t.Errorf("%s %q: realized %s (%s)", c.mode, c.query, r.RealizedMode, r.FallbackReason)
+		}
+	}
+}
+
+func TestRecallNonsenseFindsNothingInEveryMode(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	for _, mode := range []Mode{Hybrid, Semantic, Keyword} {
+		for _, q := range []string{"xyzzy", "!!! ???", `"zorblax frumious"`} {
+			r := recall(t, s, emb, q, mode)
+			if len(r.Results) != 0 || r.Note == "" {
+				t.Errorf("%s %q: %d results, note %q; want none, with a note", mode, q, len(r.Results), r.Note)
+			}
+		}
+	}
+}
+
+func TestRecallFallsBackWithoutTheStoreEmbedder(t *testing.T) {
+	s, path := fixture(t)
+	index(t, s, newWordsEmbedder(), path)
+	other := newWordsEmbedder()
+	other.identity = "test:other"
+	r := recall(t, s, other, "internal/db/query.go", Hybrid)
+	if r.RealizedMode != Keyword || !strings.Contains(r.FallbackReason, "test:words") {
+		t.Fatalf("realized %s, reason %q; want keyword naming the store's embedder", r.RealizedMode, r.FallbackReason)
+	}
+	if len(r.Results) == 0 {
+		t.Fatal("keyword fallback found nothing")
+	}
+	r = recall(t, s, nil, "query.go", Semantic)
+	if r.RealizedMode != Keyword || r.FallbackReason == "" {
+		t.Errorf("no embedder: realized %s, reason %q", r.RealizedMode, r.FallbackReason)
+	}
+}
+
+func TestRecallScope(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	all := recall(t, s, emb, "Dockerfile README.md", Keyword)
+	_ = all
+	r, err := s.Recall(context.Background(), RecallOptions{Query: "image build", Embedder: emb, Scope: Scope{Project: "/elsewhere"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Results) != 0 {
+		t.Errorf("another project: %d results", len(r.Results))
+	}
+}

@@ -1,0 +1,96 @@
+package memory
+
+// schemaVersion is stored in meta; a store written by another version is
+// refused with a message rather than misread.
+const schemaVersion = "1"
+
+// schema is the whole store. Everything a recall needs is here, so a
+// SIGKILL between two transactions leaves a consistent store:
+//
+//   - files: one row per history file, with what the next index needs to
+//     read only the new bytes (size, mtime, where the last session starts and
+//     the SHA-256 of every byte before it).
+//   - sessions and turns: the ledger; turns hold the text shown by recall.
+//   - turns_fts: FTS5 over turns (external content, kept by triggers) for
+//     BM25 keyword recall; the porter+unicode61 tokenizer cuts paths, commands and
+//     identifiers into words that phrase queries match in order.
+//   - vectors: each turn's chunk vectors per embedder identity, as
+//     little-endian float32 BLOBs, clustered by (embedder, project) so one
+//     project's vectors are one range scan; an empty BLOB marks a chunk with
+//     no semantic signal (a zero vector), which never matches.
+//   - tombstones: forgotten session IDs that indexing must not bring back.
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS files (
+	path         TEXT PRIMARY KEY,
+	project      TEXT NOT NULL,
+	size         INTEGER NOT NULL,
+	mtime_ns     INTEGER NOT NULL,
+	last_offset  INTEGER NOT NULL,
+	last_ordinal INTEGER NOT NULL,
+	fingerprint  BLOB NOT NULL,
+	indexed_at   INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+	id         TEXT PRIMARY KEY,
+	path       TEXT NOT NULL,
+	project    TEXT NOT NULL,
+	ordinal    INTEGER NOT NULL,
+	started    TEXT,
+	started_ns INTEGER,
+	header     TEXT NOT NULL,
+	offset     INTEGER NOT NULL,
+	end_offset INTEGER NOT NULL,
+	present    INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX IF NOT EXISTS sessions_path ON sessions(path, offset);
+CREATE INDEX IF NOT EXISTS sessions_started ON sessions(started_ns);
+CREATE TABLE IF NOT EXISTS turns (
+	id         INTEGER PRIMARY KEY,
+	session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+	turn       INTEGER NOT NULL,
+	line       INTEGER NOT NULL,
+	hash       TEXT NOT NULL,
+	user       TEXT NOT NULL,
+	assistant  TEXT NOT NULL,
+	files      TEXT NOT NULL,
+	commands   TEXT NOT NULL,
+	UNIQUE (session_id, turn)
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5(
+	user, assistant, files, commands,
+	content='turns', content_rowid='id',
+	tokenize="porter unicode61 remove_diacritics 2"
+);
+CREATE TRIGGER IF NOT EXISTS turns_ai AFTER INSERT ON turns BEGIN
+	INSERT INTO turns_fts(rowid, user, assistant, files, commands)
+	VALUES (new.id, new.user, new.assistant, new.files, new.commands);
+END;
+CREATE TRIGGER IF NOT EXISTS turns_ad AFTER DELETE ON turns BEGIN
+	INSERT INTO turns_fts(turns_fts, rowid, user, assistant, files, commands)
+	VALUES ('delete', old.id, old.user, old.assistant, old.files, old.commands);
+END;
+CREATE TABLE IF NOT EXISTS vectors (
+	embedder TEXT NOT NULL,
+	project  TEXT NOT NULL,
+	turn_id  INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+	part     INTEGER NOT NULL,
+	vec      BLOB NOT NULL,
+	PRIMARY KEY (embedder, project, turn_id, part)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS vectors_turn ON vectors(turn_id);
+CREATE TABLE IF NOT EXISTS embedders (
+	identity  TEXT PRIMARY KEY,
+	dimension INTEGER NOT NULL,
+	-- complete is 0 while some turn lacks this embedder's vectors.
+	complete  INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tombstones (
+	session_id TEXT PRIMARY KEY,
+	path       TEXT NOT NULL,
+	forgotten  INTEGER NOT NULL
+);
+`

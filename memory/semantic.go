@@ -1,0 +1,238 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	chromem "github.com/philippgille/chromem-go"
+)
+
+// collectionKey names one in-memory chromem-go collection: one project's
+// vectors of one embedder, never mixed with another embedder's.
+type collectionKey struct {
+	embedder, project string
+}
+
+// collection is a loaded chromem-go collection with what chromem cannot
+// report itself (DESIGN.md: collection metadata cannot be read back).
+type collection struct {
+	col       *chromem.Collection
+	dimension int
+	loaded    time.Duration
+}
+
+// semanticHit is one turn's best chunk for a query.
+type semanticHit struct {
+	turnID     int64
+	similarity float32
+}
+
+// semanticDepth is how many chunks a query asks each collection for; the
+// chunks of one long turn can crowd the top, so ask for more than needed.
+const semanticDepth = 100
+
+// semantic returns the turns most similar to the query vector, best first,
+// at or above floor, within scope.
+func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, floor float32) ([]semanticHit, error) {
+	cols, err := s.collections(ctx, identity, sc)
+	if err != nil {
+		return nil, err
+	}
+	best := map[int64]float32{}
+	for _, c := range cols {
+		if c.dimension != len(qvec) {
+			return nil, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, c.dimension, len(qvec))
+		}
+		var where map[string]string
+		if sc.Session != "" {
+			where = map[string]string{"session": sc.Session}
+		}
+		n := semanticDepth
+		if !sc.Since.IsZero() || !sc.Until.IsZero() {
+			n = c.col.Count() // filtered after the query: ask for everything
+		}
+		n = min(n, c.col.Count()) // chromem errors when asked for more than it holds
+		if n == 0 {
+			continue
+		}
+		res, err := c.col.QueryEmbedding(ctx, qvec, n, where, nil)
+		if err != nil {
+			return nil, fmt.Errorf("store: vector query: %w", err)
+		}
+		for _, r := range res {
+			if r.Similarity < floor {
+				break
+			}
+			if !inTime(r.Metadata["started_ns"], sc) {
+				continue
+			}
+			id, _ := strconv.ParseInt(r.Metadata["turn_id"], 10, 64)
+			if r.Similarity > best[id] {
+				best[id] = r.Similarity
+			}
+		}
+	}
+	hits := make([]semanticHit, 0, len(best))
+	for id, sim := range best {
+		hits = append(hits, semanticHit{turnID: id, similarity: sim})
+	}
+	sortHits(hits)
+	return hits, nil
+}
+
+func inTime(startedNS string, sc Scope) bool {
+	if sc.Since.IsZero() && sc.Until.IsZero() {
+		return true
+	}
+	ns, err := strconv.ParseInt(startedNS, 10, 64)
+	if err != nil {
+		return false
+	}
+	return (sc.Since.IsZero() || ns >= sc.Since.UnixNano()) && (sc.Until.IsZero() || ns < sc.Until.UnixNano())
+}
+
+func sortHits(h []semanticHit) {
+	// Highest similarity first; turn ID breaks ties so runs are repeatable.
+	less := func(a, b semanticHit) bool {
+		if a.similarity != b.similarity {
+			return a.similarity > b.similarity
+		}
+		return a.turnID < b.turnID
+	}
+	for i := 1; i < len(h); i++ {
+		for j := i; j > 0 && less(h[j], h[j-1]); j-- {
+			h[j], h[j-1] = h[j-1], h[j]
+		}
+	}
+}
+
+// collections returns the loaded collections of the embedder's projects in
+// scope, loading from the ledger those not loaded yet. A warm store (a
+// long-running process) keeps them; their contents are replaced when an
+// index run changes the store (see Invalidate).
+func (s *Store) collections(ctx context.Context, identity string, sc Scope) ([]*collection, error) {
+	projects, err := s.vectorProjects(ctx, identity, sc)
+	if err != nil {
+		return nil, err
+	}
+	var out []*collection
+	for _, p := range projects {
+		key := collectionKey{identity, p}
+		s.mu.Lock()
+		c := s.warm[key]
+		s.mu.Unlock()
+		if c == nil {
+			c, err = s.loadCollection(ctx, key)
+			if err != nil {
+				return nil, err
+			}
+			s.mu.Lock()
+			s.warm[key] = c
+			s.mu.Unlock()
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Invalidate drops the loaded collections, so the next recall reads the
+// vectors again; a long-running process calls it after an index run.
+func (s *Store) Invalidate() {
+	s.mu.Lock()
+	s.warm = map[collectionKey]*collection{}
+	s.mu.Unlock()
+}
+
+// vectorProjects lists the projects in scope holding the embedder's vectors.
+func (s *Store) vectorProjects(ctx context.Context, identity string, sc Scope) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT project FROM vectors WHERE embedder = ?`, identity)
+	if err != nil {
+		return nil, fmt.Errorf("store: listing projects: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		if sc.matchesProject(p) {
+			out = append(out, p)
+		}
+	}
+	return out, rows.Err()
+}
+
+// loadCollection reads one project's vectors of one embedder into a new
+// in-memory chromem-go collection, with each chunk's session metadata.
+// Chunks with a zero vector are left out: they have no direction and
+// chromem would normalise them to NaN.
+func (s *Store) loadCollection(ctx context.Context, key collectionKey) (*collection, error) {
+	start := time.Now()
+	db := chromem.NewDB()
+	name := key.embedder + "\x00" + key.project
+	col, err := db.CreateCollection(name, nil, refuseEmbedding)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT v.turn_id, v.part, v.vec, t.session_id, t.turn, s.started, s.started_ns, s.path
+		FROM vectors v JOIN turns t ON t.id = v.turn_id JOIN sessions s ON s.id = t.session_id
+		WHERE v.embedder = ? AND v.project = ? AND length(v.vec) > 0`, key.embedder, key.project)
+	if err != nil {
+		return nil, fmt.Errorf("store: loading vectors: %w", err)
+	}
+	defer rows.Close()
+	c := &collection{col: col}
+	var id strings.Builder
+	for rows.Next() {
+		var turnID int64
+		var part, turn int
+		var blob []byte
+		var session, path string
+		var started *string
+		var startedNS *int64
+		if err := rows.Scan(&turnID, &part, &blob, &session, &turn, &started, &startedNS, &path); err != nil {
+			return nil, err
+		}
+		vec := decodeVector(blob)
+		if c.dimension == 0 {
+			c.dimension = len(vec)
+		} else if len(vec) != c.dimension {
+			// chromem would accept it and then fail every query.
+			return nil, fmt.Errorf("store: %s holds vectors of %d and %d dimensions: run 'deja index --full'", key.embedder, c.dimension, len(vec))
+		}
+		id.Reset()
+		id.WriteString(strconv.FormatInt(turnID, 10))
+		id.WriteByte('/')
+		id.WriteString(strconv.Itoa(part))
+		meta := map[string]string{
+			"turn_id": strconv.FormatInt(turnID, 10),
+			"session": session,
+			"turn":    strconv.Itoa(turn),
+			"history": path,
+			"project": key.project,
+		}
+		if started != nil && startedNS != nil {
+			meta["started"] = *started
+			meta["started_ns"] = strconv.FormatInt(*startedNS, 10)
+		}
+		if err := col.AddDocument(ctx, chromem.Document{ID: id.String(), Metadata: meta, Embedding: vec}); err != nil {
+			return nil, fmt.Errorf("store: loading vectors: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: loading vectors: %w", err)
+	}
+	c.loaded = time.Since(start)
+	return c, nil
+}
+
+// refuseEmbedding is the collections' embedding function: deja always
+// passes vectors, so chromem must never embed (or call the network) itself.
+func refuseEmbedding(context.Context, string) ([]float32, error) {
+	return nil, fmt.Errorf("store: chromem asked to embed; deja passes vectors")
+}

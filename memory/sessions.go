@@ -1,0 +1,121 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// SessionInfo describes one indexed session.
+type SessionInfo struct {
+	ID      string
+	Ordinal int
+	// Started is the header time, zero when unknown.
+	Started time.Time
+	History string
+	Project string
+	Turns   int
+	// Present is false once the session has left its file (the file was
+	// deleted or cut); deja keeps it.
+	Present bool
+	// First is the session's first user message.
+	First string
+}
+
+// TurnDetail is one stored turn, in full.
+type TurnDetail struct {
+	Turn      int
+	Line      int
+	User      string
+	Assistant string
+	Files     []string
+	Commands  []string
+}
+
+// SessionDetail is a session with its turns.
+type SessionDetail struct {
+	SessionInfo
+	Header string
+	Turns  []TurnDetail
+}
+
+// ErrNoSession reports a session ID the store does not hold.
+var ErrNoSession = errors.New("no such session")
+
+// Sessions lists the indexed sessions in scope, newest first (sessions
+// with an unknown start last, in file order).
+func (s *Store) Sessions(ctx context.Context, sc Scope) ([]SessionInfo, error) {
+	where, args := sc.sql()
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT s.id, s.ordinal, s.started, s.path, s.project, s.present,
+			(SELECT count(*) FROM turns t WHERE t.session_id = s.id),
+			coalesce((SELECT t.user FROM turns t WHERE t.session_id = s.id AND t.user != '' ORDER BY t.turn LIMIT 1), '')
+		FROM sessions s WHERE `+where+`
+		ORDER BY s.started_ns IS NULL, s.started_ns DESC, s.path, s.ordinal`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: listing sessions: %w", err)
+	}
+	defer rows.Close()
+	var out []SessionInfo
+	for rows.Next() {
+		var si SessionInfo
+		var started *string
+		if err := rows.Scan(&si.ID, &si.Ordinal, &started, &si.History, &si.Project, &si.Present, &si.Turns, &si.First); err != nil {
+			return nil, err
+		}
+		si.Started = parseStarted(started)
+		out = append(out, si)
+	}
+	return out, rows.Err()
+}
+
+// Session returns one session with all its turns.
+func (s *Store) Session(ctx context.Context, id string) (*SessionDetail, error) {
+	d := &SessionDetail{}
+	var started *string
+	err := s.db.QueryRowContext(ctx, `SELECT id, ordinal, started, path, project, present, header FROM sessions WHERE id = ?`, id).
+		Scan(&d.ID, &d.Ordinal, &started, &d.History, &d.Project, &d.Present, &d.Header)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w %q: 'deja sessions' lists the IDs", ErrNoSession, id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: reading session %s: %w", id, err)
+	}
+	d.Started = parseStarted(started)
+	rows, err := s.db.QueryContext(ctx, `SELECT turn, line, user, assistant, files, commands FROM turns WHERE session_id = ? ORDER BY turn`, id)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading session %s: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t TurnDetail
+		var files, commands string
+		if err := rows.Scan(&t.Turn, &t.Line, &t.User, &t.Assistant, &files, &commands); err != nil {
+			return nil, err
+		}
+		t.Files, t.Commands = splitLines(files), splitLines(commands)
+		d.Turns = append(d.Turns, t)
+	}
+	d.SessionInfo.Turns = len(d.Turns)
+	for _, t := range d.Turns {
+		if strings.TrimSpace(t.User) != "" {
+			d.First = t.User
+			break
+		}
+	}
+	return d, rows.Err()
+}
+
+func parseStarted(s *string) time.Time {
+	if s == nil {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339, *s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}

@@ -1,0 +1,26 @@
+package memory
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+func isNoTable(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "no such table")
+}
+
+// ErrDiskFull reports a write that failed because the disk is full.
+var ErrDiskFull = errors.New("disk full")
+
+// diskHint turns SQLite's full-disk error into ErrDiskFull with what to do.
+func diskHint(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL {
+		return fmt.Errorf("%w: free some space and run 'deja index' again (nothing indexed before was lost): %v", ErrDiskFull, err)
+	}
+	return err
+}

@@ -1,0 +1,78 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Status is what the store holds.
+type Status struct {
+	Dir string
+	// Bytes is the size of the database and its write-ahead log.
+	Bytes    int64
+	Files    int
+	Projects int
+	Sessions int
+	// Gone counts sessions that left their file and are kept.
+	Gone      int
+	Turns     int
+	Forgotten int
+	Embedders []EmbedderStatus
+	// LastIndexed is when a history was last read, zero if never.
+	LastIndexed time.Time
+}
+
+// EmbedderStatus is one embedder's share of the store.
+type EmbedderStatus struct {
+	Identity  string
+	Dimension int
+	// Turns have this embedder's vectors; Lacking do not.
+	Turns, Lacking int
+}
+
+// Status counts what the store holds.
+func (s *Store) Status(ctx context.Context) (*Status, error) {
+	st := &Status{Dir: s.dir}
+	for _, f := range []string{DBFile, DBFile + "-wal"} {
+		if fi, err := os.Stat(filepath.Join(s.dir, f)); err == nil {
+			st.Bytes += fi.Size()
+		}
+	}
+	var last *int64
+	err := s.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM files), (SELECT count(DISTINCT project) FROM sessions),
+		(SELECT count(*) FROM sessions), (SELECT count(*) FROM sessions WHERE present = 0),
+		(SELECT count(*) FROM turns), (SELECT count(*) FROM tombstones),
+		(SELECT max(indexed_at) FROM files)`).
+		Scan(&st.Files, &st.Projects, &st.Sessions, &st.Gone, &st.Turns, &st.Forgotten, &last)
+	if err != nil {
+		return nil, fmt.Errorf("store: status: %w", err)
+	}
+	if last != nil {
+		st.LastIndexed = time.Unix(0, *last)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT identity, dimension FROM embedders ORDER BY identity`)
+	if err != nil {
+		return nil, fmt.Errorf("store: status: %w", err)
+	}
+	for rows.Next() {
+		var e EmbedderStatus
+		if err := rows.Scan(&e.Identity, &e.Dimension); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		st.Embedders = append(st.Embedders, e)
+	}
+	rows.Close()
+	for i := range st.Embedders {
+		e := &st.Embedders[i]
+		if e.Lacking, err = s.countLacking(ctx, e.Identity); err != nil {
+			return nil, err
+		}
+		e.Turns = st.Turns - e.Lacking
+	}
+	return st, nil
+}

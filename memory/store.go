@@ -1,0 +1,94 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+)
+
+// DBFile is the store's database inside the data directory.
+const DBFile = "deja.db"
+
+// Store is an open deja store. It is safe for concurrent use; many
+// processes may read it while one indexes.
+type Store struct {
+	dir string
+	db  *sql.DB
+
+	// warm keeps loaded chromem-go collections for a long-running process;
+	// a store opened by a one-shot command uses it once.
+	mu   sync.Mutex
+	warm map[collectionKey]*collection
+}
+
+// Open opens the store in dir, creating the directory and the database when
+// they do not exist.
+func Open(ctx context.Context, dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("store: creating the data directory: %w (set DEJA_DATA_DIR to a writable directory)", err)
+	}
+	path := filepath.Join(dir, DBFile)
+	// WAL: readers see only committed transactions and never wait for the
+	// writer. synchronous=NORMAL loses no committed data on a process kill,
+	// only possibly the last transactions on power loss, never consistency.
+	// BEGIN IMMEDIATE takes the write lock up front, so two writers wait
+	// (busy_timeout) instead of failing on upgrade.
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(15000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("store: opening %s: %w", path, err)
+	}
+	s := &Store{dir: dir, db: db, warm: map[collectionKey]*collection{}}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Dir is the data directory the store lives in.
+func (s *Store) Dir() string { return s.dir }
+
+// Close releases the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+func (s *Store) migrate(ctx context.Context) error {
+	var v string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&v)
+	switch {
+	case err == nil && v == schemaVersion:
+		return nil
+	case err == nil:
+		return fmt.Errorf("store: %s has schema %s, this deja reads %s: move the directory away and run 'deja index' to rebuild", s.dir, v, schemaVersion)
+	case errors.Is(err, sql.ErrNoRows) || isNoTable(err):
+	default:
+		return fmt.Errorf("store: reading %s: %w", filepath.Join(s.dir, DBFile), err)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: creating the schema: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("store: creating the schema: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES ('schema', ?)`, schemaVersion); err != nil {
+		return fmt.Errorf("store: creating the schema: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: creating the schema: %w", diskHint(err))
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package memory
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/deja-dev/deja/aider"
+)
+
+// fixture copies testdata/history.md to a temp project and opens a store.
+func fixture(t *testing.T) (*Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	project := filepath.Join(dir, "shop")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("testdata/history.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(project, aider.HistoryFileName)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path, err = aider.ResolvePath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func index(t *testing.T, s *Store, emb *wordsEmbedder, paths ...string) IndexReport {
+	t.Helper()
+	opts := IndexOptions{Paths: paths}
+	if emb != nil {
+		opts.Embedder = emb
+	}
+	rep, err := s.Index(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) > 0 {
+		t.Logf("problems: %v", rep.Problems)
+	}
+	return rep
+}
+
+func recall(t *testing.T, s *Store, emb *wordsEmbedder, q string, mode Mode) *Recall {
+	t.Helper()
+	opts := RecallOptions{Query: q, Mode: mode, Limit: 5}
+	if emb != nil {
+		opts.Embedder = emb
+	}
+	r, err := s.Recall(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
