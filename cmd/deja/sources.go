@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/config"
+)
+
+const sourcesLong = `List the aider chat histories deja finds, with each file's size and the
+places that led to it:
+
+  home                     ~/.aider.chat.history.md, written when aider runs in
+                           your home directory
+  AIDER_CHAT_HISTORY_FILE  the history file aider is told to write; a relative
+                           path is taken from the current directory, as aider does
+  aider-projects           <dir>/.aider.chat.history.md for each directory listed
+                           in ~/.config/deja/aider-projects (XDG_CONFIG_HOME
+                           honoured), which 'deja aider' keeps
+  root DIR                 each directory in DEJA_AIDER_ROOTS (separated like
+                           PATH), searched with the two levels below it; hidden
+                           directories and node_modules are skipped
+
+A file found from several places is listed once. Places that are missing or
+unreadable are reported as warnings on stderr.`
+
+// sourcesOptions is what `deja sources` acts on.
+type sourcesOptions struct {
+	JSON     bool
+	Discover aider.DiscoverOptions
+}
+
+func newSourcesCmd(io *IO) *cobra.Command {
+	var opts sourcesOptions
+	cmd := &cobra.Command{
+		Use:   "sources",
+		Short: "List the aider histories deja finds and why",
+		Long:  sourcesLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Discover = aider.DiscoverOptionsFromEnv(config.ProjectsFile())
+			return runSources(io, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print JSON: {\"sources\": [...], \"warnings\": [...]}")
+	return cmd
+}
+
+func runSources(io *IO, opts sourcesOptions) error {
+	sources, warnings := aider.Discover(opts.Discover)
+	if opts.JSON {
+		return printSourcesJSON(io.Out, sources, warnings)
+	}
+	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
+	for _, s := range sources {
+		reasons := make([]string, len(s.Reasons))
+		for i, r := range s.Reasons {
+			reasons[i] = r.String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Path, formatSize(s.Size), strings.Join(reasons, ", "))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		fmt.Fprintln(io.Err, "deja: warning:", w)
+	}
+	if len(sources) == 0 {
+		printNothingFound(io.Err, opts.Discover)
+	}
+	return nil
+}
+
+// sourcesJSON is the --json output; its slices are never nil, so agents
+// always see arrays.
+type sourcesJSON struct {
+	Sources  []sourceJSON `json:"sources"`
+	Warnings []string     `json:"warnings"`
+}
+
+type sourceJSON struct {
+	Path     string       `json:"path"`
+	Reasons  []reasonJSON `json:"reasons"`
+	Size     int64        `json:"size"`
+	Modified string       `json:"modified"`
+}
+
+type reasonJSON struct {
+	Kind string `json:"kind"`
+	From string `json:"from"`
+}
+
+func printSourcesJSON(w io.Writer, sources []aider.Source, warnings []string) error {
+	out := sourcesJSON{
+		Sources:  make([]sourceJSON, 0, len(sources)),
+		Warnings: append([]string{}, warnings...),
+	}
+	for _, s := range sources {
+		js := sourceJSON{
+			Path:     s.Path,
+			Reasons:  make([]reasonJSON, 0, len(s.Reasons)),
+			Size:     s.Size,
+			Modified: s.ModTime.Format(time.RFC3339),
+		}
+		for _, r := range s.Reasons {
+			js.Reasons = append(js.Reasons, reasonJSON{Kind: string(r.Kind), From: r.From})
+		}
+		out.Sources = append(out.Sources, js)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// printNothingFound tells a user with no histories where deja looked and
+// how to point it at theirs.
+func printNothingFound(w io.Writer, opts aider.DiscoverOptions) {
+	env := "(not set)"
+	if opts.HistoryEnv != "" {
+		env = opts.HistoryEnv
+	}
+	roots := "(not set)"
+	if len(opts.Roots) > 0 {
+		roots = strings.Join(opts.Roots, " ")
+	}
+	fmt.Fprintln(w, "deja: no aider chat histories found. deja looked at:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if opts.Home != "" {
+		fmt.Fprintf(tw, "  home\t%s\n", filepath.Join(opts.Home, aider.HistoryFileName))
+	}
+	fmt.Fprintf(tw, "  AIDER_CHAT_HISTORY_FILE\t%s\n", env)
+	fmt.Fprintf(tw, "  aider-projects\t%s\n", opts.ProjectsFile)
+	fmt.Fprintf(tw, "  DEJA_AIDER_ROOTS\t%s\n", roots)
+	tw.Flush()
+	fmt.Fprintln(w, `Add places with:
+  export DEJA_AIDER_ROOTS=~/code       search ~/code and two levels below it
+  deja aider                           start aider through deja, which lists the project
+  export AIDER_CHAT_HISTORY_FILE=PATH  the history file you tell aider to write`)
+}
+
+// formatSize writes a byte count the way people read file sizes.
+func formatSize(n int64) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	size, unit := float64(n)/1024, "KiB"
+	for _, next := range []string{"MiB", "GiB", "TiB"} {
+		if size < 1024 {
+			break
+		}
+		size, unit = size/1024, next
+	}
+	return fmt.Sprintf("%.1f %s", size, unit)
+}
