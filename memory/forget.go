@@ -68,8 +68,9 @@ func (s *Store) Unforget(ctx context.Context, ids []string, lock LockOptions) (m
 			if _, err := tx.ExecContext(ctx, `DELETE FROM tombstones WHERE session_id = ?`, id); err != nil {
 				return err
 			}
-			// The session lies in bytes already read: read the file whole next time.
-			if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE path = ?`, path); err != nil {
+			// The session lies in bytes already read: make the next index
+			// read the file whole (the fingerprint can no longer match).
+			if _, err := tx.ExecContext(ctx, `UPDATE files SET mtime_ns = 0, fingerprint = x'' WHERE path = ?`, path); err != nil {
 				return err
 			}
 			from[id] = path

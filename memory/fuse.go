@@ -23,11 +23,12 @@ type fused struct {
 
 // fuse merges the semantic and keyword lists by weighted reciprocal rank
 // fusion. Ties keep the semantic list's order, then the keyword list's.
-func fuse(sem []semanticHit, kw []keywordHit, exact bool) []fused {
+func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning) []fused {
 	kwWeight := 1.0
 	if exact {
-		kwWeight = exactWeight
+		kwWeight = tune.ExactWeight
 	}
+	k := float64(tune.FusionK)
 	byID := map[int64]*fused{}
 	var order []*fused
 	get := func(id int64) *fused {
@@ -43,12 +44,12 @@ func fuse(sem []semanticHit, kw []keywordHit, exact bool) []fused {
 		f := get(h.turnID)
 		f.semanticRank = i + 1
 		f.similarity = h.similarity
-		f.score += 1.0 / float64(FusionK+i+1)
+		f.score += 1.0 / (k + float64(i+1))
 	}
 	for i, h := range kw {
 		f := get(h.turnID)
 		f.keywordRank = i + 1
-		f.score += kwWeight / float64(FusionK+i+1)
+		f.score += kwWeight / (k + float64(i+1))
 	}
 	out := make([]fused, len(order))
 	for i, f := range order {

@@ -51,6 +51,24 @@ type RecallOptions struct {
 	Scope      Scope
 	// Limit is how many results to return; 0 means 5.
 	Limit int
+	// Tuning overrides the ranking constants; nil keeps deja's defaults.
+	// The retrieval eval (bench/eval) uses it to choose them.
+	Tuning *Tuning
+}
+
+// Tuning holds the ranking constants recall uses.
+type Tuning struct {
+	// FusionK is reciprocal rank fusion's k.
+	FusionK int
+	// ExactWeight is the keyword list's weight for an exact-looking query.
+	ExactWeight float64
+	// Floor is the lowest similarity a semantic match may have.
+	Floor float32
+}
+
+// DefaultTuning is what recall uses for an embedder.
+func DefaultTuning(identity string) Tuning {
+	return Tuning{FusionK: FusionK, ExactWeight: exactWeight, Floor: Floor(identity)}
 }
 
 // Recall is the answer to a query.
@@ -118,10 +136,14 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 	}
 	q := parseQuery(opts.Query)
 
+	tune := DefaultTuning(r.Embedder)
+	if opts.Tuning != nil {
+		tune = *opts.Tuning
+	}
 	var sem []semanticHit
 	if opts.Mode != Keyword {
 		var reason string
-		sem, reason, err = s.semanticList(ctx, opts)
+		sem, reason, err = s.semanticList(ctx, opts, tune.Floor)
 		if err != nil {
 			return nil, err
 		}
@@ -145,17 +167,17 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 	var ranked []fused
 	switch r.RealizedMode {
 	case Semantic:
-		ranked = fuse(sem, nil, false)
+		ranked = fuse(sem, nil, false, tune)
 		for i := range ranked {
 			ranked[i].score = float64(ranked[i].similarity)
 		}
 	case Keyword:
-		ranked = fuse(nil, kw, false)
+		ranked = fuse(nil, kw, false, tune)
 		for i := range ranked {
 			ranked[i].score = -kw[i].bm25
 		}
 	default:
-		ranked = fuse(sem, kw, q.isExact())
+		ranked = fuse(sem, kw, q.isExact(), tune)
 	}
 	if len(ranked) > opts.Limit {
 		ranked = ranked[:opts.Limit]
@@ -178,7 +200,7 @@ const noSignal = "the query has no words the embedder knows"
 
 // semanticList embeds the query and ranks by meaning. A non-empty reason
 // says why there is no semantic list.
-func (s *Store) semanticList(ctx context.Context, opts RecallOptions) ([]semanticHit, string, error) {
+func (s *Store) semanticList(ctx context.Context, opts RecallOptions, floor float32) ([]semanticHit, string, error) {
 	if opts.Embedder == nil {
 		reason := opts.NoEmbedder
 		if reason == "" {
@@ -212,7 +234,7 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions) ([]semanti
 	if qvec == nil {
 		return nil, noSignal, nil
 	}
-	hits, err := s.semantic(ctx, identity, qvec, opts.Scope, Floor(identity))
+	hits, err := s.semantic(ctx, identity, qvec, opts.Scope, floor)
 	return hits, "", err
 }
 

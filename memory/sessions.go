@@ -119,3 +119,37 @@ func parseStarted(s *string) time.Time {
 	}
 	return t
 }
+
+// ResolveSession finds the session a user means: its full ID, or a part
+// of one that only one session has (such as its time stamp,
+// 20260717T090000). Forgotten sessions resolve too, for an undo.
+func (s *Store) ResolveSession(ctx context.Context, ref string) (string, error) {
+	var id string
+	err := s.db.QueryRowContext(ctx, `SELECT id FROM sessions WHERE id = ? UNION SELECT session_id FROM tombstones WHERE session_id = ?`, ref, ref).Scan(&id)
+	if err == nil {
+		return id, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("store: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM sessions WHERE instr(id, ?) > 0
+		UNION SELECT session_id FROM tombstones WHERE instr(session_id, ?) > 0 ORDER BY 1 LIMIT 6`, ref, ref)
+	if err != nil {
+		return "", fmt.Errorf("store: %w", err)
+	}
+	defer rows.Close()
+	var found []string
+	for rows.Next() {
+		if err := rows.Scan(&id); err != nil {
+			return "", err
+		}
+		found = append(found, id)
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) > 1:
+		return "", fmt.Errorf("%q names several sessions (%s…): give more of the ID", ref, strings.Join(found[:min(3, len(found))], ", "))
+	}
+	return "", fmt.Errorf("%w %q: 'deja sessions' lists the IDs", ErrNoSession, ref)
+}

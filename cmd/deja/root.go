@@ -40,6 +40,12 @@ func newRootCmd(io *IO) *cobra.Command {
 		newConfigCmd(io),
 		newSourcesCmd(io),
 		newParseCmd(io),
+		newIndexCmd(io),
+		newRecallCmd(io),
+		newSessionsCmd(io),
+		newShowCmd(io),
+		newForgetCmd(io),
+		newStatusCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/memory"
+)
+
+// Query is one eval query and the turns that answer it.
+type Query struct {
+	Query string `json:"query"`
+	// Kind is paraphrase (shares no distinctive word with its target),
+	// exact (a file, command, identifier or quoted text) or negative
+	// (nonsense or out of domain: every mode must return nothing).
+	Kind   string   `json:"kind"`
+	Expect []Target `json:"expect,omitempty"`
+	// ExpectRecord makes every turn with this file or command record a hit.
+	ExpectRecord string `json:"expect_record,omitempty"`
+}
+
+// Target names a turn by its history's base name, the session's ordinal
+// in the file and the turn's number, which survive re-indexing anywhere.
+type Target struct {
+	History string `json:"history"`
+	Session int    `json:"session"`
+	Turn    int    `json:"turn"`
+}
+
+// Score is one mode's result over the positive queries.
+type Score struct {
+	N          int
+	Hit1, Hit5 int
+	MRR        float64
+	// Empty counts negatives that returned nothing, of Negatives.
+	Empty, Negatives int
+}
+
+func (s Score) String() string {
+	if s.N == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("hit@1 %.3f  hit@5 %.3f  MRR %.3f", float64(s.Hit1)/float64(s.N), float64(s.Hit5)/float64(s.N), s.MRR/float64(s.N))
+}
+
+// Eval runs queries against an indexed corpus.
+type Eval struct {
+	Store    *memory.Store
+	Embedder embed.Embedder
+	Queries  []Query
+	// sessions maps "history#ordinal" to a session ID.
+	sessions map[string]string
+}
+
+// LoadQueries reads the eval's queries.
+func LoadQueries(path string) ([]Query, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var qs []Query
+	if err := json.Unmarshal(b, &qs); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return qs, nil
+}
+
+// Corpus lists the corpus's history files.
+func Corpus(dir string) ([]string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "*.md"))
+	if err != nil || len(paths) == 0 {
+		return nil, fmt.Errorf("no histories in %s", dir)
+	}
+	for i, p := range paths {
+		if paths[i], err = filepath.Abs(p); err != nil {
+			return nil, err
+		}
+	}
+	return paths, nil
+}
+
+// Index brings the store up to date with the corpus.
+func (e *Eval) Index(ctx context.Context, paths []string) (memory.IndexReport, error) {
+	rep, err := e.Store.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: e.Embedder})
+	if err != nil {
+		return rep, err
+	}
+	list, err := e.Store.Sessions(ctx, memory.Scope{})
+	if err != nil {
+		return rep, err
+	}
+	e.sessions = map[string]string{}
+	for _, s := range list {
+		e.sessions[fmt.Sprintf("%s#%d", filepath.Base(s.History), s.Ordinal)] = s.ID
+	}
+	return rep, nil
+}
+
+// Outcome is one query's result in one mode.
+type Outcome struct {
+	Query Query
+	// Rank is the 1-based rank of the first right turn, 0 when none of the
+	// first 10 is right; for a negative, Results counts what came back.
+	Rank    int
+	Results int
+	Top     string
+}
+
+// Run scores every query in one mode with the given tuning.
+func (e *Eval) Run(ctx context.Context, mode memory.Mode, tune memory.Tuning) (map[string]Score, []Outcome, error) {
+	scores := map[string]Score{}
+	var outcomes []Outcome
+	for _, q := range e.Queries {
+		r, err := e.Store.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: mode, Embedder: e.Embedder, Limit: 10, Tuning: &tune})
+		if err != nil {
+			return nil, nil, fmt.Errorf("%q: %w", q.Query, err)
+		}
+		o := Outcome{Query: q, Results: len(r.Results)}
+		if len(r.Results) > 0 {
+			o.Top = fmt.Sprintf("%s/%d %q", r.Results[0].SessionID, r.Results[0].Turn, oneLine(r.Results[0].User))
+		}
+		for i, res := range r.Results {
+			if e.right(q, res) {
+				o.Rank = i + 1
+				break
+			}
+		}
+		outcomes = append(outcomes, o)
+		for _, key := range []string{q.Kind, "all"} {
+			s := scores[key]
+			if q.Kind == "negative" {
+				s.Negatives++
+				if o.Results == 0 {
+					s.Empty++
+				}
+			} else {
+				s.N++
+				if o.Rank == 1 {
+					s.Hit1++
+				}
+				if o.Rank >= 1 && o.Rank <= 5 {
+					s.Hit5++
+				}
+				if o.Rank > 0 {
+					s.MRR += 1 / float64(o.Rank)
+				}
+			}
+			scores[key] = s
+		}
+	}
+	return scores, outcomes, nil
+}
+
+func (e *Eval) right(q Query, res memory.Result) bool {
+	if q.ExpectRecord != "" {
+		for _, r := range append(append([]string{}, res.Files...), res.Commands...) {
+			if r == q.ExpectRecord || strings.HasSuffix(r, "/"+q.ExpectRecord) {
+				return true
+			}
+		}
+	}
+	for _, t := range q.Expect {
+		if e.sessions[fmt.Sprintf("%s#%d", t.History, t.Session)] == res.SessionID && t.Turn == res.Turn {
+			return true
+		}
+	}
+	return false
+}
+
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 50 {
+		return string(r[:50]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,141 @@
+// Command eval measures deja's recall on the aider corpus in
+// ../shared/aider/corpus: hit@1, hit@5 and MRR per mode for the queries
+// in queries.json (paraphrases, exact lookups), and whether every
+// negative query returns nothing. Without the corpus it says so and exits 0.
+//
+//	go run ./bench/eval            # the table in the README
+//	go run ./bench/eval -v         # and each query's rank per mode
+//	go run ./bench/eval -sweep     # hybrid over a grid of k, weight and floor
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/memory"
+)
+
+func main() {
+	corpus := flag.String("corpus", "../shared/aider/corpus", "the aider corpus directory")
+	queries := flag.String("queries", "bench/eval/queries.json", "the eval queries")
+	store := flag.String("store", "", "store directory to (re)use; default a temporary one")
+	verbose := flag.Bool("v", false, "print each query's rank per mode")
+	sweep := flag.Bool("sweep", false, "score hybrid over a grid of fusion k, exact weight and floor")
+	flag.Parse()
+	if err := run(*corpus, *queries, *store, *verbose, *sweep); err != nil {
+		fmt.Fprintln(os.Stderr, "eval:", err)
+		os.Exit(1)
+	}
+}
+
+func run(corpus, queries, storeDir string, verbose, sweep bool) error {
+	ctx := context.Background()
+	paths, err := Corpus(corpus)
+	if err != nil {
+		fmt.Printf("eval: skipped: %v (pass -corpus DIR)\n", err)
+		return nil
+	}
+	qs, err := LoadQueries(queries)
+	if err != nil {
+		return err
+	}
+	if storeDir == "" {
+		if storeDir, err = os.MkdirTemp("", "deja-eval-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(storeDir)
+	}
+	s, err := memory.Open(ctx, storeDir)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		return err
+	}
+	e := &Eval{Store: s, Embedder: emb, Queries: qs}
+	start := time.Now()
+	rep, err := e.Index(ctx, paths)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("corpus: %d histories, %d new turns indexed in %s; %d queries, embedder %s\n\n",
+		len(paths), rep.NewTurns, time.Since(start).Round(time.Millisecond), len(qs), emb.Identity())
+
+	tune := memory.DefaultTuning(emb.Identity())
+	if sweep {
+		return runSweep(ctx, e, tune)
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "mode\tall\tparaphrase\texact\tnegatives empty")
+	per := map[memory.Mode][]Outcome{}
+	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
+		scores, outs, err := e.Run(ctx, mode, tune)
+		if err != nil {
+			return err
+		}
+		per[mode] = outs
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\n", mode, scores["all"], scores["paraphrase"], scores["exact"], scores["negative"].Empty, scores["negative"].Negatives)
+	}
+	tw.Flush()
+	fmt.Printf("\n(k=%d, exact weight %.1f, floor %.2f for %s)\n", tune.FusionK, tune.ExactWeight, tune.Floor, emb.Identity())
+	if verbose {
+		fmt.Println()
+		tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "kind\thybrid\tsemantic\tkeyword\tquery\thybrid's top")
+		for i, q := range qs {
+			cell := func(o Outcome) string {
+				if q.Kind == "negative" {
+					return fmt.Sprintf("%d res", o.Results)
+				}
+				if o.Rank == 0 {
+					return "miss"
+				}
+				return fmt.Sprint(o.Rank)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.Kind, cell(per[memory.Hybrid][i]), cell(per[memory.Semantic][i]), cell(per[memory.Keyword][i]), oneLine(q.Query), per[memory.Hybrid][i].Top)
+		}
+		tw.Flush()
+	}
+	return nil
+}
+
+func runSweep(ctx context.Context, e *Eval, base memory.Tuning) error {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "floor\tk\tweight\thybrid\tsemantic\tnegatives empty (hybrid)")
+	for _, floor := range []float32{0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55} {
+		t := base
+		t.Floor = floor
+		sem, _, err := e.Run(ctx, memory.Semantic, t)
+		if err != nil {
+			return err
+		}
+		for _, k := range []int{10, 60} {
+			for _, w := range []float64{1, 3} {
+				t.FusionK, t.ExactWeight = k, w
+				hyb, _, err := e.Run(ctx, memory.Hybrid, t)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(tw, "%.2f\t%d\t%.0f\t%s\t%s\t%d/%d\n", floor, k, w, hyb["all"], sem["all"], hyb["negative"].Empty, hyb["negative"].Negatives)
+			}
+		}
+	}
+	return tw.Flush()
+}
+
+// abs is used by tests to find the corpus from the package directory.
+func abs(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	return a
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/memory"
+)
+
+type forgetOptions struct {
+	ids  []string
+	undo bool
+}
+
+func newForgetCmd(io *IO) *cobra.Command {
+	var opts forgetOptions
+	cmd := &cobra.Command{
+		Use:   "forget SESSION...",
+		Short: "Remove sessions from every index and keep them out",
+		Long: `Remove sessions from deja's store — their turns, keyword entries and
+vectors — and leave a tombstone, so no later 'deja index' brings them back
+even though the history file still holds them. --undo lifts the tombstone:
+the session comes back on the next 'deja index' if its file still holds it.
+SESSION is a full ID or a part only one session has, such as its time stamp.`,
+		Example: `  deja forget aider-0123456789ab-20260717T090000
+  deja forget --undo aider-0123456789ab-20260717T090000 && deja index`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.ids = args
+			return runForget(cmd, io, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.undo, "undo", false, "lift the tombstones; the next 'deja index' reads the sessions again")
+	return cmd
+}
+
+func runForget(cmd *cobra.Command, io *IO, opts forgetOptions) error {
+	ctx := cmd.Context()
+	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		return err
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	lock := memory.LockOptions{Wait: time.Minute, Waiting: func(pid int) {
+		fmt.Fprintf(io.Err, "deja: another deja (pid %d) is writing the store; waiting\n", pid)
+	}}
+	var ids []string
+	for _, ref := range opts.ids {
+		id, err := store.ResolveSession(ctx, ref)
+		if err != nil {
+			return exitError{code: 1, msg: err.Error()}
+		}
+		ids = append(ids, id)
+	}
+	if opts.undo {
+		from, err := store.Unforget(ctx, ids, lock)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			fmt.Fprintf(io.Out, "%s: no longer forgotten; 'deja index' reads it again from %s\n", id, homeShort(from[id]))
+		}
+		return nil
+	}
+	if err := store.Forget(ctx, ids, lock); err != nil {
+		if errors.Is(err, memory.ErrNoSession) {
+			return exitError{code: 1, msg: err.Error()}
+		}
+		return err
+	}
+	for _, id := range ids {
+		fmt.Fprintf(io.Out, "forgot %s ('deja forget --undo %s' lets it come back)\n", id, id)
+	}
+	return nil
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/memory"
+)
+
+const indexLong = `Index aider chat histories into deja's store, so 'deja recall' finds their
+turns. With no PATH, deja indexes the histories 'deja sources' finds and every
+history it indexed before; a PATH is a history file, or a directory searched
+for .aider.chat.history.md files.
+
+Indexing is incremental: a file is read again only from the start of its last
+session, a file that did not change is not read at all, and only new turns are
+embedded. Sessions that leave a file (deleted, or cut by hand) stay indexed;
+'deja forget' drops them. One index runs at a time: a second one waits for
+the first (--wait), printing who holds the lock.
+
+The store is $DEJA_DATA_DIR, else $XDG_DATA_HOME/deja (~/.local/share/deja).`
+
+type indexOptions struct {
+	paths []string
+	full  bool
+	wait  time.Duration
+}
+
+func newIndexCmd(io *IO) *cobra.Command {
+	var opts indexOptions
+	cmd := &cobra.Command{
+		Use:   "index [PATH...]",
+		Short: "Index aider histories so recall can find their turns",
+		Long:  indexLong,
+		Example: `  deja index
+  deja index ~/src/shop
+  DEJA_DATA_DIR=$(mktemp -d) deja index testdata/sample`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.paths = args
+			return runIndex(cmd, io, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.full, "full", false, "re-read every history whole and re-embed every turn")
+	cmd.Flags().DurationVar(&opts.wait, "wait", 10*time.Minute, "how long to wait while another deja writes the store (0: fail at once)")
+	return cmd
+}
+
+func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
+	ctx := cmd.Context()
+	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		return err
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	paths, problems := historyPaths(opts.paths)
+	if len(opts.paths) == 0 {
+		paths, problems, err = defaultPaths(ctx, store)
+		if err != nil {
+			return err
+		}
+	}
+	for _, p := range problems {
+		fmt.Fprintln(io.Err, "deja: warning:", p)
+	}
+	if len(paths) == 0 {
+		return exitError{code: 1, msg: "no aider histories to index: name a file or directory (deja index PATH), or see 'deja sources' for where deja looks"}
+	}
+
+	emb, why := selectEmbedder(ctx, io, cfg)
+	if emb == nil {
+		fmt.Fprintf(io.Err, "deja: warning: %s; turns are indexed for keyword recall and embedded by a later 'deja index'\n", why)
+	}
+	bar := newProgressBar(io)
+	iopts := memory.IndexOptions{
+		Paths:    paths,
+		Budget:   cfg.Chunk.Budget,
+		Full:     opts.full,
+		Progress: bar.update,
+		Lock: memory.LockOptions{
+			Wait: opts.wait,
+			Waiting: func(pid int) {
+				fmt.Fprintf(io.Err, "deja: another deja (pid %d) is writing the store; waiting up to %s\n", pid, opts.wait)
+			},
+		},
+	}
+	if emb != nil {
+		iopts.Embedder = emb
+	}
+	rep, err := store.Index(ctx, iopts)
+	bar.done()
+	if err != nil {
+		return err
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(io.Err, "deja: warning:", p)
+	}
+	embedder := "no embedder"
+	if emb != nil {
+		embedder = emb.Identity()
+	}
+	fmt.Fprintf(io.Out, "indexed %d files (%d read), %d sessions, %d new turns, %d embedded (%s), %d skipped in %s\n",
+		rep.Files, rep.Read, rep.Sessions, rep.NewTurns, rep.Embedded, embedder, rep.Skipped, roundDuration(rep.Took))
+	if rep.Lacking > 0 {
+		fmt.Fprintf(io.Err, "deja: %d turns lack vectors; the next 'deja index' embeds them\n", rep.Lacking)
+	}
+	return nil
+}
+
+// defaultPaths are the discovered histories and every history indexed
+// before (a file given once on the command line stays up to date).
+func defaultPaths(ctx context.Context, store *memory.Store) ([]string, []string, error) {
+	found, warnings := discoverSources()
+	known, err := store.KnownFiles(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, s := range found {
+		if !seen[s.Path] {
+			seen[s.Path] = true
+			paths = append(paths, s.Path)
+		}
+	}
+	for _, p := range known {
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	return paths, warnings, nil
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	switch {
+	case d < time.Millisecond:
+		return d.Round(time.Microsecond)
+	case d < time.Second:
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(10 * time.Millisecond)
+}
+
+// progressBar draws index progress on a terminal's stderr, one line
+// redrawn in place; off a terminal it draws nothing.
+type progressBar struct {
+	io    *IO
+	drawn bool
+	last  time.Time
+}
+
+func newProgressBar(io *IO) *progressBar { return &progressBar{io: io} }
+
+func (b *progressBar) update(p memory.Progress) {
+	if !b.io.ErrTTY || p.Total == 0 {
+		return
+	}
+	if time.Since(b.last) < 80*time.Millisecond && p.Done < p.Total {
+		return
+	}
+	b.last = time.Now()
+	const width = 30
+	filled := width * p.Done / p.Total
+	unit := "files"
+	if p.Phase == "embedding" {
+		unit = "turns"
+	}
+	fmt.Fprintf(b.io.Err, "\r\033[K%-9s [%s%s] %d/%d %s", p.Phase, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), p.Done, p.Total, unit)
+	b.drawn = true
+}
+
+func (b *progressBar) done() {
+	if b.drawn {
+		fmt.Fprint(b.io.Err, "\r\033[K")
+	}
+}

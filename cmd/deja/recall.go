@@ -1,0 +1,230 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/memory"
+)
+
+const recallLong = `Recall the past turns that best match QUERY, best first.
+
+By default (--mode hybrid) deja ranks turns both by meaning and by the
+keyword index, and fuses the two lists: a paraphrase finds a turn that shares
+no word with it, and a file path, a command, "quoted text" or a code
+identifier finds exactly the turns that hold it. --mode semantic or keyword
+uses one list; when the semantic list is unavailable (no vectors from this
+embedder) deja falls back to keywords and says why. A query that matches
+nothing, in meaning or in words, returns nothing.`
+
+type recallOptions struct {
+	query        string
+	json         bool
+	mode         string
+	project      string
+	since, until string
+	session      string
+	limit        int
+}
+
+func newRecallCmd(io *IO) *cobra.Command {
+	var opts recallOptions
+	cmd := &cobra.Command{
+		Use:   "recall QUERY",
+		Short: "Find past turns by meaning, or by exact file, command or word",
+		Long:  recallLong,
+		Example: `  deja recall "that tenant bug"
+  deja recall query.go
+  deja recall "go test ./..." --since 7d
+  deja recall --json --limit 3 "why is the image so big" | jq '.results[0].session_id'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.query = strings.Join(args, " ")
+			return runRecall(cmd, io, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.json, "json", false, "print one JSON object for scripts and agents")
+	f.StringVar(&opts.mode, "mode", "", "hybrid, semantic or keyword (default from recall.mode: hybrid)")
+	f.StringVar(&opts.project, "project", "", "only sessions of histories in DIR or below it")
+	f.StringVar(&opts.since, "since", "", "only sessions started at or after: 2026-07-17, an RFC 3339 time, or an age (36h, 7d, 2w)")
+	f.StringVar(&opts.until, "until", "", "only sessions started before (a date includes that day)")
+	f.StringVar(&opts.session, "session", "", "only this session ID")
+	f.IntVar(&opts.limit, "limit", 0, "how many turns to show (default from recall.limit: 5)")
+	return cmd
+}
+
+func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
+	ctx := cmd.Context()
+	cfg, err := loadConfig(cmd, map[string]string{"mode": "recall.mode", "limit": "recall.limit"})
+	if err != nil {
+		return err
+	}
+	mode, err := memory.ParseMode(cfg.Recall.Mode)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	sc := memory.Scope{Session: opts.session}
+	if sc.Since, err = parseWhen(opts.since, now, false); err != nil {
+		return fmt.Errorf("--since: %w", err)
+	}
+	if sc.Until, err = parseWhen(opts.until, now, true); err != nil {
+		return fmt.Errorf("--until: %w", err)
+	}
+	if opts.project != "" {
+		if sc.Project, err = resolveDir(opts.project); err != nil {
+			return fmt.Errorf("--project: %w", err)
+		}
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	ropts := memory.RecallOptions{Query: opts.query, Mode: mode, Scope: sc, Limit: cfg.Recall.Limit}
+	if mode != memory.Keyword {
+		var emb embed.Embedder
+		emb, ropts.NoEmbedder = selectEmbedder(ctx, io, cfg)
+		if emb != nil {
+			ropts.Embedder = emb
+		}
+	}
+	r, err := store.Recall(ctx, ropts)
+	if errors.Is(err, memory.ErrEmpty) {
+		return exitError{code: 1, msg: err.Error()}
+	}
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return printRecallJSON(io, r)
+	}
+	printRecall(io, r)
+	return nil
+}
+
+type recallJSON struct {
+	Query          string             `json:"query"`
+	Mode           string             `json:"mode"`
+	RealizedMode   string             `json:"realized_mode"`
+	FallbackReason string             `json:"fallback_reason"`
+	Embedder       string             `json:"embedder"`
+	TookMS         int64              `json:"took_ms"`
+	Note           string             `json:"note,omitempty"`
+	Results        []recallResultJSON `json:"results"`
+}
+
+type recallResultJSON struct {
+	SessionID    string   `json:"session_id"`
+	Turn         int      `json:"turn"`
+	Score        float64  `json:"score"`
+	Started      *string  `json:"started"`
+	History      string   `json:"history"`
+	Project      string   `json:"project"`
+	Line         int      `json:"line"`
+	User         string   `json:"user"`
+	Assistant    string   `json:"assistant"`
+	Files        []string `json:"files"`
+	Commands     []string `json:"commands"`
+	KeywordRank  *int     `json:"keyword_rank"`
+	SemanticRank *int     `json:"semantic_rank"`
+	Similarity   *float64 `json:"similarity"`
+}
+
+// answerPreview is how much of the answer recall shows; 'deja show' has it all.
+const answerPreview = 600
+
+func printRecallJSON(io *IO, r *memory.Recall) error {
+	out := recallJSON{
+		Query: r.Query, Mode: string(r.Mode), RealizedMode: string(r.RealizedMode),
+		FallbackReason: r.FallbackReason, Embedder: r.Embedder, TookMS: r.Took.Milliseconds(),
+		Note: r.Note, Results: []recallResultJSON{},
+	}
+	for _, res := range r.Results {
+		j := recallResultJSON{
+			SessionID: res.SessionID, Turn: res.Turn, Score: round(res.Score, 4), History: res.History,
+			Project: res.Project, Line: res.Line, User: res.User, Assistant: preview(res.Assistant, answerPreview),
+			Files: nonNil(res.Files), Commands: nonNil(res.Commands),
+		}
+		if !res.Started.IsZero() {
+			s := res.Started.Format(time.RFC3339)
+			j.Started = &s
+		}
+		if res.KeywordRank > 0 {
+			j.KeywordRank = &res.KeywordRank
+		}
+		if res.SemanticRank > 0 {
+			j.SemanticRank = &res.SemanticRank
+			sim := round(float64(res.Similarity), 3)
+			j.Similarity = &sim
+		}
+		out.Results = append(out.Results, j)
+	}
+	enc := json.NewEncoder(io.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func printRecall(io *IO, r *memory.Recall) {
+	if r.FallbackReason != "" {
+		fmt.Fprintf(io.Err, "deja: %s recall fell back to keywords: %s\n", r.Mode, r.FallbackReason)
+	}
+	if len(r.Results) == 0 {
+		fmt.Fprintf(io.Out, "nothing found for %q: %s\n", r.Query, r.Note)
+		return
+	}
+	for i, res := range r.Results {
+		when := "start unknown"
+		if !res.Started.IsZero() {
+			when = res.Started.Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(io.Out, "%d. %s turn %d · %s · %s\n", i+1, res.SessionID, res.Turn, when, homeShort(res.Project))
+		if res.User != "" {
+			fmt.Fprintf(io.Out, "   you:   %s\n", oneLine(res.User, 100))
+		}
+		if res.Assistant != "" {
+			fmt.Fprintf(io.Out, "   aider: %s\n", oneLine(res.Assistant, 160))
+		}
+		if len(res.Files) > 0 {
+			fmt.Fprintf(io.Out, "   files: %s\n", strings.Join(res.Files, ", "))
+		}
+		if len(res.Commands) > 0 {
+			fmt.Fprintf(io.Out, "   ran:   %s\n", strings.Join(res.Commands, "; "))
+		}
+	}
+	fmt.Fprintf(io.Out, "(%s, %s; 'deja show SESSION/TURN' opens a turn)\n", r.RealizedMode, roundDuration(r.Took))
+}
+
+func preview(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n])) + "…"
+}
+
+func round(x float64, digits int) float64 {
+	p := 1.0
+	for range digits {
+		p *= 10
+	}
+	if x < 0 {
+		return -float64(int64(-x*p+0.5)) / p
+	}
+	return float64(int64(x*p+0.5)) / p
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/memory"
+)
+
+type sessionsOptions struct {
+	json    bool
+	project string
+	limit   int
+}
+
+func newSessionsCmd(io *IO) *cobra.Command {
+	var opts sessionsOptions
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List the indexed sessions, newest first",
+		Long: `List the sessions in deja's store, newest first: ID, start time, number of
+turns, project and the first question. Sessions that left their history file
+are marked "gone" (deja keeps them; 'deja forget' drops them).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSessions(cmd, io, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON for scripts and agents")
+	cmd.Flags().StringVar(&opts.project, "project", "", "only sessions of histories in DIR or below it")
+	cmd.Flags().IntVar(&opts.limit, "limit", 0, "show at most N sessions (0: all)")
+	return cmd
+}
+
+type sessionInfoJSON struct {
+	ID      string  `json:"id"`
+	Ordinal int     `json:"ordinal"`
+	Started *string `json:"started"`
+	History string  `json:"history"`
+	Project string  `json:"project"`
+	Turns   int     `json:"turns"`
+	Present bool    `json:"present"`
+	First   string  `json:"first"`
+}
+
+func sessionJSONOf(s memory.SessionInfo) sessionInfoJSON {
+	j := sessionInfoJSON{ID: s.ID, Ordinal: s.Ordinal, History: s.History, Project: s.Project, Turns: s.Turns, Present: s.Present, First: s.First}
+	if !s.Started.IsZero() {
+		t := s.Started.Format(time.RFC3339)
+		j.Started = &t
+	}
+	return j
+}
+
+func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
+	ctx := cmd.Context()
+	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		return err
+	}
+	var sc memory.Scope
+	if opts.project != "" {
+		if sc.Project, err = resolveDir(opts.project); err != nil {
+			return fmt.Errorf("--project: %w", err)
+		}
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	list, err := store.Sessions(ctx, sc)
+	if err != nil {
+		return err
+	}
+	if opts.limit > 0 && len(list) > opts.limit {
+		list = list[:opts.limit]
+	}
+	if opts.json {
+		out := struct {
+			Sessions []sessionInfoJSON `json:"sessions"`
+		}{Sessions: []sessionInfoJSON{}}
+		for _, s := range list {
+			out.Sessions = append(out.Sessions, sessionJSONOf(s))
+		}
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(io.Out, "no sessions indexed: run 'deja index' (or 'deja index PATH')")
+		return nil
+	}
+	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SESSION\tSTARTED\tTURNS\tPROJECT\tFIRST QUESTION")
+	for _, s := range list {
+		when := "-"
+		if !s.Started.IsZero() {
+			when = s.Started.Format("2006-01-02 15:04")
+		}
+		project := homeShort(s.Project)
+		if !s.Present {
+			project += " (gone)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID, when, s.Turns, project, oneLine(s.First, 60))
+	}
+	return tw.Flush()
+}

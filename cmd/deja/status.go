@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+func newStatusCmd(io *IO) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show what is indexed, with which embedder, and what lacks vectors",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runStatus(cmd, io, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts and agents")
+	return cmd
+}
+
+type embedderStatusJSON struct {
+	Identity  string `json:"identity"`
+	Dimension int    `json:"dimension"`
+	Turns     int    `json:"turns"`
+	Lacking   int    `json:"lacking"`
+}
+
+func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
+	ctx := cmd.Context()
+	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		return err
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	st, err := store.Status(ctx)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		out := map[string]any{
+			"data_dir": st.Dir, "bytes": st.Bytes, "files": st.Files, "projects": st.Projects,
+			"sessions": st.Sessions, "sessions_gone": st.Gone, "turns": st.Turns, "forgotten": st.Forgotten,
+			"last_indexed": nil, "embedders": []embedderStatusJSON{},
+		}
+		if !st.LastIndexed.IsZero() {
+			out["last_indexed"] = st.LastIndexed.Format(time.RFC3339)
+		}
+		var es []embedderStatusJSON
+		for _, e := range st.Embedders {
+			es = append(es, embedderStatusJSON{e.Identity, e.Dimension, e.Turns, e.Lacking})
+		}
+		if es != nil {
+			out["embedders"] = es
+		}
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	w := io.Out
+	fmt.Fprintf(w, "store       %s (%.1f MB)\n", st.Dir, float64(st.Bytes)/1e6)
+	if st.Turns == 0 && st.Sessions == 0 {
+		fmt.Fprintln(w, "nothing indexed yet: run 'deja index' (or 'deja index PATH')")
+		return nil
+	}
+	fmt.Fprintf(w, "histories   %d in %d projects\n", st.Files, st.Projects)
+	fmt.Fprintf(w, "sessions    %d (%d left their file and are kept)\n", st.Sessions, st.Gone)
+	fmt.Fprintf(w, "turns       %d\n", st.Turns)
+	fmt.Fprintf(w, "forgotten   %d sessions\n", st.Forgotten)
+	if !st.LastIndexed.IsZero() {
+		fmt.Fprintf(w, "indexed     %s\n", st.LastIndexed.Format("2006-01-02 15:04:05"))
+	}
+	if len(st.Embedders) == 0 {
+		fmt.Fprintln(w, "embedder    none yet: every turn lacks vectors; 'deja index' embeds them")
+	}
+	for _, e := range st.Embedders {
+		fmt.Fprintf(w, "embedder    %s (%d-d): %d turns embedded, %d lack vectors\n", e.Identity, e.Dimension, e.Turns, e.Lacking)
+	}
+	return nil
+}
