@@ -1,0 +1,282 @@
+package redact
+
+import "strings"
+
+// assignments finds values given to keys named like secrets: api_key=…,
+// apiKey: "…", export OPENAI_API_KEY=…, "password": "…", password: … in
+// YAML, Password: "…" in a Go literal, --token … on a command line. The key
+// stays, so "DB_PASSWORD=[redacted:assignment]" still finds DB_PASSWORD.
+//
+// Code passes variables more often than literals, so a bare value under a
+// lower-case key must look like a literal (a digit or a symbol) to go:
+// api_key=posthog_project_api_key and token=self._issue_auth_token(user_id)
+// are references, seen in the corpus, and stay. Upper-case keys are
+// environment variables, whose values are always literals.
+func assignments(s string) []edit {
+	if !strings.ContainsAny(s, "=:") && !strings.Contains(s, "--") {
+		return nil
+	}
+	var edits []edit
+	for i := 0; i < len(s); {
+		if !isKeyByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isKeyByte(s[j]) {
+			j++
+		}
+		key := s[i:j]
+		i = j
+		kind := secretKeyKind(key)
+		if kind == "" {
+			continue
+		}
+		start, end, ok := assignedValue(s, j, strings.HasPrefix(key, "--"), isEnvName(key))
+		if !ok {
+			continue
+		}
+		edits = append(edits, edit{start, end, kind})
+		i = end
+	}
+	return edits
+}
+
+func isKeyByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' }
+
+// secretKeyKind returns the kind of value a key holds, or "" when its name
+// says nothing of secrets. Names are compared on their last words, ignoring
+// case and separators: OPENAI_API_KEY, apiKey and x-api-key all end in
+// "apikey"; max_tokens, tokenizer and primary_key do not end in a secret.
+func secretKeyKind(key string) string {
+	var suffixes []string
+	switch key[len(key)-1] | 0x20 {
+	case 'y':
+		suffixes = []string{"apikey", "secretkey", "accesskey", "privatekey", "authkey", "masterkey", "signingkey", "encryptionkey"}
+	case 'n':
+		suffixes = []string{"token"}
+	case 't':
+		suffixes = []string{"secret"}
+	case 'd':
+		suffixes = []string{"password", "passwd", "pwd"}
+	case 's':
+		suffixes = []string{"pass"}
+	case 'e':
+		suffixes = []string{"passphrase"}
+	default:
+		return ""
+	}
+	for _, suffix := range suffixes {
+		n := suffixFold(key, suffix)
+		if n == 0 {
+			continue
+		}
+		// "pass" and "pwd" alone are Python's keyword and the shell's
+		// working directory; DB_PASS and db-pwd are secrets.
+		if (suffix == "pass" || suffix == "pwd") && (n == len(key) || strings.IndexByte("_-.", key[len(key)-n-1]) < 0) {
+			continue
+		}
+		return keyKind(key)
+	}
+	return ""
+}
+
+// keyKind names AWS secret keys after their provider; they have no shape of
+// their own, only a name (aws_secret_access_key).
+func keyKind(key string) string {
+	lower := strings.ToLower(key)
+	if strings.Contains(lower, "aws") && strings.Contains(lower, "secret") {
+		return "aws-secret-key"
+	}
+	return "assignment"
+}
+
+// suffixFold returns how many bytes of key end in suffix, ignoring case and
+// the separators _ - . inside key; 0 when it does not.
+func suffixFold(key, suffix string) int {
+	i, j := len(key)-1, len(suffix)-1
+	for ; i >= 0 && j >= 0; i-- {
+		c := key[i]
+		if c == '_' || c == '-' || c == '.' {
+			continue
+		}
+		if c|0x20 != suffix[j] {
+			return 0
+		}
+		j--
+	}
+	if j >= 0 {
+		return 0
+	}
+	return len(key) - 1 - i
+}
+
+// isEnvName reports an environment-variable style name: letters, all upper.
+func isEnvName(key string) bool {
+	upper, lower, _ := classes(key)
+	return upper && !lower
+}
+
+// assignedValue finds the value assigned after a key that ends at p: the key
+// may be closed by a quote or an env["KEY"] bracket, the operator is = := =>
+// or :, and a --flag may take its value after a space. It returns the value's
+// span, without its quotes, when the value reads as a secret.
+func assignedValue(s string, p int, flag, env bool) (start, end int, ok bool) {
+	if p < len(s) && isQuote(s[p]) {
+		p++
+	}
+	if p < len(s) && s[p] == ']' {
+		p++
+	}
+	afterKey := p
+	p = skipBlanks(s, p)
+	colon := false
+	switch rest := s[p:]; {
+	case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "=>"):
+		p += 2
+	case strings.HasPrefix(rest, "=="), strings.HasPrefix(rest, "::"):
+		return 0, 0, false
+	case strings.HasPrefix(rest, "="):
+		p++
+	case strings.HasPrefix(rest, ":"):
+		p++
+		colon = true
+	case flag && p > afterKey:
+	default:
+		return 0, 0, false
+	}
+	p = skipBlanks(s, p)
+	if p < len(s) && isQuote(s[p]) {
+		line := s[p+1:]
+		if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+			line = line[:nl]
+		}
+		n := strings.IndexByte(line, s[p])
+		if n < 0 || !isQuotedSecret(line[:n]) {
+			return 0, 0, false
+		}
+		return p + 1, p + 1 + n, true
+	}
+	end = p
+	for end < len(s) && !endsValue(s[end]) {
+		end++
+	}
+	for end > p && s[end-1] == '.' {
+		end--
+	}
+	v := s[p:end]
+	// A Python or TypeScript annotation: `api_key: str = "…"`.
+	if colon && isIdentifier(v) {
+		if q := skipBlanks(s, end); q < len(s) && s[q] == '=' && !strings.HasPrefix(s[q:], "==") {
+			return assignedValue(s, end, false, env)
+		}
+	}
+	if !isBareSecret(v, env) {
+		return 0, 0, false
+	}
+	return p, end, true
+}
+
+func isQuote(c byte) bool { return c == '"' || c == '\'' || c == '`' }
+
+func skipBlanks(s string, p int) int {
+	for p < len(s) && (s[p] == ' ' || s[p] == '\t') {
+		p++
+	}
+	return p
+}
+
+// endsValue reports whether c ends an unquoted value.
+func endsValue(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '`', ';', ',', '&', ')', '}', ']', '>', '<', '|':
+		return true
+	}
+	return false
+}
+
+// isQuotedSecret accepts a quoted literal unless it is short, a stand-in, a
+// number, a path, a single lower-case word (the dummy keys local servers
+// take, api_key="ollama"), or prose: a value with a space is a UI label or
+// a message ("Mot de passe", "Enter your token"), not a credential.
+func isQuotedSecret(v string) bool {
+	return len(v) >= 6 && !isPlaceholder(v) && !isNumber(v) && !isPath(v) && !isLowerWord(v) &&
+		!strings.ContainsAny(v, " \t")
+}
+
+// isBareSecret accepts an unquoted value that reads as a literal secret.
+func isBareSecret(v string, env bool) bool {
+	if len(v) < 6 || isPlaceholder(v) || isNumber(v) || isPath(v) || isQualifiedName(v) {
+		return false
+	}
+	// Code: calls, indexing, YAML tags, anchors and aliases.
+	if strings.ContainsAny(v, "([") || strings.IndexByte("!&*@", v[0]) >= 0 {
+		return false
+	}
+	if env {
+		return !isPhrase(v)
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !isLower(c) && !isUpper(c) && c != '_' && c != '.' && c != '-' {
+			return true
+		}
+	}
+	return false
+}
+
+// isNumber reports digits and dots, or a hex constant: counts, ports,
+// versions (token==0.7.0 is a requirement pin, max_token=4096 a limit) and
+// ioctl numbers (SIOCGETTOKEN = 0xc0506617).
+func isNumber(v string) bool {
+	if h := strings.TrimPrefix(strings.TrimPrefix(v, "-"), "0x"); len(h) < len(v)-1 && isHex(h) {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		if !isDigit(v[i]) && v[i] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// isPath reports file paths and URLs: PWD=/home/me, a docker secret's
+// /run/secrets/db_password. URL credentials have their own rule.
+func isPath(v string) bool {
+	return strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") ||
+		strings.HasPrefix(v, "~/") || strings.Contains(v, "://")
+}
+
+// isIdentifier reports a bare name: letters, digits, _ and dots.
+func isIdentifier(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !isAlnum(c) && c != '_' && c != '.' {
+			return false
+		}
+	}
+	return v != ""
+}
+
+// isQualifiedName reports a dotted reference to a value elsewhere:
+// settings.OPENAI_API_KEY, C.NL80211_ATTR_SAE_PASSWORD, ed25519.PrivateKey.
+func isQualifiedName(v string) bool {
+	if !strings.Contains(v, ".") {
+		return false
+	}
+	for part := range strings.SplitSeq(v, ".") {
+		if part == "" || isDigit(part[0]) || !isIdentifier(part) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLowerWord reports lower-case letters, - and _ only.
+func isLowerWord(v string) bool { return strings.Trim(v, "abcdefghijklmnopqrstuvwxyz_-") == "" }
+
+// isPhrase reports lower-case words joined by - or _, with no digit: the
+// stand-ins of a .env.example in any language (API_KEY=votre-clé-va-ici,
+// seen in the corpus). A real passphrase written that way is missed.
+func isPhrase(v string) bool {
+	upper, _, digit := classes(v)
+	return !upper && !digit && strings.Count(v, "-")+strings.Count(v, "_") >= 2
+}

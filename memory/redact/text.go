@@ -1,0 +1,51 @@
+package redact
+
+import "strings"
+
+// Text returns s with every secret it recognises replaced by
+// "[redacted:<kind>]", and the number of replacements. Rules run from the
+// most specific to the most general: secrets with a shape of their own
+// (private key blocks, provider tokens, JWTs, Authorization headers), then
+// URL credentials, key=value assignments, and last high-entropy tokens, so a
+// value is labelled by the strongest evidence and never counted twice.
+func Text(s string) (string, int) {
+	n := 0
+	redact := func(find func(string) []edit) {
+		if edits := find(s); len(edits) > 0 {
+			s = apply(s, edits)
+			n += len(edits)
+		}
+	}
+	redact(shapeTokens)
+	redact(urlCredentials)
+	redact(assignments)
+	redact(highEntropy)
+	return s, n
+}
+
+// An edit says s[start:end] is a secret of the given kind.
+type edit struct {
+	start, end int
+	kind       string
+}
+
+// label is what a secret of kind becomes; the "redacted:" prefix lets later
+// rules recognise values that are already gone.
+func label(kind string) string { return labelPrefix + kind + "]" }
+
+const labelPrefix = "[redacted:"
+
+// apply replaces each edit's span with its label; edits are in order and do
+// not overlap.
+func apply(s string, edits []edit) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, e := range edits {
+		b.WriteString(s[last:e.start])
+		b.WriteString(label(e.kind))
+		last = e.end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
