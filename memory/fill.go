@@ -51,7 +51,7 @@ func (ix *indexer) fill(ctx context.Context) error {
 			return fmt.Errorf("embedding with %s failed: %v; %d turns lack vectors and the next 'deja index' embeds them", identity, err, total-done)
 		}
 		err = ix.s.write(ctx, func(tx *sql.Tx) error {
-			stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vectors(embedder, project, turn_id, part, vec) VALUES (?, ?, ?, ?, ?)`)
+			stmt, err := tx.PrepareContext(ctx, insertVector)
 			if err != nil {
 				return err
 			}
@@ -59,7 +59,7 @@ func (ix *indexer) fill(ctx context.Context) error {
 			for _, t := range page {
 				v := vecs[:len(t.texts)]
 				vecs = vecs[len(t.texts):]
-				if err := putVectors(ctx, stmt, identity, t.project, t.id, v); err != nil {
+				if err := putVectors(ctx, stmt, identity, t.project, t.session, t.turn.Index, t.id, v); err != nil {
 					return err
 				}
 			}
@@ -99,6 +99,7 @@ func embedAll(ctx context.Context, emb embed.Embedder, texts []string) ([][]floa
 type storedTurn struct {
 	id      int64
 	project string
+	session string
 	turn    chunk.Turn
 	texts   []string
 }
@@ -107,7 +108,7 @@ const lackingWhere = `NOT EXISTS (SELECT 1 FROM vectors v WHERE v.turn_id = t.id
 
 func (s *Store) lackingPage(ctx context.Context, identity string, after int64) ([]*storedTurn, error) {
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT t.id, s.project, t.turn, t.user, t.assistant, t.files, t.commands
+		SELECT t.id, s.project, t.session_id, t.turn, t.user, t.assistant, t.files, t.commands
 		FROM turns t JOIN sessions s ON s.id = t.session_id
 		WHERE t.id > ? AND `+lackingWhere+` ORDER BY t.id LIMIT ?`, after, identity, fillPage)
 	if err != nil {
@@ -118,7 +119,7 @@ func (s *Store) lackingPage(ctx context.Context, identity string, after int64) (
 	for rows.Next() {
 		var t storedTurn
 		var files, commands string
-		if err := rows.Scan(&t.id, &t.project, &t.turn.Index, &t.turn.User, &t.turn.Assistant, &files, &commands); err != nil {
+		if err := rows.Scan(&t.id, &t.project, &t.session, &t.turn.Index, &t.turn.User, &t.turn.Assistant, &files, &commands); err != nil {
 			return nil, err
 		}
 		t.turn.Files, t.turn.Commands = splitLines(files), splitLines(commands)

@@ -446,7 +446,7 @@ func (ix *indexer) writeTurns(ctx context.Context, tx *sql.Tx, project string, t
 		return err
 	}
 	defer ins.Close()
-	vec, err := tx.PrepareContext(ctx, `INSERT INTO vectors(embedder, project, turn_id, part, vec) VALUES (?, ?, ?, ?, ?)`)
+	vec, err := tx.PrepareContext(ctx, insertVector)
 	if err != nil {
 		return err
 	}
@@ -472,7 +472,7 @@ func (ix *indexer) writeTurns(ctx context.Context, tx *sql.Tx, project string, t
 			lacking = true
 			continue
 		}
-		if err := putVectors(ctx, vec, ix.opts.Embedder.Identity(), project, id, t.vectors); err != nil {
+		if err := putVectors(ctx, vec, ix.opts.Embedder.Identity(), project, t.session, t.turn.Index, id, t.vectors); err != nil {
 			return err
 		}
 	}
@@ -486,15 +486,17 @@ func (ix *indexer) writeTurns(ctx context.Context, tx *sql.Tx, project string, t
 	return err
 }
 
+const insertVector = `INSERT OR REPLACE INTO vectors(embedder, project, turn_id, part, session_id, turn, vec) VALUES (?, ?, ?, ?, ?, ?, ?)`
+
 // putVectors stores one turn's chunk vectors; a turn with no text gets one
 // empty vector, so it no longer counts as lacking.
-func putVectors(ctx context.Context, stmt *sql.Stmt, identity, project string, turnID int64, vecs [][]float32) error {
+func putVectors(ctx context.Context, stmt *sql.Stmt, identity, project, session string, turn int, turnID int64, vecs [][]float32) error {
 	if len(vecs) == 0 {
-		_, err := stmt.ExecContext(ctx, identity, project, turnID, 0, []byte{})
+		_, err := stmt.ExecContext(ctx, identity, project, turnID, 0, session, turn, []byte{})
 		return err
 	}
 	for part, v := range vecs {
-		if _, err := stmt.ExecContext(ctx, identity, project, turnID, part, encodeVector(v)); err != nil {
+		if _, err := stmt.ExecContext(ctx, identity, project, turnID, part, session, turn, encodeVector(v)); err != nil {
 			return err
 		}
 	}

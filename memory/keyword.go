@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -25,7 +24,7 @@ const bm25Weights = "3.0, 1.0, 6.0, 6.0"
 
 // keyword returns the turns the keyword index ranks for the query, best
 // first, within scope. A natural-language query must match at least half
-// its words (so one common word does not make a hit); an exact query must
+// its words (see query.match); an exact query must
 // match every exact part, and turns holding a part literally (a record
 // equal to it, or the text containing it as typed) come first.
 func (s *Store) keyword(ctx context.Context, q query, sc Scope) ([]keywordHit, error) {
@@ -61,11 +60,6 @@ func (s *Store) keyword(ctx context.Context, q query, sc Scope) ([]keywordHit, e
 	}
 	if q.isExact() {
 		stableLiteralFirst(hits)
-	} else if terms := q.terms(); len(terms) > 1 {
-		hits, err = s.covering(ctx, hits, terms)
-		if err != nil {
-			return nil, err
-		}
 	}
 	if len(hits) > keywordDepth {
 		hits = hits[:keywordDepth]
@@ -102,41 +96,4 @@ func stableLiteralFirst(h []keywordHit) {
 		}
 	}
 	copy(h, out)
-}
-
-// covering keeps the hits that match at least half the query's terms,
-// counting each term with the index's own tokenizer.
-func (s *Store) covering(ctx context.Context, hits []keywordHit, terms []string) ([]keywordHit, error) {
-	if len(hits) == 0 {
-		return hits, nil
-	}
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = strconv.FormatInt(h.turnID, 10)
-	}
-	in := strings.Join(ids, ",")
-	count := map[int64]int{}
-	for _, t := range terms {
-		rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? AND rowid IN (`+in+`)`, `"`+t+`"`)
-		if err != nil {
-			return nil, fmt.Errorf("store: keyword coverage: %w", err)
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			count[id]++
-		}
-		rows.Close()
-	}
-	need := (len(terms) + 1) / 2
-	kept := hits[:0]
-	for _, h := range hits {
-		if count[h.turnID] >= need {
-			kept = append(kept, h)
-		}
-	}
-	return kept, nil
 }

@@ -106,9 +106,15 @@ func phrase(text string) string {
 	return `"` + strings.Join(ws, " ") + `"`
 }
 
+// maxTerms bounds the words of a natural-language query that the keyword
+// index matches on: the expression below grows with the combinations of
+// half the words.
+const maxTerms = 8
+
 // match is the FTS5 expression for the query: every exact part as a
-// phrase, all required; else any of the words. Empty when nothing in the
-// query can match.
+// phrase, all required; else at least half of the words (any one of one or
+// two words), written as an OR of AND groups so FTS5 itself keeps a single
+// common word from making a hit. Empty when nothing in the query can match.
 func (q query) match() string {
 	var parts []string
 	if q.isExact() {
@@ -119,14 +125,38 @@ func (q query) match() string {
 		}
 		return strings.Join(parts, " AND ")
 	}
-	seen := map[string]bool{}
-	for _, w := range q.words {
-		if !seen[w] {
-			seen[w] = true
-			parts = append(parts, `"`+w+`"`)
-		}
+	terms := q.terms()
+	if len(terms) > maxTerms {
+		terms = terms[:maxTerms]
+	}
+	for i, t := range terms {
+		terms[i] = `"` + t + `"`
+	}
+	need := (len(terms) + 1) / 2
+	if need <= 1 {
+		return strings.Join(terms, " OR ")
+	}
+	for _, group := range combinations(terms, need) {
+		parts = append(parts, "("+strings.Join(group, " AND ")+")")
 	}
 	return strings.Join(parts, " OR ")
+}
+
+// combinations returns every k-element subset of items, in order.
+func combinations(items []string, k int) [][]string {
+	var out [][]string
+	var pick func(start int, chosen []string)
+	pick = func(start int, chosen []string) {
+		if len(chosen) == k {
+			out = append(out, append([]string(nil), chosen...))
+			return
+		}
+		for i := start; i <= len(items)-(k-len(chosen)); i++ {
+			pick(i+1, append(chosen, items[i]))
+		}
+	}
+	pick(0, nil)
+	return out
 }
 
 // terms are the distinct words of a natural-language query, for coverage.

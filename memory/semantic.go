@@ -178,10 +178,13 @@ func (s *Store) loadCollection(ctx context.Context, key collectionKey) (*collect
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	sessions, err := s.sessionMeta(ctx, key.project)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT v.turn_id, v.part, v.vec, t.session_id, t.turn, s.started, s.started_ns, s.path
-		FROM vectors v JOIN turns t ON t.id = v.turn_id JOIN sessions s ON s.id = t.session_id
-		WHERE v.embedder = ? AND v.project = ? AND length(v.vec) > 0`, key.embedder, key.project)
+		SELECT turn_id, part, session_id, turn, vec FROM vectors
+		WHERE embedder = ? AND project = ? AND length(vec) > 0`, key.embedder, key.project)
 	if err != nil {
 		return nil, fmt.Errorf("store: loading vectors: %w", err)
 	}
@@ -191,11 +194,9 @@ func (s *Store) loadCollection(ctx context.Context, key collectionKey) (*collect
 	for rows.Next() {
 		var turnID int64
 		var part, turn int
+		var session string
 		var blob []byte
-		var session, path string
-		var started *string
-		var startedNS *int64
-		if err := rows.Scan(&turnID, &part, &blob, &session, &turn, &started, &startedNS, &path); err != nil {
+		if err := rows.Scan(&turnID, &part, &session, &turn, &blob); err != nil {
 			return nil, err
 		}
 		vec := decodeVector(blob)
@@ -209,17 +210,19 @@ func (s *Store) loadCollection(ctx context.Context, key collectionKey) (*collect
 		id.WriteString(strconv.FormatInt(turnID, 10))
 		id.WriteByte('/')
 		id.WriteString(strconv.Itoa(part))
+		sm := sessions[session]
 		meta := map[string]string{
 			"turn_id": strconv.FormatInt(turnID, 10),
 			"session": session,
 			"turn":    strconv.Itoa(turn),
-			"history": path,
+			"history": sm.history,
 			"project": key.project,
 		}
-		if started != nil && startedNS != nil {
-			meta["started"] = *started
-			meta["started_ns"] = strconv.FormatInt(*startedNS, 10)
+		if sm.started != "" {
+			meta["started"] = sm.started
+			meta["started_ns"] = sm.startedNS
 		}
+		// chromem copies the map, so one map per document is all it costs.
 		if err := col.AddDocument(ctx, chromem.Document{ID: id.String(), Metadata: meta, Embedding: vec}); err != nil {
 			return nil, fmt.Errorf("store: loading vectors: %w", err)
 		}
@@ -235,4 +238,28 @@ func (s *Store) loadCollection(ctx context.Context, key collectionKey) (*collect
 // passes vectors, so chromem must never embed (or call the network) itself.
 func refuseEmbedding(context.Context, string) ([]float32, error) {
 	return nil, fmt.Errorf("store: chromem asked to embed; deja passes vectors")
+}
+
+// sessionMeta is the session metadata chromem documents carry.
+type sessionMeta struct {
+	history, started, startedNS string
+}
+
+// sessionMeta reads the sessions of a project once per collection load.
+func (s *Store) sessionMeta(ctx context.Context, project string) (map[string]sessionMeta, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, path, coalesce(started, ''), coalesce(started_ns, '') FROM sessions WHERE project = ?`, project)
+	if err != nil {
+		return nil, fmt.Errorf("store: loading sessions: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]sessionMeta{}
+	for rows.Next() {
+		var id string
+		var m sessionMeta
+		if err := rows.Scan(&id, &m.history, &m.started, &m.startedNS); err != nil {
+			return nil, err
+		}
+		out[id] = m
+	}
+	return out, rows.Err()
 }

@@ -1,0 +1,321 @@
+// Command perf measures deja's store end to end on a 2-core machine, with
+// the built-in embedder, for the README's benchmark table:
+//
+//   - indexing the aider corpus (../shared/aider/corpus) into a new store,
+//     and re-indexing it with nothing new;
+//   - `deja recall` as a fresh process on that store (p50 of 15 runs);
+//   - a generated store of -turns turns (default 100,000) written through
+//     the real index path: cold-process latency per mode, warm in-process
+//     latency per mode, and peak memory.
+//
+// Run it from the repository root:
+//
+//	go run ./bench/perf                  # corpus, then the 100k-turn store
+//	go run ./bench/perf -turns 0         # corpus only
+//	go run ./bench/perf -big /tmp/big    # keep (and reuse) the generated store
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/memory"
+)
+
+func main() {
+	corpus := flag.String("corpus", "../shared/aider/corpus", "the aider corpus directory")
+	turns := flag.Int("turns", 100_000, "turns in the generated store (0 skips it)")
+	big := flag.String("big", "", "directory for the generated histories and store (default temporary; reused when it holds a store)")
+	flag.Parse()
+	if err := run(*corpus, *turns, *big); err != nil {
+		fmt.Fprintln(os.Stderr, "perf:", err)
+		os.Exit(1)
+	}
+}
+
+func run(corpus string, turns int, big string) error {
+	ctx := context.Background()
+	tmp, err := os.MkdirTemp("", "deja-perf-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "deja")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/deja").CombinedOutput(); err != nil {
+		return fmt.Errorf("building deja (run from the repository root): %v\n%s", err, out)
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("machine: %d CPUs, %s/%s, %s, load average %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+
+	paths, _ := filepath.Glob(filepath.Join(corpus, "*.md"))
+	if len(paths) == 0 {
+		fmt.Printf("corpus: skipped, no histories in %s\n\n", corpus)
+	} else {
+		if err := corpusBench(bin, filepath.Join(tmp, "corpus-store"), paths); err != nil {
+			return err
+		}
+	}
+	if turns > 0 {
+		if big == "" {
+			big = filepath.Join(tmp, "big")
+		}
+		if err := bigBench(ctx, bin, big, turns); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deja runs the CLI with the store in dir and returns its wall time and
+// peak RSS; the CPU time it used is added to cpuTotal, because on a busy
+// machine wall time measures the neighbours too.
+var cpuTotal time.Duration
+
+func deja(bin, dir string, args ...string) (time.Duration, int64, string, error) {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "DEJA_DATA_DIR="+dir, "DEJA_EMBED_PROVIDER=builtin")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	took := time.Since(start)
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss * 1024
+		cpuTotal += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	if err != nil {
+		return took, rss, string(out), fmt.Errorf("deja %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return took, rss, string(out), nil
+}
+
+func corpusBench(bin, store string, paths []string) error {
+	took, rss, out, err := deja(bin, store, append([]string{"index"}, paths...)...)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("corpus (%d histories)\n", len(paths))
+	fmt.Printf("  deja index, new store        %8s  peak RSS %s   %s", ms(took), mb(rss), lastLine(out))
+	var again []time.Duration
+	for range 5 {
+		took, _, _, err := deja(bin, store, append([]string{"index"}, paths...)...)
+		if err != nil {
+			return err
+		}
+		again = append(again, took)
+	}
+	fmt.Printf("  deja index, nothing new      %8s  (p50 of 5, whole process)\n", ms(p50(again)))
+	for _, mode := range []string{"hybrid", "semantic", "keyword"} {
+		var runs []time.Duration
+		var peak int64
+		cpuTotal = 0
+		for i := range 15 {
+			q := corpusQueries[i%len(corpusQueries)]
+			took, rss, _, err := deja(bin, store, "recall", "--mode", mode, q)
+			if err != nil {
+				return err
+			}
+			runs = append(runs, took)
+			peak = max(peak, rss)
+		}
+		fmt.Printf("  deja recall --mode %-8s  %8s  p50 of 15 fresh processes, p90 %s, CPU %s a run, peak RSS %s\n", mode, ms(p50(runs)), ms(pct(runs, 90)), ms(cpuTotal/15), mb(peak))
+	}
+	fmt.Println()
+	return nil
+}
+
+var corpusQueries = []string{
+	"the retry wrapper fails to handle the errors", "scripts/blame.py", "chart layout is cramped on small handheld devices",
+	"pytest tests/basic/test_repomap.py", "FinishReasonLength", "save the flash card entries so they survive a restart",
+}
+
+// bigBench generates histories with turns turns in total (the corpus's
+// real turns, reshuffled and numbered so no two are equal), indexes them
+// through Store.Index, and measures recall on the result.
+func bigBench(ctx context.Context, bin, dir string, turns int) error {
+	histDir := filepath.Join(dir, "histories")
+	store := filepath.Join(dir, "store")
+	fmt.Printf("generated store (%d turns)\n", turns)
+	if _, err := os.Stat(filepath.Join(store, memory.DBFile)); err != nil {
+		paths, err := generate(histDir, turns)
+		if err != nil {
+			return err
+		}
+		s, err := memory.Open(ctx, store)
+		if err != nil {
+			return err
+		}
+		emb, err := embed.NewBuiltin()
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		rep, err := s.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: emb})
+		if err != nil {
+			return err
+		}
+		s.Close()
+		fmt.Printf("  index (real write path)      %8s  %d histories, %d sessions, %d turns\n", time.Since(start).Round(time.Second), rep.Files, rep.Sessions, rep.NewTurns)
+	} else {
+		fmt.Printf("  reusing %s\n", store)
+	}
+	var size int64
+	for _, f := range []string{memory.DBFile, memory.DBFile + "-wal"} {
+		if fi, err := os.Stat(filepath.Join(store, f)); err == nil {
+			size += fi.Size()
+		}
+	}
+	fmt.Printf("  store size                   %8s\n", mb(size))
+
+	queries := []string{"the retry wrapper fails to handle the errors", "chart layout is cramped on small handheld devices",
+		"translate it all to french", "aider/scrape.py", "FinishReasonLength", "ask yes or no with the plain input function"}
+	for _, mode := range []string{"keyword", "hybrid", "semantic"} {
+		var runs []time.Duration
+		var peak int64
+		cpuTotal = 0
+		for i := range 7 {
+			took, rss, _, err := deja(bin, store, "recall", "--mode", mode, queries[i%len(queries)])
+			if err != nil {
+				return err
+			}
+			runs = append(runs, took)
+			peak = max(peak, rss)
+		}
+		fmt.Printf("  cold deja recall --mode %-8s %8s  p50 of 7 fresh processes, CPU %s a run, peak RSS %s\n", mode, ms(p50(runs)), ms(cpuTotal/7), mb(peak))
+	}
+
+	s, err := memory.Open(ctx, store)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		return err
+	}
+	for _, mode := range []memory.Mode{memory.Keyword, memory.Hybrid, memory.Semantic} {
+		if _, err := s.Recall(ctx, memory.RecallOptions{Query: queries[0], Mode: mode, Embedder: emb}); err != nil {
+			return err
+		}
+		var runs []time.Duration
+		for i := range 30 {
+			start := time.Now()
+			if _, err := s.Recall(ctx, memory.RecallOptions{Query: queries[i%len(queries)], Mode: mode, Embedder: emb}); err != nil {
+				return err
+			}
+			runs = append(runs, time.Since(start))
+		}
+		fmt.Printf("  warm Recall %-8s           %8s  p50 of 30 in one process, p90 %s\n", mode, ms(p50(runs)), ms(pct(runs, 90)))
+	}
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	fmt.Printf("  warm process peak RSS        %8s  (Go heap in use %s)\n", mb(ru.Maxrss*1024), mb(int64(m.HeapInuse)))
+	return nil
+}
+
+// generate writes histories holding about n turns, built from the corpus
+// turns' kind of text: real-looking questions and answers with varied
+// vocabulary, paths and commands. 100 projects share the turns.
+func generate(dir string, n int) ([]string, error) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const projects = 100
+	var paths []string
+	perProject := (n + projects - 1) / projects
+	written := 0
+	for p := 0; p < projects && written < n; p++ {
+		pdir := filepath.Join(dir, fmt.Sprintf("project-%03d", p))
+		if err := os.MkdirAll(pdir, 0o755); err != nil {
+			return nil, err
+		}
+		path := filepath.Join(pdir, ".aider.chat.history.md")
+		var b strings.Builder
+		start := time.Date(2024, 1, 1, 9, 0, 0, 0, time.Local)
+		for t := 0; t < perProject && written < n; {
+			start = start.Add(time.Duration(30+rng.IntN(600)) * time.Minute)
+			fmt.Fprintf(&b, "\n# aider chat started at %s\n\n> aider --model sonnet  \n\n", start.Format("2006-01-02 15:04:05"))
+			for k := 0; k < 3 && t < perProject && written < n; k++ {
+				fmt.Fprintf(&b, "#### %s  \n\n%s\n\n", sentence(rng, 8+rng.IntN(12)), paragraph(rng, 60+rng.IntN(220)))
+				fmt.Fprintf(&b, "> Applied edit to %s  \n", file(rng))
+				if rng.IntN(4) == 0 {
+					fmt.Fprintf(&b, "> Running %s  \n", commands[rng.IntN(len(commands))])
+				}
+				b.WriteString("\n")
+				t++
+				written++
+			}
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			return nil, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+var vocabulary = strings.Fields(`the a to of and in is that for it with as on be this by are or from at
+query tenant database index cache request response handler router middleware session token user account
+test tests failing error exception retry timeout deadline context cancel goroutine channel mutex lock
+docker image build container deploy kubernetes helm chart service port config yaml json env variable
+react component state props hook render effect store reducer form input button modal page layout css
+python function class method module import package dependency version upgrade migration schema table
+column row select insert update delete join filter sort limit offset pagination cursor api endpoint
+rate limit login password auth oauth jwt cookie header cors csrf security secret key encrypt hash
+log logging metric trace span monitor alert dashboard graph bar legend axis tooltip color width height
+file path directory read write parse format string number date time zone locale translate french
+refactor rename extract inline move split merge simplify clean remove add fix change update improve
+benchmark performance memory cpu slow fast latency throughput profile allocation leak garbage`)
+
+var commands = []string{"go test ./...", "pytest tests/basic/test_main.py", "npm run build", "make lint", "cargo test", "docker compose up --build", "git diff HEAD~1"}
+
+func sentence(rng *rand.Rand, n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = vocabulary[rng.IntN(len(vocabulary))]
+	}
+	return strings.Join(w, " ")
+}
+
+func paragraph(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for n > 0 {
+		k := min(n, 8+rng.IntN(14))
+		b.WriteString(sentence(rng, k))
+		b.WriteString(". ")
+		n -= k
+	}
+	return b.String()
+}
+
+func file(rng *rand.Rand) string {
+	dirs := []string{"internal/db", "internal/http", "cmd/server", "src/components", "src/store", "aider/coders", "tests/basic", "pkg/api"}
+	return fmt.Sprintf("%s/%s_%d.go", dirs[rng.IntN(len(dirs))], vocabulary[rng.IntN(len(vocabulary))], rng.IntN(50))
+}
+
+func p50(d []time.Duration) time.Duration { return pct(d, 50) }
+
+func pct(d []time.Duration, p int) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[(len(s)-1)*p/100]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d.Microseconds())/1000) }
+
+func mb(b int64) string { return fmt.Sprintf("%.0f MB", float64(b)/1e6) }
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1] + "\n"
+}
