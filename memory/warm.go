@@ -32,12 +32,21 @@ type Warm struct {
 	loading sync.RWMutex
 }
 
+// warmIdleConns is how many database connections a warm store keeps open
+// for concurrent recalls.
+const warmIdleConns = 16
+
 // OpenWarm opens the store in dir for a long-running process.
 func OpenWarm(ctx context.Context, dir string) (*Warm, error) {
 	s, err := Open(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
+	// Keep connections open between requests: database/sql keeps two idle
+	// by default, and with several clients each recall past the second
+	// opened SQLite afresh (schema read, pragmas), which cost more than
+	// the recall itself.
+	s.db.SetMaxIdleConns(warmIdleConns)
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		s.Close()

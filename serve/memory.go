@@ -1,0 +1,95 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/memory"
+)
+
+// Memory is what the tools and the recall endpoint answer from: one warm
+// store, opened once and shared by every client, and the embedder chosen
+// once at start.
+type Memory struct {
+	Store *memory.Warm
+	// Embedder embeds queries; nil when none is available, and then
+	// NoEmbedder says why (recall falls back to keywords and says so).
+	Embedder   embed.Embedder
+	NoEmbedder string
+	// Mode and Limit are recall's defaults (recall.mode, recall.limit).
+	Mode  memory.Mode
+	Limit int
+}
+
+// ErrBadRequest marks an error in what a client asked, as opposed to a
+// failure of the store.
+var ErrBadRequest = errors.New("bad request")
+
+func badRequest(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadRequest, fmt.Sprintf(format, args...))
+}
+
+// RecallRequest is one recall, as the recall tool and POST /v1/recall take
+// it. Only Query is required.
+type RecallRequest struct {
+	Query   string `json:"query" jsonschema:"what to look for: a paraphrase of a past problem, or an exact file path, command, identifier or quoted text"`
+	Limit   int    `json:"limit,omitempty" jsonschema:"how many past turns to return, best first (default 5)"`
+	Mode    string `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords fused), semantic (meaning only) or keyword (exact words only)"`
+	Project string `json:"project,omitempty" jsonschema:"only sessions of aider histories in this directory or below it (absolute path)"`
+	Since   string `json:"since,omitempty" jsonschema:"only sessions started at or after: a date (2026-07-17), an RFC 3339 time, or an age (36h, 7d, 2w)"`
+	Until   string `json:"until,omitempty" jsonschema:"only sessions started before: a date (that day included), an RFC 3339 time, or an age"`
+	Session string `json:"session,omitempty" jsonschema:"only this session ID"`
+}
+
+// Recall answers a request from the warm store. An error about the
+// request wraps ErrBadRequest.
+func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*memory.Recall, error) {
+	if strings.TrimSpace(req.Query) == "" {
+		return nil, badRequest("query is empty: say what to look for")
+	}
+	mode := m.Mode
+	if req.Mode != "" {
+		var err error
+		if mode, err = memory.ParseMode(req.Mode); err != nil {
+			return nil, badRequest("%v", err)
+		}
+	}
+	limit := m.Limit
+	switch {
+	case req.Limit < 0:
+		return nil, badRequest("limit is %d: use a positive number", req.Limit)
+	case req.Limit > 0:
+		limit = req.Limit
+	}
+	sc, err := scopeOf(req, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	opts := memory.RecallOptions{Query: req.Query, Mode: mode, Scope: sc, Limit: limit}
+	if mode != memory.Keyword {
+		opts.Embedder, opts.NoEmbedder = m.Embedder, m.NoEmbedder
+	}
+	return m.Store.Recall(ctx, opts)
+}
+
+func scopeOf(req RecallRequest, now time.Time) (memory.Scope, error) {
+	sc := memory.Scope{Session: strings.TrimSpace(req.Session)}
+	var err error
+	if sc.Since, err = ParseWhen(req.Since, now, false); err != nil {
+		return sc, badRequest("since: %v", err)
+	}
+	if sc.Until, err = ParseWhen(req.Until, now, true); err != nil {
+		return sc, badRequest("until: %v", err)
+	}
+	if p := strings.TrimSpace(req.Project); p != "" {
+		if sc.Project, err = aider.ResolvePath(p); err != nil {
+			return sc, badRequest("project: %v", err)
+		}
+	}
+	return sc, nil
+}

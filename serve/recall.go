@@ -1,0 +1,142 @@
+package serve
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/memory"
+)
+
+// RecallOutput is a recall with the fields and layout of
+// 'deja recall --json': the recall tool's structured content, and the body
+// of POST /v1/recall. TestRecallOutputIsRecallJSON in cmd/deja holds the
+// two together.
+type RecallOutput struct {
+	Query          string      `json:"query"`
+	Mode           string      `json:"mode"`
+	RealizedMode   string      `json:"realized_mode"`
+	FallbackReason string      `json:"fallback_reason"`
+	Embedder       string      `json:"embedder"`
+	TookMS         int64       `json:"took_ms"`
+	Note           string      `json:"note,omitempty"`
+	Results        []RecallHit `json:"results"`
+}
+
+// RecallHit is one recalled turn of a RecallOutput.
+type RecallHit struct {
+	SessionID    string   `json:"session_id"`
+	Turn         int      `json:"turn"`
+	Score        float64  `json:"score"`
+	Started      *string  `json:"started"`
+	History      string   `json:"history"`
+	Project      string   `json:"project"`
+	Line         int      `json:"line"`
+	User         string   `json:"user"`
+	Assistant    string   `json:"assistant"`
+	Files        []string `json:"files"`
+	Commands     []string `json:"commands"`
+	KeywordRank  *int     `json:"keyword_rank"`
+	SemanticRank *int     `json:"semantic_rank"`
+	Similarity   *float64 `json:"similarity"`
+}
+
+// AnswerPreview is how much of a turn's answer a recall carries; the show
+// tool has it all.
+const AnswerPreview = 600
+
+// NewRecallOutput lays out a recall as 'deja recall --json' prints it.
+func NewRecallOutput(r *memory.Recall) RecallOutput {
+	out := RecallOutput{
+		Query: r.Query, Mode: string(r.Mode), RealizedMode: string(r.RealizedMode),
+		FallbackReason: r.FallbackReason, Embedder: r.Embedder, TookMS: r.Took.Milliseconds(),
+		Note: r.Note, Results: []RecallHit{},
+	}
+	for _, res := range r.Results {
+		h := RecallHit{
+			SessionID: res.SessionID, Turn: res.Turn, Score: round(res.Score, 4), History: res.History,
+			Project: res.Project, Line: res.Line, User: res.User, Assistant: preview(res.Assistant, AnswerPreview),
+			Files: nonNil(res.Files), Commands: nonNil(res.Commands),
+		}
+		if !res.Started.IsZero() {
+			s := res.Started.Format(time.RFC3339)
+			h.Started = &s
+		}
+		if res.KeywordRank > 0 {
+			rank := res.KeywordRank
+			h.KeywordRank = &rank
+		}
+		if res.SemanticRank > 0 {
+			rank := res.SemanticRank
+			h.SemanticRank = &rank
+			sim := round(float64(res.Similarity), 3)
+			h.Similarity = &sim
+		}
+		out.Results = append(out.Results, h)
+	}
+	return out
+}
+
+// Text renders a recall for an agent or a person to read: one numbered
+// entry per turn, with the IDs the show tool takes.
+func (o RecallOutput) Text() string {
+	var b strings.Builder
+	if o.FallbackReason != "" {
+		fmt.Fprintf(&b, "(%s recall fell back to keywords: %s)\n", o.Mode, o.FallbackReason)
+	}
+	if len(o.Results) == 0 {
+		fmt.Fprintf(&b, "nothing found for %q: %s\n", o.Query, o.Note)
+		return b.String()
+	}
+	for i, h := range o.Results {
+		when := "start unknown"
+		if h.Started != nil {
+			when = *h.Started
+		}
+		fmt.Fprintf(&b, "%d. %s/%d · %s · %s\n", i+1, h.SessionID, h.Turn, when, h.Project)
+		if h.User != "" {
+			fmt.Fprintf(&b, "   you: %s\n", oneLine(h.User, 300))
+		}
+		if h.Assistant != "" {
+			fmt.Fprintf(&b, "   aider: %s\n", oneLine(h.Assistant, AnswerPreview))
+		}
+		if len(h.Files) > 0 {
+			fmt.Fprintf(&b, "   files: %s\n", strings.Join(h.Files, ", "))
+		}
+		if len(h.Commands) > 0 {
+			fmt.Fprintf(&b, "   ran: %s\n", strings.Join(h.Commands, "; "))
+		}
+	}
+	fmt.Fprintf(&b, "(%s, %d ms, %s; show SESSION/TURN for a whole turn)\n", o.RealizedMode, o.TookMS, o.Embedder)
+	return b.String()
+}
+
+func preview(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n])) + "…"
+}
+
+func oneLine(s string, n int) string {
+	return preview(strings.Join(strings.Fields(s), " "), n)
+}
+
+func round(x float64, digits int) float64 {
+	p := 1.0
+	for range digits {
+		p *= 10
+	}
+	if x < 0 {
+		return -float64(int64(-x*p+0.5)) / p
+	}
+	return float64(int64(x*p+0.5)) / p
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
