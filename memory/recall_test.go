@@ -3,8 +3,10 @@ package memory
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRecallEmptyStoreSaysHowToIndex(t *testing.T) {
@@ -98,5 +100,66 @@ func TestRecallScope(t *testing.T) {
 	}
 	if len(r.Results) != 0 {
 		t.Errorf("another project: %d results", len(r.Results))
+	}
+}
+
+func TestRecallNeverPassesUserTextAsFTSSyntax(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	for _, q := range []string{`"unbalanced`, `AND OR NOT`, `user:query`, `tenant*`, `^query`, `NEAR(a b)`, `(((`, `"" ""`, `query.go"`, `-- DROP TABLE turns;`} {
+		for _, mode := range []Mode{Keyword, Hybrid} {
+			if _, err := s.Recall(context.Background(), RecallOptions{Query: q, Mode: mode, Embedder: emb}); err != nil {
+				t.Errorf("%s %q: %v", mode, q, err)
+			}
+		}
+	}
+}
+
+func TestRecallFilters(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	ctx := context.Background()
+	july18 := time.Date(2026, 7, 18, 0, 0, 0, 0, time.Local)
+	cases := []struct {
+		name  string
+		scope Scope
+		want  int // results for a query that matches turns in both sessions
+	}{
+		{"all", Scope{}, 2},
+		{"since", Scope{Since: july18}, 1},
+		{"until", Scope{Until: july18}, 1},
+		{"project", Scope{Project: filepath.Dir(path)}, 2},
+		{"parent of the project", Scope{Project: filepath.Dir(filepath.Dir(path))}, 2},
+		{"other project", Scope{Project: filepath.Dir(path) + "x"}, 0},
+	}
+	for _, c := range cases {
+		for _, mode := range []Mode{Keyword, Semantic} {
+			r, err := s.Recall(ctx, RecallOptions{Query: "tenant image", Mode: mode, Embedder: emb, Scope: c.scope})
+			if mode == Semantic {
+				r, err = s.Recall(ctx, RecallOptions{Query: "docker image build context query tenant", Mode: mode, Embedder: emb, Scope: c.scope, Tuning: &Tuning{FusionK: 60, Floor: 0.01}})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			sessions := map[string]bool{}
+			for _, res := range r.Results {
+				sessions[res.SessionID] = true
+			}
+			if len(sessions) != c.want {
+				t.Errorf("%s, %s: results from %d sessions, want %d", c.name, mode, len(sessions), c.want)
+			}
+		}
+	}
+	ids := sessionIDs(t, s)
+	r, err := s.Recall(ctx, RecallOptions{Query: "docker query tenant image", Mode: Hybrid, Embedder: emb, Scope: Scope{Session: ids[1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range r.Results {
+		if res.SessionID != ids[1] {
+			t.Errorf("--session %s returned a turn of %s", ids[1], res.SessionID)
+		}
 	}
 }

@@ -13,7 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -129,13 +128,4 @@ func runSweep(ctx context.Context, e *Eval, base memory.Tuning) error {
 		}
 	}
 	return tw.Flush()
-}
-
-// abs is used by tests to find the corpus from the package directory.
-func abs(p string) string {
-	a, err := filepath.Abs(p)
-	if err != nil {
-		return p
-	}
-	return a
 }

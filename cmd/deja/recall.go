@@ -55,7 +55,7 @@ func newRecallCmd(io *IO) *cobra.Command {
 	f.StringVar(&opts.project, "project", "", "only sessions of histories in DIR or below it")
 	f.StringVar(&opts.since, "since", "", "only sessions started at or after: 2026-07-17, an RFC 3339 time, or an age (36h, 7d, 2w)")
 	f.StringVar(&opts.until, "until", "", "only sessions started before (a date includes that day)")
-	f.StringVar(&opts.session, "session", "", "only this session ID")
+	f.StringVar(&opts.session, "session", "", "only this session (its ID, or a part only it has)")
 	f.IntVar(&opts.limit, "limit", 0, "how many turns to show (default from recall.limit: 5)")
 	return cmd
 }
@@ -88,6 +88,11 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 		return err
 	}
 	defer store.Close()
+	if sc.Session != "" {
+		if sc.Session, err = store.ResolveSession(ctx, sc.Session); err != nil {
+			return exitError{code: 1, msg: "--session: " + err.Error()}
+		}
+	}
 
 	ropts := memory.RecallOptions{Query: opts.query, Mode: mode, Scope: sc, Limit: cfg.Recall.Limit}
 	if mode != memory.Keyword {
