@@ -195,7 +195,7 @@ func (s *Store) recentTurns(ctx context.Context, sc Scope) ([]ContextItem, error
 func (it ContextItem) decided() bool { return len(it.Files) > 0 || len(it.Commands) > 0 }
 
 // render writes the digest's Markdown: the header, then items while the
-// next one fits the budget, then a line on what was left out if it fits.
+// next one fits the budget, then a line on what was left out.
 // The header is written whatever the budget, so the file always says what
 // it is.
 func (d *ContextDigest) render(items []ContextItem, now time.Time) {
@@ -220,22 +220,32 @@ func (d *ContextDigest) render(items []ContextItem, now time.Time) {
 	}
 	fmt.Fprintf(&b, "Written by deja on %s, within %d tokens (estimated at %d characters a token).\n",
 		now.Format("2006-01-02 15:04"), d.Budget, CharsPerToken)
-	text := b.String()
-	for i, it := range items {
-		next := text + it.markdown()
-		if EstimateTokens(next) > d.Budget {
-			d.Left = len(items) - i
+	header := b.String()
+	parts := []string{header}
+	cost := func() int { return EstimateTokens(strings.Join(parts, "")) }
+	for _, it := range items {
+		parts = append(parts, it.markdown())
+		if cost() > d.Budget {
+			parts = parts[:len(parts)-1]
 			break
 		}
-		text = next
 		d.Items = append(d.Items, it)
 	}
-	if d.Left > 0 {
-		more := fmt.Sprintf("\n%d more turns did not fit; 'deja recall --project %s QUERY' finds them.\n", d.Left, d.Project)
-		if EstimateTokens(text+more) <= d.Budget {
-			text += more
+	// A digest that left turns out says so, even at the cost of its last
+	// turn: an agent should know there is more to recall.
+	for len(d.Items) < len(items) {
+		d.Left = len(items) - len(d.Items)
+		parts = append(parts, fmt.Sprintf("\n%d more turns did not fit the budget; 'deja recall' finds them.\n", d.Left))
+		if cost() <= d.Budget || len(d.Items) == 0 {
+			break
 		}
+		parts = parts[:len(parts)-2]
+		d.Items = d.Items[:len(d.Items)-1]
 	}
+	if cost() > d.Budget && len(parts) > 1 {
+		parts = parts[:1] // only the header, whatever the budget
+	}
+	text := strings.Join(parts, "")
 	d.Markdown = text
 	d.Tokens = EstimateTokens(text)
 }

@@ -123,10 +123,16 @@ func TestContextStopsAtTheBudget(t *testing.T) {
 		t.Fatalf("a budget below the header should keep the header alone:\n%s", bare.Markdown)
 	}
 	header := bare.Markdown
-	two := EstimateTokens(header + full.Items[0].markdown() + full.Items[1].markdown())
-	d := digest(t, s, ContextOptions{Project: filepath.Dir(path), Budget: two + 5})
-	if len(d.Items) != 2 || d.Left != 1 {
-		t.Fatalf("budget %d kept %d items, left %d:\n%s", two+5, len(d.Items), d.Left, d.Markdown)
+	two := header + full.Items[0].markdown() + full.Items[1].markdown()
+	note := "\n1 more turns did not fit the budget; 'deja recall' finds them.\n"
+	d := digest(t, s, ContextOptions{Project: filepath.Dir(path), Budget: EstimateTokens(two + note)})
+	if len(d.Items) != 2 || d.Left != 1 || !strings.HasSuffix(d.Markdown, note) {
+		t.Fatalf("a budget for two turns and the note kept %d, left %d:\n%s", len(d.Items), d.Left, d.Markdown)
+	}
+	// Two turns without room for the note: the note wins over the second.
+	d = digest(t, s, ContextOptions{Project: filepath.Dir(path), Budget: EstimateTokens(two)})
+	if len(d.Items) != 1 || d.Left != 2 || !strings.Contains(d.Markdown, "2 more turns did not fit") {
+		t.Fatalf("a budget for two turns alone kept %d, left %d:\n%s", len(d.Items), d.Left, d.Markdown)
 	}
 	if EstimateTokens("abcdefgh") != 2 || EstimateTokens("abcdefghi") != 3 {
 		t.Errorf("EstimateTokens is not ~4 characters a token")
