@@ -83,6 +83,15 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 			return fmt.Errorf("--project: %w", err)
 		}
 	}
+	// A running 'deja serve' for this data directory answers warm; without
+	// one, recall reads the store itself (recall_served.go).
+	if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
+		if opts.json {
+			return printRecallJSON(io, r)
+		}
+		printRecall(io, r)
+		return nil
+	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
 		return err

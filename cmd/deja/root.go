@@ -46,6 +46,8 @@ func newRootCmd(io *IO) *cobra.Command {
 		newShowCmd(io),
 		newForgetCmd(io),
 		newStatusCmd(io),
+		newMcpCmd(io),
+		newServeCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/serve"
+)
+
+// recallServed asks a running 'deja serve' for this data directory, whose
+// vectors are already loaded, and returns nil when there is none, it would
+// answer with another embedder, or it does not answer in time (a stale
+// serve.json from a killed server included): recall then reads the store
+// itself. The token, when the server needs one, comes from DEJA_TOKEN.
+func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, mode memory.Mode, sc memory.Scope) *memory.Recall {
+	info, err := serve.ReadInfo(cfg.DataDir)
+	if err != nil || !sameDir(info.DataDir, cfg.DataDir) {
+		return nil
+	}
+	if mode != memory.Keyword && !embedderFits(cfg.Embed, info.Embedder) {
+		return nil
+	}
+	token := os.Getenv("DEJA_TOKEN")
+	if info.Token && token == "" {
+		return nil
+	}
+	req := serve.RecallRequest{Query: query, Mode: string(mode), Limit: cfg.Recall.Limit, Project: sc.Project, Session: sc.Session}
+	if !sc.Since.IsZero() {
+		req.Since = sc.Since.Format(time.RFC3339Nano)
+	}
+	if !sc.Until.IsZero() {
+		req.Until = sc.Until.Format(time.RFC3339Nano)
+	}
+	out, err := serve.NewClient().Recall(ctx, info, token, req)
+	if err != nil {
+		return nil
+	}
+	fmt.Fprintf(io.Err, "deja: recalled through deja serve at %s (%s)\n", info.URL, out.Embedder)
+	return recallOf(out)
+}
+
+func sameDir(a, b string) bool {
+	a, errA := filepath.Abs(a)
+	b, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && a == b
+}
+
+// embedderFits reports whether a server embedding with identity answers
+// as this configuration would. With auto, the server's choice stands: it
+// made the same choice when it started.
+func embedderFits(e config.Embed, identity string) bool {
+	ollama := "ollama:" + strings.TrimSuffix(e.Model, ":latest")
+	switch e.Provider {
+	case "builtin":
+		return identity == embed.BuiltinIdentity
+	case "ollama":
+		return identity == ollama
+	}
+	return identity == embed.BuiltinIdentity || identity == ollama
+}
+
+// recallOf turns a server's answer back into the recall the printers take;
+// printRecallJSON gives back the very JSON the server sent.
+func recallOf(o *serve.RecallOutput) *memory.Recall {
+	r := &memory.Recall{
+		Query: o.Query, Mode: memory.Mode(o.Mode), RealizedMode: memory.Mode(o.RealizedMode),
+		FallbackReason: o.FallbackReason, Embedder: o.Embedder, Note: o.Note,
+		Took: time.Duration(o.TookMS) * time.Millisecond,
+	}
+	for _, h := range o.Results {
+		res := memory.Result{
+			SessionID: h.SessionID, Turn: h.Turn, Score: h.Score, History: h.History, Project: h.Project,
+			Line: h.Line, User: h.User, Assistant: h.Assistant, Files: h.Files, Commands: h.Commands,
+		}
+		if h.Started != nil {
+			res.Started, _ = time.Parse(time.RFC3339, *h.Started)
+		}
+		if h.KeywordRank != nil {
+			res.KeywordRank = *h.KeywordRank
+		}
+		if h.SemanticRank != nil {
+			res.SemanticRank = *h.SemanticRank
+		}
+		if h.Similarity != nil {
+			res.Similarity = float32(*h.Similarity)
+		}
+		r.Results = append(r.Results, res)
+	}
+	return r
+}
