@@ -20,13 +20,13 @@ var commandNames = []string{
 	"undo", "voice", "weak-model", "web",
 }
 
-// resolveCommand matches the word after "/" as aider's Commands.run does:
-// an exact name wins, else the unique name it is a prefix of. It reports
+// resolveCommand matches the word after "/" as aider's Commands.run does,
+// case-sensitively: an exact name wins, else the unique name it is a prefix
+// of; "/" alone is a prefix of every name, so ambiguous. It reports
 // ok=false for a word that names no command (so "/usr/bin/x is broken" stays
 // a message) and ambiguous=true for a prefix of several names (aider then
 // answers "Ambiguous command" and runs nothing).
 func resolveCommand(word string) (name string, ambiguous, ok bool) {
-	word = strings.ToLower(word)
 	i := sort.SearchStrings(commandNames, word)
 	if i < len(commandNames) && commandNames[i] == word {
 		return word, false, true

@@ -33,11 +33,13 @@ const headerPrefix = "# aider chat started at"
 const headerLayout = "2006-01-02 15:04:05"
 
 var (
-	header     = []byte(headerPrefix)
-	userPrefix = []byte("#### ")
-	toolPrefix = []byte("> ")
-	hardBreak  = []byte("  ")
-	utf8BOM    = []byte("\xEF\xBB\xBF")
+	header = []byte(headerPrefix)
+	// headerAfterNewline finds the next session's header.
+	headerAfterNewline = []byte("\n" + headerPrefix)
+	userPrefix         = []byte("#### ")
+	toolPrefix         = []byte("> ")
+	hardBreak          = []byte("  ")
+	utf8BOM            = []byte("\xEF\xBB\xBF")
 
 	// processingRequest is what --watch-files writes before it sends an
 	// "AI!" comment to the model with no #### line: the reply that follows
@@ -84,11 +86,16 @@ type parser struct {
 	closer     []byte // closing tag of a tag fence or reasoning block
 	line       int    // 1-based number of the current line
 	lineOffset int64  // absolute offset of the current line
+	pos, next  int    // where the current and the next line start in data
+	prevBlank  bool   // the line before the current one was empty
 
 	sess    *Session // the session being read; nil before any
 	leading bool     // sess is the headerless text before the first header
 	ordinal int
 	ids     map[string]bool
+	// suffix is the next -N to try for a base ID, so that thousands of
+	// launches in one second stay linear.
+	suffix map[string]int
 
 	// The user block being read: consecutive #### lines.
 	userLines [][]byte
@@ -121,6 +128,7 @@ func newParser(data []byte, opts Options) *parser {
 		loc:      loc,
 		ordinal:  opts.FirstOrdinal - 1,
 		ids:      map[string]bool{},
+		suffix:   map[string]int{},
 		asst:     make([]byte, 0, 4096),
 	}
 	if p.ordinal < 0 {
@@ -129,10 +137,6 @@ func newParser(data []byte, opts Options) *parser {
 	if opts.Path != "" {
 		p.historyDir = filepath.ToSlash(filepath.Dir(opts.Path))
 	}
-	// aider ends every user line and the last line of every tool write in
-	// two spaces; a file without any such line was whitespace-stripped.
-	p.stripped = !bytes.Contains(data, []byte("  \n")) && !bytes.Contains(data, []byte("  \r\n")) && !bytes.HasSuffix(data, hardBreak)
-	p.hist.Stripped = p.stripped
 	return p
 }
 
@@ -142,7 +146,7 @@ func (p *parser) run() {
 	if p.opts.Offset == 0 && bytes.HasPrefix(data, utf8BOM) {
 		pos = len(utf8BOM)
 	}
-	p.startSession(nil, int64(pos), true)
+	p.startSession(nil, pos, true)
 	for pos < len(data) {
 		end := bytes.IndexByte(data[pos:], '\n')
 		next := len(data)
@@ -158,7 +162,9 @@ func (p *parser) run() {
 		}
 		p.line++
 		p.lineOffset = p.opts.Offset + int64(pos)
+		p.pos, p.next = pos, next
 		p.step(line)
+		p.prevBlank = len(line) == 0
 		pos = next
 	}
 	p.endSession(p.opts.Offset + int64(len(data)))
@@ -168,7 +174,7 @@ func (p *parser) run() {
 	if p.nulBytes {
 		p.warn("NUL bytes removed")
 	}
-	if p.stripped && len(p.hist.Sessions) > 0 && hasUserMessage(p.hist) {
+	if p.hist.Stripped {
 		p.warn("trailing whitespace was stripped from this file: message boundaries are inferred")
 	}
 }
@@ -181,13 +187,20 @@ func (p *parser) warn(msg string) {
 func (p *parser) step(line []byte) {
 	if bytes.HasPrefix(line, header) {
 		p.endSession(p.lineOffset)
-		p.startSession(line, p.lineOffset, false)
+		p.startSession(line, p.pos, false)
 		return
 	}
 	switch p.st {
 	case inToolOutput:
 		if !p.stripped {
-			if bytes.HasSuffix(line, hardBreak) {
+			// An assistant blockquote is indistinguishable from the start
+			// of a multi-line tool write; a user line after a blank line
+			// is where aider's next write would begin, so take it.
+			if p.prevBlank && isUserLine(line) && bytes.HasSuffix(line, hardBreak) {
+				p.st = inText
+				break
+			}
+			if p.endsWrite(line) {
 				p.st = inText
 			}
 			return
@@ -227,6 +240,24 @@ func (p *parser) step(line []byte) {
 // write, which no open fence of a finished reply can contain.
 func (p *parser) endsWriteEarly(line []byte) bool {
 	return !p.stripped && bytes.HasSuffix(line, hardBreak) && (bytes.HasPrefix(line, userPrefix) || bytes.HasPrefix(line, toolPrefix))
+}
+
+// endsWrite reports the last line of one of aider's writes: the writer
+// strips the text and appends two spaces, so the line ends in a non-space
+// and exactly two spaces, and aider's next write starts on a blank line
+// (user input, assistant text, a header) or with "> " (tool output). A
+// padded line of a shell-command subject or a blank docstring line in
+// pytest output ends in spaces too, but fails one of the two tests.
+func (p *parser) endsWrite(line []byte) bool {
+	n := len(line)
+	if n < 3 || line[n-1] != ' ' || line[n-2] != ' ' || line[n-3] == ' ' {
+		return false
+	}
+	if p.next >= len(p.data) {
+		return true
+	}
+	c := p.data[p.next]
+	return c == '\n' || c == '\r' || c == '>' || bytes.HasPrefix(p.data[p.next:], header)
 }
 
 // text handles a line outside fences, tool output and reasoning.
@@ -276,7 +307,8 @@ func (p *parser) tool(line []byte) {
 	if len(line) == 1 {
 		return
 	}
-	complete := bytes.HasSuffix(line, hardBreak)
+	// ">  " is an empty tool message, complete by itself.
+	complete := string(line) == ">  " || p.endsWrite(line)
 	text := bytes.TrimRight(line[len(toolPrefix):], " ")
 	if p.stripped || !complete {
 		p.st = inToolOutput
@@ -285,7 +317,7 @@ func (p *parser) tool(line []byte) {
 		if kind == FileRecord {
 			value = normalizeFile(value, p.historyDir)
 		}
-		p.addRecord(kind, p.clean(value))
+		p.addRecord(kind, p.clean(value), p.line)
 		return
 	}
 	if !p.afterUserLine && bytes.Equal(text, processingRequest) {
@@ -293,8 +325,8 @@ func (p *parser) tool(line []byte) {
 	}
 }
 
-func (p *parser) addRecord(kind RecordKind, value string) {
-	p.sess.Records = append(p.sess.Records, Record{Kind: kind, Value: value, Turn: p.turn, Line: p.line})
+func (p *parser) addRecord(kind RecordKind, value string, line int) {
+	p.sess.Records = append(p.sess.Records, Record{Kind: kind, Value: value, Turn: p.turn, Line: line})
 }
 
 // assistantText adds a line of assistant text, opening fences and
@@ -492,9 +524,6 @@ func (p *parser) command(lines [][]byte) bool {
 		if i := bytes.IndexAny(word, " \t"); i >= 0 {
 			word, args = word[:i], word[i:]
 		}
-		if len(word) == 0 {
-			return false
-		}
 		resolved, ambiguous, ok := resolveCommand(string(word))
 		if !ok {
 			return false
@@ -511,11 +540,11 @@ func (p *parser) command(lines [][]byte) bool {
 	switch name {
 	case "run", "test":
 		if rest != "" {
-			p.addRecord(CommandRecord, p.clean(rest))
+			p.addRecord(CommandRecord, p.clean(rest), p.userLine)
 		}
 	case "git":
 		if rest != "" {
-			p.addRecord(CommandRecord, p.clean("git "+rest))
+			p.addRecord(CommandRecord, p.clean("git "+rest), p.userLine)
 		}
 	}
 	return true
@@ -544,7 +573,7 @@ func helpQuestion(lines [][]byte) ([]byte, bool) {
 	if !ok || len(lines) < 3 {
 		return nil, false
 	}
-	for _, l := range lines[1:4] {
+	for _, l := range lines[1:min(4, len(lines))] {
 		if bytes.HasPrefix(l, []byte("# Relevant docs:")) {
 			return bytes.TrimSpace(q), true
 		}
@@ -594,8 +623,9 @@ func sameText(a, b string) bool {
 
 // startSession begins a session at a header line, or the headerless text
 // before the first header (header nil).
-func (p *parser) startSession(header []byte, offset int64, leading bool) {
-	s := &Session{Offset: offset}
+func (p *parser) startSession(header []byte, pos int, leading bool) {
+	s := &Session{Offset: p.opts.Offset + int64(pos)}
+	p.stripped = p.strippedFrom(pos)
 	if header != nil {
 		s.Header = p.clean(string(header))
 		rest := strings.TrimSpace(s.Header[len(headerPrefix):])
@@ -624,6 +654,9 @@ func (p *parser) endSession(end int64) {
 	if p.leading && !hasUser(s) {
 		return
 	}
+	if p.stripped && len(s.Messages) > 0 {
+		p.hist.Stripped = true
+	}
 	p.ordinal++
 	s.Ordinal = p.ordinal
 	s.ID = p.freeID(SessionID(p.pathHash, s.Started, s.Ordinal))
@@ -634,9 +667,17 @@ func (p *parser) endSession(end int64) {
 // or reserved by the caller.
 func (p *parser) freeID(base string) string {
 	id := base
-	for n := 2; p.ids[id] || (p.opts.Reserved != nil && p.opts.Reserved(id)); n++ {
+	n, seen := p.suffix[base]
+	if seen {
+		id = base + "-" + itoa(n)
+	} else {
+		n = 1
+	}
+	for p.ids[id] || (p.opts.Reserved != nil && p.opts.Reserved(id)) {
+		n++
 		id = base + "-" + itoa(n)
 	}
+	p.suffix[base] = n + 1
 	p.ids[id] = true
 	return id
 }
@@ -654,18 +695,25 @@ func itoa(n int) string {
 	}
 }
 
+// strippedFrom reports whether the session starting at pos lost its
+// trailing whitespace: aider ends every user line and the last line of
+// every tool write in two spaces, so a session without any such line was
+// stripped (by an editor or a commit hook). Deciding per session keeps a
+// stripped file that aider appended to later readable in both parts.
+func (p *parser) strippedFrom(pos int) bool {
+	end := len(p.data)
+	if pos < end {
+		if i := bytes.Index(p.data[pos+1:], headerAfterNewline); i >= 0 {
+			end = pos + 1 + i
+		}
+	}
+	part := p.data[pos:end]
+	return !bytes.Contains(part, []byte("  \n")) && !bytes.Contains(part, []byte("  \r\n")) && !bytes.HasSuffix(part, hardBreak)
+}
+
 func hasUser(s *Session) bool {
 	for _, m := range s.Messages {
 		if m.Role == User {
-			return true
-		}
-	}
-	return false
-}
-
-func hasUserMessage(h *History) bool {
-	for i := range h.Sessions {
-		if hasUser(&h.Sessions[i]) {
 			return true
 		}
 	}

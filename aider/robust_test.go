@@ -177,7 +177,8 @@ func TestResolveCommand(t *testing.T) {
 		{"t", "", true, true},
 		{"e", "", true, true},
 		{"usr", "", false, false},
-		{"READ", "read", false, true},
+		{"READ", "", false, false},
+		{"", "", true, true},
 	}
 	for _, c := range cases {
 		name, amb, ok := resolveCommand(c.word)
