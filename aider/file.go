@@ -55,7 +55,7 @@ func ParseFile(path string, opts Options) (*History, error) {
 // with none of aider's markers, mean the file is not a history. A history
 // with a few stray NULs is still read (they are dropped).
 func IsBinary(data []byte) bool {
-	sample := data
+	sample := bytes.TrimPrefix(data, utf8BOM)
 	if len(sample) > 8192 {
 		sample = sample[:8192]
 	}

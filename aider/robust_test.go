@@ -107,6 +107,13 @@ func TestBinaryFileIsSkipped(t *testing.T) {
 	if got := h.Sessions[0].Records[0].Value; got != "query.go" {
 		t.Errorf("record = %q", got)
 	}
+	bom := filepath.Join(dir, "bom.md")
+	if err := os.WriteFile(bom, []byte("\xEF\xBB\xBF#### a question with a stray \x00  \n\nan answer\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := ParseFile(bom, Options{}); err != nil || len(h.Sessions) != 1 {
+		t.Errorf("headerless history with a BOM and a NUL: %v", err)
+	}
 	if _, err := ParseFile(dir, Options{}); err == nil {
 		t.Error("a directory parsed without error")
 	}
