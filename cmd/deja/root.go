@@ -48,6 +48,10 @@ func newRootCmd(io *IO) *cobra.Command {
 		newStatusCmd(io),
 		newMcpCmd(io),
 		newServeCmd(io),
+		newContextCmd(io),
+		newAiderCmd(io),
+		newResumeCmd(io),
+		newDoctorCmd(io),
 	)
 	return root
 }

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/memory"
+)
+
+const contextLong = `Write a Markdown digest of what deja remembers of a project, for an agent to
+read at the start of a session ('deja aider' hands it to aider with --read).
+
+With QUERY, the digest holds the past turns of the project that best match it
+(hybrid recall, as 'deja recall --project DIR QUERY'); without one, the
+project's most recent turns, those that changed files or ran commands first.
+Each item names its session and turn, the date, the question, an excerpt of
+the answer, and the files and commands it touched. Items are added until the
+next would pass the budget; tokens are estimated at about 4 characters each.
+A project deja knows nothing of still gets a small file that says so.
+
+The project is DIR, else the git root of the working directory (the nearest
+directory above it holding .git), else the working directory: aider writes
+its history at the git root. The digest is written atomically to
+<data dir>/context/<hash of the project path>.md and its path printed on
+stdout, so 'aider --read "$(deja context)"' works; -o FILE writes it
+elsewhere and -o - prints the digest itself.
+
+'deja context' reads the store as it is; 'deja index' (or 'deja aider')
+brings it up to date.`
+
+type contextOptions struct {
+	project string
+	query   string
+	budget  int
+	output  string
+}
+
+func newContextCmd(io *IO) *cobra.Command {
+	var opts contextOptions
+	cmd := &cobra.Command{
+		Use:   "context [QUERY]",
+		Short: "Write what deja remembers of a project as a Markdown file for an agent",
+		Long:  contextLong,
+		Example: `  deja context
+  deja context --project ~/src/shop "the tenant bug"
+  deja context --budget 800 -o - | less
+  aider --read "$(deja context)"`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.query = strings.Join(args, " ")
+			return runContext(cmd, io, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.project, "project", "", "the project directory (default: the git root of the working directory, else the directory)")
+	f.IntVar(&opts.budget, "budget", memory.DefaultContextBudget, "the most tokens the digest may cost, at ~4 characters a token")
+	f.StringVarP(&opts.output, "output", "o", "", "write to FILE instead of the project's context file; - prints the digest")
+	return cmd
+}
+
+// minContextBudget keeps a digest's header and at least one short turn.
+const minContextBudget = 200
+
+func runContext(cmd *cobra.Command, io *IO, opts contextOptions) error {
+	ctx := cmd.Context()
+	if opts.budget < minContextBudget {
+		return fmt.Errorf("--budget %d: use at least %d tokens, enough for the header and one turn", opts.budget, minContextBudget)
+	}
+	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		return err
+	}
+	project, err := projectDir(opts.project)
+	if err != nil {
+		return err
+	}
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	copts := memory.ContextOptions{Project: project, Query: opts.query, Budget: opts.budget}
+	if opts.query != "" {
+		copts.Embedder, copts.NoEmbedder = selectEmbedder(ctx, io, cfg)
+	}
+	d, err := store.Context(ctx, copts)
+	if err != nil {
+		return err
+	}
+	if opts.output == "-" {
+		_, err := fmt.Fprint(io.Out, d.Markdown)
+		return err
+	}
+	path := opts.output
+	if path == "" {
+		path = contextFile(cfg.DataDir, project)
+	}
+	if err := writeContextFile(path, d.Markdown); err != nil {
+		return err
+	}
+	fmt.Fprintln(io.Out, path)
+	fmt.Fprintf(io.Err, "deja: %s\n", digestSummary(d))
+	return nil
+}
+
+// digestSummary is one line on what a digest holds, for stderr.
+func digestSummary(d *memory.ContextDigest) string {
+	if len(d.Items) == 0 {
+		return fmt.Sprintf("nothing yet for %s; the context file says so", homeShort(d.Project))
+	}
+	basis := "the most recent turns"
+	if d.Basis == memory.ByQuery {
+		basis = fmt.Sprintf("the turns that best match %q", d.Query)
+	}
+	s := fmt.Sprintf("%d turns of %s, %s, ~%d of %d tokens", len(d.Items), homeShort(d.Project), basis, d.Tokens, d.Budget)
+	if d.Left > 0 {
+		s += fmt.Sprintf(" (%d more did not fit)", d.Left)
+	}
+	return s
+}
+
+// contextFile is where a project's digest lives: one file per project,
+// named by the hash of its path as session IDs are.
+func contextFile(dataDir, project string) string {
+	return filepath.Join(dataDir, "context", aider.PathHash(project)+".md")
+}
+
+// writeContextFile replaces path with text through a temporary file in the
+// same directory, so an agent starting at that moment reads the old digest
+// or the new one, never half of one. Digests quote the user's sessions, so
+// only the user may read them.
+func writeContextFile(path, text string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("context: %w (set DEJA_DATA_DIR to a writable directory)", err)
+	}
+	return writeAtomic(path, []byte(text), 0o600)
+}
+
+// writeAtomic writes data to a temporary file beside path and renames it
+// over path.
+func writeAtomic(path string, data []byte, perm fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// projectDir is the project a command means: dir when given, else the git
+// root of the working directory, else the working directory; absolute,
+// with symlinks resolved, as the store names projects.
+func projectDir(dir string) (string, error) {
+	if dir != "" {
+		p, err := resolveDir(dir)
+		if err != nil {
+			return "", fmt.Errorf("--project: %w", err)
+		}
+		return p, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("finding the working directory: %w (name the project with --project)", err)
+	}
+	wd, err = resolveDir(wd)
+	if err != nil {
+		return "", err
+	}
+	return gitRoot(wd), nil
+}
+
+// gitRoot returns the nearest directory at or above dir that holds .git
+// (a directory, or the file a worktree or submodule has), else dir: the
+// directory aider writes its history in (aider's args.py, get_git_root).
+func gitRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}
+
+// refreshContext indexes the project's history, keyword-only, then writes
+// its digest: what 'deja aider' does before starting aider. It returns the
+// digest it wrote; on an error the old context file, if any, is left.
+func refreshContext(ctx context.Context, io *IO, cfg config.Config, project string) (*memory.ContextDigest, error) {
+	store, err := openStore(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	if err := indexProject(ctx, io, store, cfg, project); err != nil {
+		fmt.Fprintf(io.Err, "deja: warning: the context is from the store as it was: %v\n", err)
+	}
+	d, err := store.Context(ctx, memory.ContextOptions{Project: project, Budget: memory.DefaultContextBudget})
+	if err != nil {
+		return nil, err
+	}
+	return d, writeContextFile(contextFile(cfg.DataDir, project), d.Markdown)
+}
+
+// indexProject brings the store up to date with the project's history
+// before its digest is written. Turns are stored for keyword recall and not
+// embedded: embedding could make aider wait for minutes (the whole store
+// when the selected embedder changed), and a digest without a query needs
+// no vectors; the next 'deja index' embeds them.
+func indexProject(ctx context.Context, io *IO, store *memory.Store, cfg config.Config, project string) error {
+	history := filepath.Join(project, aider.HistoryFileName)
+	if _, err := os.Stat(history); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, aiderIndexTimeout)
+	defer cancel()
+	rep, err := store.Index(ctx, memory.IndexOptions{
+		Paths:  []string{history},
+		Budget: cfg.Chunk.Budget,
+		Lock:   memory.LockOptions{Wait: aiderLockWait},
+	})
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("indexing %s took over %s; run 'deja index' once", history, aiderIndexTimeout)
+	}
+	if err != nil {
+		return err
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(io.Err, "deja: warning:", p)
+	}
+	return nil
+}
