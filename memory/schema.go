@@ -51,6 +51,7 @@ CREATE TABLE IF NOT EXISTS sessions (
 );
 CREATE INDEX IF NOT EXISTS sessions_path ON sessions(path, offset);
 CREATE INDEX IF NOT EXISTS sessions_started ON sessions(started_ns);
+CREATE INDEX IF NOT EXISTS sessions_project ON sessions(project);
 CREATE TABLE IF NOT EXISTS turns (
 	id         INTEGER PRIMARY KEY,
 	session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,

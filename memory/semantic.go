@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -96,17 +97,12 @@ func inTime(startedNS string, sc Scope) bool {
 
 func sortHits(h []semanticHit) {
 	// Highest similarity first; turn ID breaks ties so runs are repeatable.
-	less := func(a, b semanticHit) bool {
-		if a.similarity != b.similarity {
-			return a.similarity > b.similarity
+	sort.Slice(h, func(i, j int) bool {
+		if h[i].similarity != h[j].similarity {
+			return h[i].similarity > h[j].similarity
 		}
-		return a.turnID < b.turnID
-	}
-	for i := 1; i < len(h); i++ {
-		for j := i; j > 0 && less(h[j], h[j-1]); j-- {
-			h[j], h[j-1] = h[j-1], h[j]
-		}
-	}
+		return h[i].turnID < h[j].turnID
+	})
 }
 
 // collections returns the loaded collections of the embedder's projects in
@@ -146,9 +142,14 @@ func (s *Store) Invalidate() {
 	s.mu.Unlock()
 }
 
-// vectorProjects lists the projects in scope holding the embedder's vectors.
+// vectorProjects lists the projects in scope holding the embedder's
+// vectors. It asks the small sessions table for the projects and the
+// vectors' primary key for one row each: a DISTINCT over the vectors
+// themselves read every vector (measured: 1.2 s at 100k turns).
 func (s *Store) vectorProjects(ctx context.Context, identity string, sc Scope) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT project FROM vectors WHERE embedder = ?`, identity)
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT p.project FROM (SELECT DISTINCT project FROM sessions) p
+		WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.embedder = ? AND v.project = p.project)`, identity)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing projects: %w", err)
 	}

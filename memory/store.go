@@ -45,9 +45,7 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
-	// A 64 MB page cache keeps a big history's transaction in memory
-	// until commit instead of spilling pages to the log twice.
-	q.Add("_pragma", "cache_size(-65536)")
+
 	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {

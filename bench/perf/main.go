@@ -28,6 +28,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
@@ -70,7 +71,7 @@ func run(corpus string, turns int, big string) error {
 		if big == "" {
 			big = filepath.Join(tmp, "big")
 		}
-		if err := bigBench(ctx, bin, big, turns); err != nil {
+		if err := bigBench(ctx, bin, big, turns, newVocabulary(paths)); err != nil {
 			return err
 		}
 	}
@@ -142,12 +143,12 @@ var corpusQueries = []string{
 // bigBench generates histories with turns turns in total (the corpus's
 // real turns, reshuffled and numbered so no two are equal), indexes them
 // through Store.Index, and measures recall on the result.
-func bigBench(ctx context.Context, bin, dir string, turns int) error {
+func bigBench(ctx context.Context, bin, dir string, turns int, voc *vocabulary) error {
 	histDir := filepath.Join(dir, "histories")
 	store := filepath.Join(dir, "store")
 	fmt.Printf("generated store (%d turns)\n", turns)
 	if _, err := os.Stat(filepath.Join(store, memory.DBFile)); err != nil {
-		paths, err := generate(histDir, turns)
+		paths, err := generate(histDir, turns, voc)
 		if err != nil {
 			return err
 		}
@@ -225,10 +226,11 @@ func bigBench(ctx context.Context, bin, dir string, turns int) error {
 	return nil
 }
 
-// generate writes histories holding about n turns, built from the corpus
-// turns' kind of text: real-looking questions and answers with varied
-// vocabulary, paths and commands. 100 projects share the turns.
-func generate(dir string, n int) ([]string, error) {
+// generate writes histories holding about n turns of text drawn from the
+// corpus's own words at their own frequencies (so common words are as
+// common, and rare ones as rare, as in real histories), with paths and
+// commands. 100 projects share the turns.
+func generate(dir string, n int, voc *vocabulary) ([]string, error) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const projects = 100
 	var paths []string
@@ -246,8 +248,8 @@ func generate(dir string, n int) ([]string, error) {
 			start = start.Add(time.Duration(30+rng.IntN(600)) * time.Minute)
 			fmt.Fprintf(&b, "\n# aider chat started at %s\n\n> aider --model sonnet  \n\n", start.Format("2006-01-02 15:04:05"))
 			for k := 0; k < 3 && t < perProject && written < n; k++ {
-				fmt.Fprintf(&b, "#### %s  \n\n%s\n\n", sentence(rng, 8+rng.IntN(12)), paragraph(rng, 60+rng.IntN(220)))
-				fmt.Fprintf(&b, "> Applied edit to %s  \n", file(rng))
+				fmt.Fprintf(&b, "#### %s  \n\n%s\n\n", voc.sentence(rng, 8+rng.IntN(12)), voc.paragraph(rng, 60+rng.IntN(220)))
+				fmt.Fprintf(&b, "> Applied edit to %s  \n", voc.file(rng))
 				if rng.IntN(4) == 0 {
 					fmt.Fprintf(&b, "> Running %s  \n", commands[rng.IntN(len(commands))])
 				}
@@ -264,43 +266,74 @@ func generate(dir string, n int) ([]string, error) {
 	return paths, nil
 }
 
-var vocabulary = strings.Fields(`the a to of and in is that for it with as on be this by are or from at
-query tenant database index cache request response handler router middleware session token user account
-test tests failing error exception retry timeout deadline context cancel goroutine channel mutex lock
-docker image build container deploy kubernetes helm chart service port config yaml json env variable
-react component state props hook render effect store reducer form input button modal page layout css
-python function class method module import package dependency version upgrade migration schema table
-column row select insert update delete join filter sort limit offset pagination cursor api endpoint
-rate limit login password auth oauth jwt cookie header cors csrf security secret key encrypt hash
-log logging metric trace span monitor alert dashboard graph bar legend axis tooltip color width height
-file path directory read write parse format string number date time zone locale translate french
-refactor rename extract inline move split merge simplify clean remove add fix change update improve
-benchmark performance memory cpu slow fast latency throughput profile allocation leak garbage`)
-
 var commands = []string{"go test ./...", "pytest tests/basic/test_main.py", "npm run build", "make lint", "cargo test", "docker compose up --build", "git diff HEAD~1"}
 
-func sentence(rng *rand.Rand, n int) string {
+// vocabulary samples words with their frequency in the corpus; without the
+// corpus, a small list of programming words stands in, evenly.
+type vocabulary struct {
+	words []string
+	cum   []int // cumulative counts
+}
+
+func newVocabulary(corpus []string) *vocabulary {
+	counts := map[string]int{}
+	for _, p := range corpus {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(string(b), func(r rune) bool { return !unicode.IsLetter(r) }) {
+			if len(w) > 1 && len(w) < 20 {
+				counts[strings.ToLower(w)]++
+			}
+		}
+	}
+	if len(counts) == 0 {
+		for _, w := range strings.Fields("query tenant database index cache request response handler router test error retry docker image build chart graph login token session react component state python function class file path") {
+			counts[w] = 1
+		}
+	}
+	v := &vocabulary{}
+	for w := range counts {
+		v.words = append(v.words, w)
+	}
+	slices.Sort(v.words)
+	total := 0
+	for _, w := range v.words {
+		total += counts[w]
+		v.cum = append(v.cum, total)
+	}
+	return v
+}
+
+func (v *vocabulary) word(rng *rand.Rand) string {
+	x := rng.IntN(v.cum[len(v.cum)-1])
+	i, _ := slices.BinarySearch(v.cum, x+1)
+	return v.words[i]
+}
+
+func (v *vocabulary) sentence(rng *rand.Rand, n int) string {
 	w := make([]string, n)
 	for i := range w {
-		w[i] = vocabulary[rng.IntN(len(vocabulary))]
+		w[i] = v.word(rng)
 	}
 	return strings.Join(w, " ")
 }
 
-func paragraph(rng *rand.Rand, n int) string {
+func (v *vocabulary) paragraph(rng *rand.Rand, n int) string {
 	var b strings.Builder
 	for n > 0 {
 		k := min(n, 8+rng.IntN(14))
-		b.WriteString(sentence(rng, k))
+		b.WriteString(v.sentence(rng, k))
 		b.WriteString(". ")
 		n -= k
 	}
 	return b.String()
 }
 
-func file(rng *rand.Rand) string {
+func (v *vocabulary) file(rng *rand.Rand) string {
 	dirs := []string{"internal/db", "internal/http", "cmd/server", "src/components", "src/store", "aider/coders", "tests/basic", "pkg/api"}
-	return fmt.Sprintf("%s/%s_%d.go", dirs[rng.IntN(len(dirs))], vocabulary[rng.IntN(len(vocabulary))], rng.IntN(50))
+	return fmt.Sprintf("%s/%s_%d.go", dirs[rng.IntN(len(dirs))], v.word(rng), rng.IntN(50))
 }
 
 func p50(d []time.Duration) time.Duration { return pct(d, 50) }
