@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# deja's test suite: vet, then every package's tests (race detector on the
-# packages where it fits CI's time), then a short fuzz run of the parser.
+# deja's test suite: vet, every package's tests under the race detector,
+# the tests too slow for it (the retrieval eval over the corpus), and a
+# short fuzz run of the aider parser.
 set -euo pipefail
 cd "$(dirname "$0")"
 go vet ./...
 go test -race -count=1 ./...
+go test -count=1 ./bench/eval ./memory
 go test -run '^$' -fuzz FuzzParse -fuzztime 20s ./aider

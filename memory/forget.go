@@ -17,7 +17,7 @@ func (s *Store) Forget(ctx context.Context, ids []string, lock LockOptions) erro
 		return err
 	}
 	defer l.Unlock()
-	return s.write(ctx, func(tx *sql.Tx) error {
+	err = s.write(ctx, func(tx *sql.Tx) error {
 		for _, id := range ids {
 			var path string
 			err := tx.QueryRowContext(ctx, `SELECT path FROM sessions WHERE id = ?`, id).Scan(&path)
@@ -42,6 +42,29 @@ func (s *Store) Forget(ctx context.Context, ids []string, lock LockOptions) erro
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return s.scrub(ctx)
+}
+
+// scrub leaves no trace of deleted text in the store's files: FTS5 keeps
+// the tokens of deleted rows in its segments until they merge, so merge them
+// all; secure_delete has zeroed the freed pages, and a truncating
+// checkpoint moves the last page images out of the write-ahead log. A
+// reader holding an old snapshot (a running 'deja serve') can keep the
+// log from truncating; the next forget or index finishes it.
+func (s *Store) scrub(ctx context.Context) error {
+	if err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('optimize')`)
+		return err
+	}); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		return fmt.Errorf("store: %w", diskHint(err))
+	}
+	return nil
 }
 
 // Unforget lifts the tombstones of sessions, so the next Index reads them

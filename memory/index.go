@@ -63,6 +63,8 @@ type IndexReport struct {
 	Problems []string
 	// Lacking is how many turns still lack vectors of the embedder.
 	Lacking int
+	// Redacted is how many secrets were removed from what was read.
+	Redacted int
 	Took    time.Duration
 }
 
@@ -295,6 +297,7 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 	var sessions []aider.Session
 	for _, sess := range hist.Sessions {
 		if !tomb[sess.ID] {
+			ix.rep.Redacted += redactSession(&sess)
 			sessions = append(sessions, sess)
 		}
 	}

@@ -39,7 +39,7 @@ func AcquireLock(ctx context.Context, dir string, opts LockOptions) (*Lock, erro
 		return nil, fmt.Errorf("lock: %w", err)
 	}
 	path := filepath.Join(dir, LockFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock: opening %s: %w", path, err)
 	}

@@ -31,7 +31,9 @@ type Store struct {
 // Open opens the store in dir, creating the directory and the database when
 // they do not exist.
 func Open(ctx context.Context, dir string) (*Store, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// The store holds what people typed to their agents: only its owner
+	// may read it.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("store: creating the data directory: %w (set DEJA_DATA_DIR to a writable directory)", err)
 	}
 	path := filepath.Join(dir, DBFile)
@@ -45,6 +47,9 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	q.Add("_pragma", "foreign_keys(1)")
+	// secure_delete zeroes freed content, so a forgotten session's text
+	// does not linger in free pages of the database.
+	q.Add("_pragma", "secure_delete(1)")
 
 	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
@@ -55,6 +60,13 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
+	}
+	// SQLite gives its -wal and -shm files the database file's mode.
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(f, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			db.Close()
+			return nil, fmt.Errorf("store: making %s private: %w", f, err)
+		}
 	}
 	return s, nil
 }

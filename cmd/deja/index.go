@@ -109,6 +109,9 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	}
 	fmt.Fprintf(io.Out, "indexed %d files (%d read), %d sessions, %d new turns, %d embedded (%s), %d skipped in %s\n",
 		rep.Files, rep.Read, rep.Sessions, rep.NewTurns, rep.Embedded, embedder, rep.Skipped, roundDuration(rep.Took))
+	if rep.Redacted > 0 {
+		fmt.Fprintf(io.Err, "deja: %d secrets redacted before indexing\n", rep.Redacted)
+	}
 	if rep.Lacking > 0 {
 		fmt.Fprintf(io.Err, "deja: %d turns lack vectors; the next 'deja index' embeds them\n", rep.Lacking)
 	}
