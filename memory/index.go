@@ -65,7 +65,7 @@ type IndexReport struct {
 	Lacking int
 	// Redacted is how many secrets were removed from what was read.
 	Redacted int
-	Took    time.Duration
+	Took     time.Duration
 }
 
 // fileState is a files row: what the last index knew of a history.
