@@ -67,6 +67,9 @@ func (s *Store) keyword(ctx context.Context, q query, sc Scope) ([]keywordHit, e
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	if len(hits) == 0 && q.asWords != nil {
+		return s.keyword(ctx, *q.asWords, sc)
+	}
 	if q.isExact() {
 		if err := s.markLiteral(ctx, q, hits); err != nil {
 			return nil, err

@@ -15,6 +15,9 @@ type query struct {
 	exact []string
 	// words are the other meaningful words, any of which may match.
 	words []string
+	// asWords is the query read as plain words, for when a guessed
+	// command ("docker image smaller") matches nothing as a phrase.
+	asWords *query
 }
 
 var (
@@ -46,6 +49,9 @@ func parseQuery(text string) query {
 	})
 	fields := strings.Fields(rest)
 	if len(fields) >= 2 && commandWords[fields[0]] && looksLikeCommand(fields) {
+		plain := q
+		plain.words = plainWords(fields)
+		q.asWords = &plain
 		q.exact = append(q.exact, strings.Join(fields, " "))
 		return q
 	}
@@ -65,6 +71,19 @@ func parseQuery(text string) query {
 		}
 	}
 	return q
+}
+
+// plainWords are the meaningful lower-case words of fields.
+func plainWords(fields []string) []string {
+	var out []string
+	for _, f := range fields {
+		for _, w := range words(f) {
+			if !stopword[w] {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
 }
 
 // looksLikeCommand tells "go test ./..." from "go through the tests":
