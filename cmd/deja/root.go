@@ -14,11 +14,17 @@ identifiers through a keyword index. Everything runs offline; when Ollama is
 running deja embeds with it, otherwise with its built-in embedder.
 
 Start here:
-  deja sources              where deja looks for aider histories
-  deja parse FILE           what deja reads from one history
-  deja index                index every history deja finds
+  deja sources              where deja looks for aider histories, and why
+  deja index                index every history deja finds (again: only what is new)
   deja recall "that tenant bug"
                             the past turns that match, best first
+  deja recall query.go      the turns that touched a file (or ran a command)
+  deja show SESSION/TURN    one past turn, whole
+  deja doctor               what to check when something looks wrong
+
+For agents: 'deja mcp' (an MCP server on stdio), 'deja serve' (MCP and JSON
+over local HTTP), 'deja aider' (aider with deja's context file), and --json
+on every command that prints results.
 
 Configuration comes from defaults < ~/.config/deja/config.toml
 (XDG_CONFIG_HOME honoured) < DEJA_* environment variables (key a.b is
