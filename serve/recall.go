@@ -8,10 +8,8 @@ import (
 	"github.com/deja-dev/deja/memory"
 )
 
-// RecallOutput is a recall with the fields and layout of
-// 'deja recall --json': the recall tool's structured content, and the body
-// of POST /v1/recall. TestRecallOutputIsRecallJSON in cmd/deja holds the
-// two together.
+// RecallOutput is a recall as 'deja recall --json' prints it: also the
+// recall tool's structured content, and the body of POST /v1/recall.
 type RecallOutput struct {
 	Query          string      `json:"query"`
 	Mode           string      `json:"mode"`

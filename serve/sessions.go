@@ -24,7 +24,8 @@ type SessionInfo struct {
 	First   string  `json:"first"`
 }
 
-func sessionInfoOf(s memory.SessionInfo) SessionInfo {
+// NewSessionInfo lays out a session as 'deja sessions --json' prints it.
+func NewSessionInfo(s memory.SessionInfo) SessionInfo {
 	j := SessionInfo{ID: s.ID, Ordinal: s.Ordinal, History: s.History, Project: s.Project, Turns: s.Turns, Present: s.Present, First: s.First}
 	if !s.Started.IsZero() {
 		t := s.Started.Format(time.RFC3339)
@@ -70,7 +71,7 @@ func (m *Memory) Sessions(ctx context.Context, req SessionsRequest) (SessionsOut
 		return out, err
 	}
 	for _, s := range list[:min(limit, len(list))] {
-		out.Sessions = append(out.Sessions, sessionInfoOf(s))
+		out.Sessions = append(out.Sessions, NewSessionInfo(s))
 	}
 	return out, nil
 }
@@ -148,16 +149,24 @@ func (m *Memory) Show(ctx context.Context, req ShowRequest) (ShowOutput, error) 
 	if err != nil {
 		return ShowOutput{}, err
 	}
-	out := ShowOutput{SessionInfo: sessionInfoOf(d.SessionInfo), Header: d.Header, Turns: []Turn{}}
+	out := NewShowOutput(d, turn)
+	if turn != nil && len(out.Turns) == 0 {
+		return ShowOutput{}, fmt.Errorf("%w: session %s has no turn %d: it has turns 0 to %d", ErrNotFound, d.ID, *turn, max(0, len(d.Turns)-1))
+	}
+	return out, nil
+}
+
+// NewShowOutput lays out a session as 'deja show --json' prints it: every
+// turn, or only the one turn names. A turn the session lacks leaves Turns
+// empty; the caller says so.
+func NewShowOutput(d *memory.SessionDetail, turn *int) ShowOutput {
+	out := ShowOutput{SessionInfo: NewSessionInfo(d.SessionInfo), Header: d.Header, Turns: []Turn{}}
 	for _, t := range d.Turns {
 		if turn == nil || t.Turn == *turn {
 			out.Turns = append(out.Turns, Turn{t.Turn, t.Line, t.User, t.Assistant, nonNil(t.Files), nonNil(t.Commands)})
 		}
 	}
-	if turn != nil && len(out.Turns) == 0 {
-		return ShowOutput{}, fmt.Errorf("%w: session %s has no turn %d: it has turns 0 to %d", ErrNotFound, d.ID, *turn, max(0, len(d.Turns)-1))
-	}
-	return out, nil
+	return out
 }
 
 // Markdown renders the session as 'deja show' prints it.

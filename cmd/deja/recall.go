@@ -11,6 +11,7 @@ import (
 
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/serve"
 )
 
 const recallLong = `Recall the past turns that best match QUERY, best first.
@@ -72,10 +73,10 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	}
 	now := time.Now()
 	sc := memory.Scope{Session: opts.session}
-	if sc.Since, err = parseWhen(opts.since, now, false); err != nil {
+	if sc.Since, err = serve.ParseWhen(opts.since, now, false); err != nil {
 		return fmt.Errorf("--since: %w", err)
 	}
-	if sc.Until, err = parseWhen(opts.until, now, true); err != nil {
+	if sc.Until, err = serve.ParseWhen(opts.until, now, true); err != nil {
 		return fmt.Errorf("--until: %w", err)
 	}
 	if opts.project != "" {
@@ -125,66 +126,12 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	return nil
 }
 
-type recallJSON struct {
-	Query          string             `json:"query"`
-	Mode           string             `json:"mode"`
-	RealizedMode   string             `json:"realized_mode"`
-	FallbackReason string             `json:"fallback_reason"`
-	Embedder       string             `json:"embedder"`
-	TookMS         int64              `json:"took_ms"`
-	Note           string             `json:"note,omitempty"`
-	Results        []recallResultJSON `json:"results"`
-}
-
-type recallResultJSON struct {
-	SessionID    string   `json:"session_id"`
-	Turn         int      `json:"turn"`
-	Score        float64  `json:"score"`
-	Started      *string  `json:"started"`
-	History      string   `json:"history"`
-	Project      string   `json:"project"`
-	Line         int      `json:"line"`
-	User         string   `json:"user"`
-	Assistant    string   `json:"assistant"`
-	Files        []string `json:"files"`
-	Commands     []string `json:"commands"`
-	KeywordRank  *int     `json:"keyword_rank"`
-	SemanticRank *int     `json:"semantic_rank"`
-	Similarity   *float64 `json:"similarity"`
-}
-
-// answerPreview is how much of the answer recall shows; 'deja show' has it all.
-const answerPreview = 600
-
+// printRecallJSON prints the recall as 'deja serve' answers it, so scripts
+// read one layout from either.
 func printRecallJSON(io *IO, r *memory.Recall) error {
-	out := recallJSON{
-		Query: r.Query, Mode: string(r.Mode), RealizedMode: string(r.RealizedMode),
-		FallbackReason: r.FallbackReason, Embedder: r.Embedder, TookMS: r.Took.Milliseconds(),
-		Note: r.Note, Results: []recallResultJSON{},
-	}
-	for _, res := range r.Results {
-		j := recallResultJSON{
-			SessionID: res.SessionID, Turn: res.Turn, Score: round(res.Score, 4), History: res.History,
-			Project: res.Project, Line: res.Line, User: res.User, Assistant: preview(res.Assistant, answerPreview),
-			Files: nonNil(res.Files), Commands: nonNil(res.Commands),
-		}
-		if !res.Started.IsZero() {
-			s := res.Started.Format(time.RFC3339)
-			j.Started = &s
-		}
-		if res.KeywordRank > 0 {
-			j.KeywordRank = &res.KeywordRank
-		}
-		if res.SemanticRank > 0 {
-			j.SemanticRank = &res.SemanticRank
-			sim := round(float64(res.Similarity), 3)
-			j.Similarity = &sim
-		}
-		out.Results = append(out.Results, j)
-	}
 	enc := json.NewEncoder(io.Out)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return enc.Encode(serve.NewRecallOutput(r))
 }
 
 func printRecall(io *IO, r *memory.Recall) {
@@ -215,30 +162,4 @@ func printRecall(io *IO, r *memory.Recall) {
 		}
 	}
 	fmt.Fprintf(io.Out, "(%s, %s; 'deja show SESSION/TURN' opens a turn)\n", r.RealizedMode, roundDuration(r.Took))
-}
-
-func preview(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(r[:n])) + "…"
-}
-
-func round(x float64, digits int) float64 {
-	p := 1.0
-	for range digits {
-		p *= 10
-	}
-	if x < 0 {
-		return -float64(int64(-x*p+0.5)) / p
-	}
-	return float64(int64(x*p+0.5)) / p
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

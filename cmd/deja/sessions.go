@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/serve"
 )
 
 type sessionsOptions struct {
@@ -36,26 +36,6 @@ are marked "gone" (deja keeps them; 'deja forget' drops them).`,
 	return cmd
 }
 
-type sessionInfoJSON struct {
-	ID      string  `json:"id"`
-	Ordinal int     `json:"ordinal"`
-	Started *string `json:"started"`
-	History string  `json:"history"`
-	Project string  `json:"project"`
-	Turns   int     `json:"turns"`
-	Present bool    `json:"present"`
-	First   string  `json:"first"`
-}
-
-func sessionJSONOf(s memory.SessionInfo) sessionInfoJSON {
-	j := sessionInfoJSON{ID: s.ID, Ordinal: s.Ordinal, History: s.History, Project: s.Project, Turns: s.Turns, Present: s.Present, First: s.First}
-	if !s.Started.IsZero() {
-		t := s.Started.Format(time.RFC3339)
-		j.Started = &t
-	}
-	return j
-}
-
 func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 	ctx := cmd.Context()
 	cfg, err := loadConfig(cmd, nil)
@@ -81,11 +61,9 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		list = list[:opts.limit]
 	}
 	if opts.json {
-		out := struct {
-			Sessions []sessionInfoJSON `json:"sessions"`
-		}{Sessions: []sessionInfoJSON{}}
+		out := serve.SessionsOutput{Sessions: []serve.SessionInfo{}}
 		for _, s := range list {
-			out.Sessions = append(out.Sessions, sessionJSONOf(s))
+			out.Sessions = append(out.Sessions, serve.NewSessionInfo(s))
 		}
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/serve"
 )
 
 type showOptions struct {
@@ -49,15 +49,6 @@ and commands. SESSION/TURN prints one turn, as 'deja recall' names it.`,
 	return cmd
 }
 
-type turnJSON struct {
-	Turn      int      `json:"turn"`
-	Line      int      `json:"line"`
-	User      string   `json:"user"`
-	Assistant string   `json:"assistant"`
-	Files     []string `json:"files"`
-	Commands  []string `json:"commands"`
-}
-
 func runShow(cmd *cobra.Command, io *IO, opts showOptions) error {
 	ctx := cmd.Context()
 	cfg, err := loadConfig(cmd, nil)
@@ -80,56 +71,19 @@ func runShow(cmd *cobra.Command, io *IO, opts showOptions) error {
 	if err != nil {
 		return err
 	}
-	turns := d.Turns
+	var turn *int
 	if opts.turn != allTurns {
-		turns = nil
-		for _, t := range d.Turns {
-			if t.Turn == opts.turn {
-				turns = append(turns, t)
-			}
-		}
-		if len(turns) == 0 {
-			return exitError{code: 1, msg: fmt.Sprintf("session %s has no turn %d: it has turns 0 to %d", d.ID, opts.turn, max(0, len(d.Turns)-1))}
-		}
+		turn = &opts.turn
+	}
+	out := serve.NewShowOutput(d, turn)
+	if turn != nil && len(out.Turns) == 0 {
+		return exitError{code: 1, msg: fmt.Sprintf("session %s has no turn %d: it has turns 0 to %d", d.ID, opts.turn, max(0, len(d.Turns)-1))}
 	}
 	if opts.json {
-		out := struct {
-			sessionInfoJSON
-			Header string     `json:"header"`
-			Turns  []turnJSON `json:"turns"`
-		}{sessionInfoJSON: sessionJSONOf(d.SessionInfo), Header: d.Header, Turns: []turnJSON{}}
-		for _, t := range turns {
-			out.Turns = append(out.Turns, turnJSON{t.Turn, t.Line, t.User, t.Assistant, nonNil(t.Files), nonNil(t.Commands)})
-		}
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	w := io.Out
-	when := "start unknown"
-	if !d.Started.IsZero() {
-		when = d.Started.Format(time.RFC3339)
-	}
-	fmt.Fprintf(w, "# %s\n\n", d.ID)
-	fmt.Fprintf(w, "Started %s · %s", when, d.History)
-	if !d.Present {
-		fmt.Fprint(w, " (the session has left this file; deja kept it)")
-	}
-	fmt.Fprint(w, "\n")
-	for _, t := range turns {
-		fmt.Fprintf(w, "\n## Turn %d (line %d)\n\n", t.Turn, t.Line)
-		if t.User != "" {
-			fmt.Fprintf(w, "**You:** %s\n\n", t.User)
-		}
-		if t.Assistant != "" {
-			fmt.Fprintf(w, "%s\n\n", t.Assistant)
-		}
-		for _, f := range t.Files {
-			fmt.Fprintf(w, "> file: %s\n", f)
-		}
-		for _, c := range t.Commands {
-			fmt.Fprintf(w, "> ran: %s\n", c)
-		}
-	}
+	fmt.Fprint(io.Out, out.Markdown())
 	return nil
 }

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
@@ -85,42 +83,6 @@ func historyPaths(args []string) ([]string, []string) {
 // copies of it (project.aider.chat.history.md).
 func isHistoryName(name string) bool {
 	return name == aider.HistoryFileName || strings.HasSuffix(name, aider.HistoryFileName)
-}
-
-// parseWhen reads --since/--until: a date (2026-07-17), an RFC 3339 time,
-// or an age such as 36h, 7d or 2w before now. endOfDay makes a bare date
-// include that whole day (for --until).
-func parseWhen(s string, now time.Time, endOfDay bool) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
-		if endOfDay {
-			t = t.AddDate(0, 0, 1)
-		}
-		return t, nil
-	}
-	if t, err := time.ParseInLocation("2006-01-02T15:04:05", s, time.Local); err == nil {
-		return t, nil
-	}
-	if n := len(s); n > 1 {
-		if v, err := strconv.Atoi(s[:n-1]); err == nil && v >= 0 {
-			switch s[n-1] {
-			case 'd':
-				return now.AddDate(0, 0, -v), nil
-			case 'w':
-				return now.AddDate(0, 0, -7*v), nil
-			}
-		}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	return time.Time{}, fmt.Errorf("%q is not a time: use a date (2026-07-17), an RFC 3339 time, or an age such as 36h, 7d or 2w", s)
 }
 
 // homeShort writes a path under the home directory with ~.
