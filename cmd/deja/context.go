@@ -74,15 +74,11 @@ func runContext(cmd *cobra.Command, io *IO, opts contextOptions) error {
 	if opts.budget < minContextBudget {
 		return fmt.Errorf("--budget %d: use at least %d tokens, enough for the header and one turn", opts.budget, minContextBudget)
 	}
-	cfg, err := loadConfig(cmd, nil)
-	if err != nil {
-		return err
-	}
 	project, err := projectDir(opts.project)
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, cfg)
+	cfg, store, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}

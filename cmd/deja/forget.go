@@ -39,11 +39,7 @@ SESSION is a full ID or a part only one session has, such as its time stamp.`,
 
 func runForget(cmd *cobra.Command, io *IO, opts forgetOptions) error {
 	ctx := cmd.Context()
-	cfg, err := loadConfig(cmd, nil)
-	if err != nil {
-		return err
-	}
-	store, err := openStore(ctx, cfg)
+	_, store, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}

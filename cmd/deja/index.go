@@ -51,11 +51,7 @@ func newIndexCmd(io *IO) *cobra.Command {
 
 func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	ctx := cmd.Context()
-	cfg, err := loadConfig(cmd, nil)
-	if err != nil {
-		return err
-	}
-	store, err := openStore(ctx, cfg)
+	cfg, store, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}

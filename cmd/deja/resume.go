@@ -43,11 +43,7 @@ func newResumeCmd(io *IO) *cobra.Command {
 
 func runResume(cmd *cobra.Command, io *IO, ref string) error {
 	ctx := cmd.Context()
-	cfg, err := loadConfig(cmd, nil)
-	if err != nil {
-		return err
-	}
-	store, err := openStore(ctx, cfg)
+	_, store, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}

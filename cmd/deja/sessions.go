@@ -38,17 +38,14 @@ are marked "gone" (deja keeps them; 'deja forget' drops them).`,
 
 func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 	ctx := cmd.Context()
-	cfg, err := loadConfig(cmd, nil)
-	if err != nil {
-		return err
-	}
 	var sc memory.Scope
 	if opts.project != "" {
+		var err error
 		if sc.Project, err = resolveDir(opts.project); err != nil {
 			return fmt.Errorf("--project: %w", err)
 		}
 	}
-	store, err := openStore(ctx, cfg)
+	_, store, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}

@@ -51,11 +51,7 @@ and commands. SESSION/TURN prints one turn, as 'deja recall' names it.`,
 
 func runShow(cmd *cobra.Command, io *IO, opts showOptions) error {
 	ctx := cmd.Context()
-	cfg, err := loadConfig(cmd, nil)
-	if err != nil {
-		return err
-	}
-	store, err := openStore(ctx, cfg)
+	_, store, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}

@@ -31,11 +31,7 @@ type embedderStatusJSON struct {
 
 func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 	ctx := cmd.Context()
-	cfg, err := loadConfig(cmd, nil)
-	if err != nil {
-		return err
-	}
-	store, err := openStore(ctx, cfg)
+	_, store, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
@@ -16,6 +18,17 @@ import (
 // openStore opens the store in the configured data directory.
 func openStore(ctx context.Context, cfg config.Config) (*memory.Store, error) {
 	return memory.Open(ctx, cfg.DataDir)
+}
+
+// openConfigured loads the configuration and opens its store, as most
+// commands begin; the caller closes the store.
+func openConfigured(cmd *cobra.Command) (config.Config, *memory.Store, error) {
+	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		return cfg, nil, err
+	}
+	store, err := openStore(cmd.Context(), cfg)
+	return cfg, store, err
 }
 
 // selectEmbedder returns the configured embedder, or nil and why there is
