@@ -105,18 +105,9 @@ func (s *Store) Unforget(ctx context.Context, ids []string, lock LockOptions) (m
 
 // Forgotten lists the tombstoned session IDs.
 func (s *Store) Forgotten(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT session_id FROM tombstones ORDER BY session_id`)
+	ids, err := queryStrings(ctx, s.db, `SELECT session_id FROM tombstones ORDER BY session_id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading tombstones: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return ids, nil
 }

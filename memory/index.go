@@ -142,20 +142,11 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 
 // KnownFiles lists the histories the store has indexed, deleted ones too.
 func (s *Store) KnownFiles(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path FROM files ORDER BY path`)
+	paths, err := queryStrings(ctx, s.db, `SELECT path FROM files ORDER BY path`)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing files: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return paths, nil
 }
 
 // registerEmbedder records the embedder's dimension, and refuses one whose

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,10 @@ type collection struct {
 	col       *chromem.Collection
 	dimension int
 	loaded    time.Duration
+	// sum is the sum of the collection's unit vectors: a query's mean
+	// similarity to the collection is its dot product with sum over the
+	// count, one dot product instead of a pass over the documents.
+	sum []float64
 }
 
 // semanticHit is one turn's best chunk for a query.
@@ -36,11 +41,16 @@ type semanticHit struct {
 const semanticDepth = 100
 
 // semantic returns the turns most similar to the query vector, best first,
-// at or above floor, within scope.
-func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, floor float32) ([]semanticHit, error) {
+// at or above floor, within scope. A query whose mean similarity to the
+// documents in scope is below domain is about something else (see Domain)
+// and has no semantic matches.
+func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, floor, domain float32) ([]semanticHit, error) {
 	cols, err := s.collections(ctx, identity, sc)
 	if err != nil {
 		return nil, err
+	}
+	if domain > 0 && meanSimilarity(cols, qvec) < domain {
+		return nil, nil
 	}
 	best := map[int64]float32{}
 	for _, c := range cols {
@@ -82,6 +92,27 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 	}
 	sortHits(hits)
 	return hits, nil
+}
+
+// meanSimilarity is the query's mean cosine similarity to every document of
+// the collections (1 when they are empty, so no query is refused for it).
+// A session or time scope still averages over its whole project.
+func meanSimilarity(cols []*collection, qvec []float32) float32 {
+	var dot float64
+	n := 0
+	for _, c := range cols {
+		if len(c.sum) != len(qvec) {
+			continue // the dimension check in semantic reports it
+		}
+		for i, x := range qvec {
+			dot += float64(x) * c.sum[i]
+		}
+		n += c.col.Count()
+	}
+	if n == 0 {
+		return 1
+	}
+	return float32(dot / float64(n))
 }
 
 func inTime(startedNS string, sc Scope) bool {
@@ -147,24 +178,13 @@ func (s *Store) Invalidate() {
 // vectors' primary key for one row each: a DISTINCT over the vectors
 // themselves read every vector (measured: 1.2 s at 100k turns).
 func (s *Store) vectorProjects(ctx context.Context, identity string, sc Scope) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `
+	projects, err := queryStrings(ctx, s.db, `
 		SELECT p.project FROM (SELECT DISTINCT project FROM sessions) p
 		WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.embedder = ? AND v.project = p.project)`, identity)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing projects: %w", err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		if sc.matchesProject(p) {
-			out = append(out, p)
-		}
-	}
-	return out, rows.Err()
+	return slices.DeleteFunc(projects, func(p string) bool { return !sc.matchesProject(p) }), nil
 }
 
 // loadCollection reads one project's vectors of one embedder into a new
@@ -203,6 +223,7 @@ func (s *Store) loadCollection(ctx context.Context, key collectionKey) (*collect
 		vec := decodeVector(blob)
 		if c.dimension == 0 {
 			c.dimension = len(vec)
+			c.sum = make([]float64, len(vec))
 		} else if len(vec) != c.dimension {
 			// chromem would accept it and then fail every query.
 			return nil, fmt.Errorf("store: %s holds vectors of %d and %d dimensions: run 'deja index --full'", key.embedder, c.dimension, len(vec))
@@ -226,6 +247,9 @@ func (s *Store) loadCollection(ctx context.Context, key collectionKey) (*collect
 		// chromem copies the map, so one map per document is all it costs.
 		if err := col.AddDocument(ctx, chromem.Document{ID: id.String(), Metadata: meta, Embedding: vec}); err != nil {
 			return nil, fmt.Errorf("store: loading vectors: %w", err)
+		}
+		for i, x := range normalize(vec) {
+			c.sum[i] += float64(x)
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -132,18 +132,10 @@ func (s *Store) ResolveSession(ctx context.Context, ref string) (string, error) 
 	if !errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("store: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id FROM sessions WHERE instr(id, ?) > 0
+	found, err := queryStrings(ctx, s.db, `SELECT id FROM sessions WHERE instr(id, ?) > 0
 		UNION SELECT session_id FROM tombstones WHERE instr(session_id, ?) > 0 ORDER BY 1 LIMIT 6`, ref, ref)
 	if err != nil {
 		return "", fmt.Errorf("store: %w", err)
-	}
-	defer rows.Close()
-	var found []string
-	for rows.Next() {
-		if err := rows.Scan(&id); err != nil {
-			return "", err
-		}
-		found = append(found, id)
 	}
 	switch {
 	case len(found) == 1:

@@ -71,6 +71,25 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	return s, nil
 }
 
+// queryStrings runs a query of one text column and returns its values in
+// row order.
+func queryStrings(ctx context.Context, db *sql.DB, query string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // Dir is the data directory the store lives in.
 func (s *Store) Dir() string { return s.dir }
 
