@@ -64,11 +64,14 @@ type Tuning struct {
 	ExactWeight float64
 	// Floor is the lowest similarity a semantic match may have.
 	Floor float32
+	// Domain is the lowest mean similarity to the documents in scope a
+	// query may have for any semantic match to count; 0 means no such test.
+	Domain float32
 }
 
 // DefaultTuning is what recall uses for an embedder.
 func DefaultTuning(identity string) Tuning {
-	return Tuning{FusionK: FusionK, ExactWeight: exactWeight, Floor: Floor(identity)}
+	return Tuning{FusionK: FusionK, ExactWeight: exactWeight, Floor: Floor(identity), Domain: Domain(identity)}
 }
 
 // Recall is the answer to a query.
@@ -143,7 +146,7 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 	var sem []semanticHit
 	if opts.Mode != Keyword {
 		var reason string
-		sem, reason, err = s.semanticList(ctx, opts, tune.Floor)
+		sem, reason, err = s.semanticList(ctx, opts, tune)
 		if err != nil {
 			return nil, err
 		}
@@ -200,7 +203,7 @@ const noSignal = "the query has no words the embedder knows"
 
 // semanticList embeds the query and ranks by meaning. A non-empty reason
 // says why there is no semantic list.
-func (s *Store) semanticList(ctx context.Context, opts RecallOptions, floor float32) ([]semanticHit, string, error) {
+func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tuning) ([]semanticHit, string, error) {
 	if opts.Embedder == nil {
 		reason := opts.NoEmbedder
 		if reason == "" {
@@ -234,7 +237,7 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions, floor floa
 	if qvec == nil {
 		return nil, noSignal, nil
 	}
-	hits, err := s.semantic(ctx, identity, qvec, opts.Scope, floor)
+	hits, err := s.semantic(ctx, identity, qvec, opts.Scope, tune.Floor, tune.Domain)
 	return hits, "", err
 }
 

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -113,6 +114,18 @@ func meanSimilarity(cols []*collection, qvec []float32) float32 {
 		return 1
 	}
 	return float32(dot / float64(n))
+}
+
+// addUnit adds v scaled to unit length to sum, as chromem stores it.
+func addUnit(sum []float64, v []float32) {
+	var sq float64
+	for _, x := range v {
+		sq += float64(x) * float64(x)
+	}
+	n := math.Sqrt(sq)
+	for i, x := range v {
+		sum[i] += float64(x) / n
+	}
 }
 
 func inTime(startedNS string, sc Scope) bool {
@@ -248,9 +261,7 @@ func (s *Store) loadCollection(ctx context.Context, key collectionKey) (*collect
 		if err := col.AddDocument(ctx, chromem.Document{ID: id.String(), Metadata: meta, Embedding: vec}); err != nil {
 			return nil, fmt.Errorf("store: loading vectors: %w", err)
 		}
-		for i, x := range normalize(vec) {
-			c.sum[i] += float64(x)
-		}
+		addUnit(c.sum, vec)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: loading vectors: %w", err)

@@ -5,7 +5,7 @@
 //
 //	go run ./bench/eval            # the table in the README
 //	go run ./bench/eval -v         # and each query's rank per mode
-//	go run ./bench/eval -sweep     # hybrid over a grid of k, weight and floor
+//	go run ./bench/eval -sweep     # hybrid over a grid of floor, domain, k and weight
 package main
 
 import (
@@ -25,7 +25,7 @@ func main() {
 	queries := flag.String("queries", "bench/eval/queries.json", "the eval queries")
 	store := flag.String("store", "", "store directory to (re)use; default a temporary one")
 	verbose := flag.Bool("v", false, "print each query's rank per mode")
-	sweep := flag.Bool("sweep", false, "score hybrid over a grid of fusion k, exact weight and floor")
+	sweep := flag.Bool("sweep", false, "score hybrid over a grid of floor, domain, fusion k and exact weight")
 	flag.Parse()
 	if err := run(*corpus, *queries, *store, *verbose, *sweep); err != nil {
 		fmt.Fprintln(os.Stderr, "eval:", err)
@@ -84,7 +84,7 @@ func run(corpus, queries, storeDir string, verbose, sweep bool) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\n", mode, scores["all"], scores["paraphrase"], scores["exact"], scores["negative"].Empty, scores["negative"].Negatives)
 	}
 	tw.Flush()
-	fmt.Printf("\n(k=%d, exact weight %.1f, floor %.2f for %s)\n", tune.FusionK, tune.ExactWeight, tune.Floor, emb.Identity())
+	fmt.Printf("\n(k=%d, exact weight %.1f, floor %.2f, domain %.2f for %s)\n", tune.FusionK, tune.ExactWeight, tune.Floor, tune.Domain, emb.Identity())
 	if verbose {
 		fmt.Println()
 		tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
@@ -108,22 +108,25 @@ func run(corpus, queries, storeDir string, verbose, sweep bool) error {
 
 func runSweep(ctx context.Context, e *Eval, base memory.Tuning) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "floor\tk\tweight\thybrid\tsemantic\tnegatives empty (hybrid)")
-	for _, floor := range []float32{0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55} {
-		t := base
-		t.Floor = floor
-		sem, _, err := e.Run(ctx, memory.Semantic, t)
-		if err != nil {
-			return err
-		}
-		for _, k := range []int{10, 60} {
-			for _, w := range []float64{1, 3} {
-				t.FusionK, t.ExactWeight = k, w
-				hyb, _, err := e.Run(ctx, memory.Hybrid, t)
-				if err != nil {
-					return err
+	fmt.Fprintln(tw, "floor\tdomain\tk\tweight\thybrid\thybrid paraphrase\tsemantic\tnegatives empty (hybrid, semantic)")
+	for _, floor := range []float32{0.25, 0.30, 0.35, 0.40, 0.45, 0.50} {
+		for _, domain := range []float32{0, 0.05, 0.08, 0.10, 0.12} {
+			t := base
+			t.Floor, t.Domain = floor, domain
+			sem, _, err := e.Run(ctx, memory.Semantic, t)
+			if err != nil {
+				return err
+			}
+			for _, k := range []int{10, 60} {
+				for _, w := range []float64{1, 3} {
+					t.FusionK, t.ExactWeight = k, w
+					hyb, _, err := e.Run(ctx, memory.Hybrid, t)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(tw, "%.2f\t%.2f\t%d\t%.0f\t%s\t%s\t%s\t%d/%d, %d/%d\n", floor, domain, k, w, hyb["all"], hyb["paraphrase"], sem["all"],
+						hyb["negative"].Empty, hyb["negative"].Negatives, sem["negative"].Empty, sem["negative"].Negatives)
 				}
-				fmt.Fprintf(tw, "%.2f\t%d\t%.0f\t%s\t%s\t%d/%d\n", floor, k, w, hyb["all"], sem["all"], hyb["negative"].Empty, hyb["negative"].Negatives)
 			}
 		}
 	}

@@ -1,0 +1,67 @@
+package memory
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/deja-dev/deja/embed"
+)
+
+// TestDomainRefusesAQueryAboutSomethingElse checks the centroid shortcut
+// against the mean over every stored vector, and that a query whose mean
+// similarity is below Domain gets no semantic match even above the floor.
+func TestDomainRefusesAQueryAboutSomethingElse(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	ctx := context.Background()
+	const q = "customers see other customer's rows"
+
+	vecs, err := emb.Embed(ctx, embed.Query, []string{q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	qvec := normalize(vecs[0])
+	rows, err := s.db.QueryContext(ctx, `SELECT vec FROM vectors WHERE embedder = ? AND length(vec) > 0`, emb.Identity())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	n := 0
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			t.Fatal(err)
+		}
+		for i, x := range normalize(decodeVector(b)) {
+			sum += float64(x) * float64(qvec[i])
+		}
+		n++
+	}
+	if err := rows.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := sum / float64(n)
+	cols, err := s.collections(ctx, emb.Identity(), Scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := float64(meanSimilarity(cols, qvec))
+	if math.Abs(got-want) > 1e-5 || want <= 0 {
+		t.Fatalf("mean similarity %.6f, want %.6f over %d vectors (and above 0)", got, want, n)
+	}
+
+	for _, c := range []struct {
+		domain float32
+		hits   bool
+	}{{0, true}, {float32(want) - 0.01, true}, {float32(want) + 0.01, false}} {
+		r, err := s.Recall(ctx, RecallOptions{Query: q, Mode: Semantic, Embedder: emb, Tuning: &Tuning{FusionK: FusionK, Floor: 0.01, Domain: c.domain}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(r.Results) > 0; got != c.hits {
+			t.Errorf("domain %.3f (mean %.3f): %d results, want hits %v", c.domain, want, len(r.Results), c.hits)
+		}
+	}
+}
