@@ -1,10 +1,13 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -45,7 +48,47 @@ func (s *Store) Forget(ctx context.Context, ids []string, lock LockOptions) erro
 	if err != nil {
 		return err
 	}
-	return s.scrub(ctx)
+	if err := s.scrub(ctx); err != nil {
+		return err
+	}
+	return s.dropDigests(ids)
+}
+
+// DigestDir is the directory, inside the data directory, that holds the
+// context digests written for agents ('deja context', 'deja aider').
+const DigestDir = "context"
+
+// dropDigests removes the context digests that cite a forgotten session:
+// they quote its turns. The next 'deja context' or 'deja aider' writes
+// them again from what the store still holds.
+func (s *Store) dropDigests(ids []string) error {
+	dir := filepath.Join(s.dir, DigestDir)
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store: reading the digests in %s: %w", dir, err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("store: reading digest %s: %w", path, err)
+		}
+		for _, id := range ids {
+			if bytes.Contains(data, []byte(id)) {
+				if err := os.Remove(path); err != nil {
+					return fmt.Errorf("store: removing digest %s, which quotes a forgotten session: %w", path, err)
+				}
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // scrub leaves no trace of deleted text in the store's files: FTS5 keeps

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/deja-dev/deja/embed"
@@ -82,17 +83,46 @@ func TestPrivacyRedactForgetAndModes(t *testing.T) {
 	if err != nil || len(sessions) != 2 {
 		t.Fatalf("sessions: %v, %d", err, len(sessions))
 	}
-	ids := []string{sessions[0].ID, sessions[1].ID}
-	if err := s.Forget(ctx, ids, LockOptions{}); err != nil {
+	var migration, deploy string
+	for _, si := range sessions {
+		if si.Started.Day() == 1 {
+			migration = si.ID
+		} else {
+			deploy = si.ID
+		}
+	}
+	// A digest written for aider quotes the session's turns.
+	d, err := s.Context(ctx, ContextOptions{Project: filepath.Dir(hist)})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if forgotten, _ := s.Forgotten(ctx); len(forgotten) != 2 {
-		t.Fatalf("forgotten = %v", forgotten)
+	if !strings.Contains(d.Markdown, "zebracornflux") {
+		t.Fatal("the digest does not quote the session: it cannot show forget removing it")
+	}
+	if err := os.MkdirAll(filepath.Join(dir, DigestDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, DigestDir, "project.md"), []byte(d.Markdown), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := s.Forget(ctx, []string{migration}, LockOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if forgotten, _ := s.Forgotten(ctx); len(forgotten) != 1 || forgotten[0] != migration {
+		t.Fatalf("forgotten = %v, want [%s]", forgotten, migration)
 	}
 	for _, word := range []string{"zebracornflux", "quokkafalcon"} {
 		if hits := scanDir(t, dir, word); len(hits) > 0 {
 			t.Errorf("forgotten text %q still in %v", word, hits)
 		}
+	}
+	if hits := scanDir(t, dir, "deploy script"); len(hits) == 0 {
+		t.Errorf("the session that was not forgotten (%s) lost its text", deploy)
+	}
+	r, err := s.Recall(ctx, RecallOptions{Query: "deploy script", Mode: Keyword})
+	if err != nil || len(r.Results) != 1 || r.Results[0].SessionID != deploy {
+		t.Errorf("recall of the kept session: %v %+v", err, r)
 	}
 
 	st, err := os.Stat(dir)
