@@ -37,6 +37,8 @@ func fixture(t *testing.T) (*Store, string) {
 	return s, path
 }
 
+// index indexes paths and fails the test on any problem; a test that
+// expects problems calls s.Index itself.
 func index(t *testing.T, s *Store, emb *wordsEmbedder, paths ...string) IndexReport {
 	t.Helper()
 	opts := IndexOptions{Paths: paths}
@@ -48,7 +50,7 @@ func index(t *testing.T, s *Store, emb *wordsEmbedder, paths ...string) IndexRep
 		t.Fatal(err)
 	}
 	if len(rep.Problems) > 0 {
-		t.Logf("problems: %v", rep.Problems)
+		t.Errorf("unexpected problems: %v", rep.Problems)
 	}
 	return rep
 }
