@@ -92,3 +92,60 @@ func TestTextsHugeQuestionStaysInBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestTextsMultiMegabyteAnswer cuts a 4 MB answer on one line, as aider
+// writes a pasted log back, into chunks that each hold the question, stay
+// in budget and together give back the whole answer in order.
+func TestTextsMultiMegabyteAnswer(t *testing.T) {
+	const question = "Why does the import stall?"
+	answer := longAnswer(4 << 20)
+	got := Texts(Turn{User: question, Assistant: answer}, DefaultBudget)
+	room := DefaultBudget - utf8.RuneCountInString(question) - 2
+	if want := utf8.RuneCountInString(answer) / room; len(got) < want {
+		t.Fatalf("got %d chunks, want at least %d", len(got), want)
+	}
+	var rebuilt strings.Builder
+	for i, c := range got {
+		if n := utf8.RuneCountInString(c); n > DefaultBudget {
+			t.Fatalf("chunk %d has %d runes, over the budget of %d", i, n, DefaultBudget)
+		}
+		q, rest, ok := strings.Cut(c, "\n\n")
+		if !ok || q != question {
+			t.Fatalf("chunk %d does not start with the question: %.40q", i, c)
+		}
+		if rest == "" || rest != strings.TrimSpace(rest) {
+			t.Fatalf("chunk %d: answer part %.40q is empty or not trimmed", i, rest)
+		}
+		if i > 0 {
+			rebuilt.WriteByte(' ')
+		}
+		rebuilt.WriteString(rest)
+	}
+	if rebuilt.String() != answer {
+		t.Error("the chunks joined by a space are not the answer: a part was lost, repeated or cut inside a word")
+	}
+}
+
+// longAnswer is size bytes of one line of words, with multi-byte runes so
+// a cut inside a rune would show.
+func longAnswer(size int) string {
+	words := []string{"tenant", "prédicat", "query", "leak", "行", "rows", "index"}
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(words[i%len(words)])
+	}
+	return b.String()
+}
+
+// BenchmarkTextsLongAnswer measures cutting one 1 MB answer; the time per
+// byte must not grow with the answer's length.
+func BenchmarkTextsLongAnswer(b *testing.B) {
+	answer := longAnswer(1 << 20)
+	b.SetBytes(int64(len(answer)))
+	for b.Loop() {
+		Texts(Turn{User: "Why does the import stall?", Assistant: answer}, DefaultBudget)
+	}
+}
