@@ -26,7 +26,8 @@ type IndexOptions struct {
 	Embedder embed.Embedder
 	// Budget is the most characters of one chunk (chunk.Texts).
 	Budget int
-	// Full re-reads every file whole and re-embeds every turn.
+	// Full re-reads the files of Paths whole and re-embeds their turns;
+	// other histories in the store are left as they are.
 	Full bool
 	// Location is the zone of session header times; nil means time.Local.
 	Location *time.Location
@@ -97,7 +98,7 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 		}
 	}
 	if opts.Full {
-		if err := s.resetForFull(ctx, emb); err != nil {
+		if err := s.resetForFull(ctx, emb, opts.Paths); err != nil {
 			return rep, err
 		}
 	}
@@ -169,19 +170,29 @@ func (s *Store) registerEmbedder(ctx context.Context, emb embed.Embedder) error 
 	return nil
 }
 
-// resetForFull forgets what was read of every file and drops the
-// embedder's vectors, so this run re-reads and re-embeds everything. Turns
-// stay until their file is re-read, so recall keeps working meanwhile; a
-// run killed half-way is completed by the next one.
-func (s *Store) resetForFull(ctx context.Context, emb embed.Embedder) error {
+// resetForFull forgets what was read of the given histories and drops the
+// embedder's vectors of their sessions (gone ones included), so this run
+// re-reads and re-embeds them. Other histories keep their files rows, or a
+// plain 'deja index' would no longer know a history only ever named on the
+// command line. Turns stay until their file is re-read, so recall keeps
+// working meanwhile; a run killed half-way is completed by the next one.
+func (s *Store) resetForFull(ctx context.Context, emb embed.Embedder, paths []string) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM files`); err != nil {
-			return err
-		}
-		if emb != nil {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM vectors WHERE embedder = ?`, emb.Identity()); err != nil {
+		for _, path := range paths {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE path = ?`, path); err != nil {
 				return err
 			}
+			if emb == nil {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `
+				DELETE FROM vectors WHERE embedder = ? AND turn_id IN (
+					SELECT turns.id FROM turns JOIN sessions ON sessions.id = turns.session_id WHERE sessions.path = ?)`,
+				emb.Identity(), path); err != nil {
+				return err
+			}
+		}
+		if emb != nil {
 			if _, err := tx.ExecContext(ctx, `UPDATE embedders SET complete = 0 WHERE identity = ?`, emb.Identity()); err != nil {
 				return err
 			}

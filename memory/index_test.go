@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deja-dev/deja/aider"
 )
 
 const thirdSession = `
@@ -216,5 +219,53 @@ func TestIndexUnreadableAndBinaryFilesAreSkipped(t *testing.T) {
 	}
 	if rep.Skipped != 2 || rep.NewTurns != 3 || len(rep.Problems) != 2 {
 		t.Errorf("report %+v, want two files skipped with reasons and the good one indexed", rep)
+	}
+}
+
+// secondHistory writes another project's history holding thirdSession.
+func secondHistory(t *testing.T) string {
+	t.Helper()
+	project := filepath.Join(t.TempDir(), "api")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(project, aider.HistoryFileName)
+	if err := os.WriteFile(path, []byte(thirdSession), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path, err := aider.ResolvePath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestIndexFullResetsOnlyTheNamedHistories(t *testing.T) {
+	s, shop := fixture(t)
+	api := secondHistory(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, shop)
+	index(t, s, emb, api)
+	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{api}, Embedder: emb, Full: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Embedded != 1 || len(rep.Problems) != 0 {
+		t.Errorf("--full of one history: %+v; want its one turn re-embedded and the other history's vectors kept", rep)
+	}
+	known, err := s.KnownFiles(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(known) != 2 {
+		t.Fatalf("known files after --full of one history: %v; want both, so a plain 'deja index' still reads the other", known)
+	}
+	appendFile(t, shop, "\n#### Now shrink it further with distroless  \n\nSwitched the runtime stage to distroless.\n")
+	rep = index(t, s, emb, known...)
+	if rep.Read != 1 || rep.NewTurns != 1 {
+		t.Errorf("plain index after --full of the other history: %+v; want the appended turn read", rep)
+	}
+	if r := recall(t, s, emb, "distroless", Keyword); len(r.Results) != 1 {
+		t.Errorf("the appended turn is not recalled: %+v", r.Results)
 	}
 }
