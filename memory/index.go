@@ -334,7 +334,10 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 			if parsed[ks.id] || !ks.present {
 				continue
 			}
-			if incremental && ks.offset >= from {
+			if incremental && ks.offset < from {
+				continue
+			}
+			if incremental && rereadAs(ks, hist.Sessions) {
 				// Read from bytes read again now: the re-read session
 				// replaces it (a header that was half written, say).
 				if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, ks.id); err != nil {
@@ -342,11 +345,9 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 				}
 				continue
 			}
-			if !incremental {
-				// It left the file: keep it, as a deleted transcript is kept.
-				if _, err := tx.ExecContext(ctx, `UPDATE sessions SET present = 0 WHERE id = ?`, ks.id); err != nil {
-					return err
-				}
+			// It left the file: keep it, as a deleted transcript is kept.
+			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET present = 0 WHERE id = ?`, ks.id); err != nil {
+				return err
 			}
 		}
 		for _, sess := range sessions {
@@ -508,20 +509,26 @@ func putVectors(ctx context.Context, stmt *sql.Stmt, identity, project, session 
 	return nil
 }
 
-// pruneTurns deletes stored turns of a session that its re-read no longer has.
+// pruneTurns deletes stored turns of a session that its re-read no longer
+// has among the turns it read. Turns after the last one read stay: aider
+// only appends, so a session with fewer turns than before was cut by hand
+// (a user trimming a big history), and its cut turns stay recallable as a
+// session that left the file does.
 func pruneTurns(ctx context.Context, tx *sql.Tx, session string, turns []chunk.Turn) error {
-	keep := make([]any, 0, len(turns)+1)
-	keep = append(keep, session)
+	if len(turns) == 0 {
+		return nil
+	}
+	last := turns[0].Index
+	args := make([]any, 0, len(turns)+2)
+	args = append(args, session, 0)
 	marks := make([]string, 0, len(turns))
 	for _, t := range turns {
-		keep = append(keep, t.Index)
+		last = max(last, t.Index)
+		args = append(args, t.Index)
 		marks = append(marks, "?")
 	}
-	q := `DELETE FROM turns WHERE session_id = ?`
-	if len(marks) > 0 {
-		q += ` AND turn NOT IN (` + strings.Join(marks, ",") + `)`
-	}
-	_, err := tx.ExecContext(ctx, q, keep...)
+	args[1] = last
+	_, err := tx.ExecContext(ctx, `DELETE FROM turns WHERE session_id = ? AND turn < ? AND turn NOT IN (`+strings.Join(marks, ",")+`)`, args...)
 	return err
 }
 
@@ -567,11 +574,25 @@ func (s *Store) fileState(ctx context.Context, path string) (fileState, error) {
 type knownSession struct {
 	id      string
 	offset  int64
+	header  string
 	present bool
 }
 
+// rereadAs reports whether a session read before is among the sessions
+// read now under another ID: one starting at the same byte whose header
+// completes the old one (aider was writing it during the last run). A
+// session cut by hand and followed by a new one is not: it stays, gone.
+func rereadAs(ks knownSession, parsed []aider.Session) bool {
+	for _, sess := range parsed {
+		if sess.Offset == ks.offset && strings.HasPrefix(sess.Header, ks.header) {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *Store) fileSessions(ctx context.Context, path string) ([]knownSession, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, offset, present FROM sessions WHERE path = ?`, path)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, offset, header, present FROM sessions WHERE path = ?`, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading the ledger: %w", err)
 	}
@@ -579,7 +600,7 @@ func (s *Store) fileSessions(ctx context.Context, path string) ([]knownSession, 
 	var out []knownSession
 	for rows.Next() {
 		var k knownSession
-		if err := rows.Scan(&k.id, &k.offset, &k.present); err != nil {
+		if err := rows.Scan(&k.id, &k.offset, &k.header, &k.present); err != nil {
 			return nil, err
 		}
 		out = append(out, k)

@@ -269,3 +269,91 @@ func TestIndexFullResetsOnlyTheNamedHistories(t *testing.T) {
 		t.Errorf("the appended turn is not recalled: %+v", r.Results)
 	}
 }
+
+// longSession is a last session of three turns, to be cut by hand.
+const longSession = `
+# aider chat started at 2026-07-19 08:15:00
+
+#### Add rate limiting to the login endpoint  
+
+I added a token bucket limiter in middleware/ratelimit.go and wired it into the login route.
+
+#### Log every rejected login with the client address  
+
+The limiter now logs rejections through slog with the remote address.
+
+#### Make the bucket size configurable  
+
+Added a RATE_LIMIT_BURST setting read in config.go.
+`
+
+// cutAfter truncates the file just before the first line holding marker.
+func cutAfter(t *testing.T, path, marker string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := strings.Index(string(data), marker)
+	if i < 0 {
+		t.Fatalf("%q not in %s", marker, path)
+	}
+	if err := os.WriteFile(path, data[:i], 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIndexKeepsTurnsCutFromASession(t *testing.T) {
+	for _, grown := range []bool{false, true} {
+		name := "whole re-read"
+		if grown {
+			name = "file grew again"
+		}
+		t.Run(name, func(t *testing.T) {
+			s, path := fixture(t)
+			appendFile(t, path, longSession)
+			emb := newWordsEmbedder()
+			index(t, s, emb, path)
+			id := sessionIDs(t, s)[0] // newest first
+			cutAfter(t, path, "#### Log every rejected login")
+			if grown {
+				// A new session makes the file longer than before, so
+				// only the cut session onwards is read again.
+				appendFile(t, path, strings.Repeat("\n", len(longSession))+thirdSession)
+			}
+			index(t, s, emb, path)
+			d, err := s.Session(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Turns) != 3 {
+				t.Errorf("session cut by hand has %d turns, want its 3", len(d.Turns))
+			}
+			for _, q := range []string{"slog", "RATE_LIMIT_BURST"} {
+				if r := recall(t, s, emb, q, Keyword); len(r.Results) == 0 || r.Results[0].SessionID != id {
+					t.Errorf("a turn cut from the file is no longer recalled by %q: %+v", q, r.Results)
+				}
+			}
+		})
+	}
+}
+
+func TestIndexKeepsALastSessionCutAndReplaced(t *testing.T) {
+	s, path := fixture(t)
+	appendFile(t, path, longSession)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	id := sessionIDs(t, s)[0]
+	// The last session is cut out whole and aider starts a longer one at
+	// the same byte: only that byte onwards is read again.
+	cutAfter(t, path, "\n# aider chat started at 2026-07-19")
+	appendFile(t, path, strings.Replace(thirdSession, "08:15:00", "09:00:00", 1)+strings.Repeat("padding line\n", 40))
+	index(t, s, emb, path)
+	d, err := s.Session(context.Background(), id)
+	if err != nil {
+		t.Fatalf("the cut session is gone from the store: %v", err)
+	}
+	if d.Present || len(d.Turns) != 3 {
+		t.Errorf("cut session: present %v, %d turns; want it kept, marked gone, with its 3 turns", d.Present, len(d.Turns))
+	}
+}
