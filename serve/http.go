@@ -59,7 +59,7 @@ func (m *Memory) serveRecall(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrBadRequest):
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
-	case errors.Is(err, memory.ErrEmpty):
+	case errors.Is(err, memory.ErrEmpty), errors.Is(err, ErrNotFound):
 		writeError(w, http.StatusNotFound, err.Error())
 		return
 	case err != nil:

@@ -43,11 +43,12 @@ type RecallRequest struct {
 	Project string `json:"project,omitempty" jsonschema:"only sessions of aider histories in this directory or below it (absolute path)"`
 	Since   string `json:"since,omitempty" jsonschema:"only sessions started at or after: a date (2026-07-17), an RFC 3339 time, or an age (36h, 7d, 2w)"`
 	Until   string `json:"until,omitempty" jsonschema:"only sessions started before: a date (that day included), an RFC 3339 time, or an age"`
-	Session string `json:"session,omitempty" jsonschema:"only this session ID"`
+	Session string `json:"session,omitempty" jsonschema:"only this session: its ID, or a part only it has (such as 20260717T090000)"`
 }
 
 // Recall answers a request from the warm store. An error about the
-// request wraps ErrBadRequest.
+// request wraps ErrBadRequest; a session the store does not hold,
+// ErrNotFound.
 func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*memory.Recall, error) {
 	if strings.TrimSpace(req.Query) == "" {
 		return nil, badRequest("query is empty: say what to look for")
@@ -69,6 +70,18 @@ func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*memory.Recall,
 	sc, err := scopeOf(req, time.Now())
 	if err != nil {
 		return nil, err
+	}
+	// A session is named as 'deja recall --session' takes it: its ID, or a
+	// part only it has. Scope matches whole IDs only.
+	if sc.Session != "" {
+		id, err := m.Store.ResolveSession(ctx, sc.Session)
+		if errors.Is(err, memory.ErrNoSession) {
+			return nil, fmt.Errorf("%w: session: %v", ErrNotFound, err)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("session: %w", err)
+		}
+		sc.Session = id
 	}
 	opts := memory.RecallOptions{Query: req.Query, Mode: mode, Scope: sc, Limit: limit}
 	if mode != memory.Keyword {

@@ -188,6 +188,18 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 		t.Errorf("recall text does not name the first turn:\n%s", txt)
 	}
 
+	// A part of a session's ID scopes recall as it does 'deja recall --session'.
+	var scoped RecallOutput
+	res = call(t, cs, "recall", map[string]any{"query": "one customer can see another account's orders", "session": "20260714T101231"}, &scoped)
+	if res.IsError || len(scoped.Results) == 0 {
+		t.Fatalf("recall in session 20260714T101231: error %v, %d results (%s)", res.IsError, len(scoped.Results), text(res))
+	}
+	for _, h := range scoped.Results {
+		if h.SessionID != first.SessionID {
+			t.Errorf("recall in session 20260714T101231 found a turn of %s", h.SessionID)
+		}
+	}
+
 	var show ShowOutput
 	ref := first.SessionID + "/" + itoa(first.Turn)
 	res = call(t, cs, "show", map[string]any{"session": ref}, &show)
@@ -224,6 +236,7 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 		{"recall", map[string]any{"query": "x", "limit": -1}, "positive"},
 		{"recall", map[string]any{"query": "x", "since": "last tuesday"}, "not a time"},
 		{"recall", map[string]any{"query": "x", "colour": "red"}, "colour"},
+		{"recall", map[string]any{"query": "x", "session": "no-such-session"}, "no such session"},
 		{"show", map[string]any{"session": "no-such-session"}, "no such session"},
 		{"show", map[string]any{"session": first.SessionID + "/99"}, "no turn 99"},
 		{"show", map[string]any{"session": first.SessionID + "/x"}, "must be a number"},
@@ -333,6 +346,8 @@ func TestRecallEndpointRefusesBadRequestsAndOtherHosts(t *testing.T) {
 		{`{"query":"docker","mode":"fuzzy"}`, "", "", http.StatusBadRequest},
 		{`{"query":`, "", "", http.StatusBadRequest},
 		{`{"query":"docker","nope":1}`, "", "", http.StatusBadRequest},
+		{`{"query":"docker","session":"no-such-session"}`, "", "", http.StatusNotFound},
+		{`{"query":"docker","session":"20260714T101231"}`, "", "", http.StatusOK},
 		{`{"query":"docker"}`, "evil.example:80", "", http.StatusForbidden},
 		{`{"query":"docker"}`, "", "https://evil.example", http.StatusForbidden},
 	}

@@ -18,7 +18,10 @@ import (
 // vectors are already loaded, and returns nil when there is none, it would
 // answer with another embedder, or it does not answer in time (a stale
 // serve.json from a killed server included): recall then reads the store
-// itself. The token, when the server needs one, comes from DEJA_TOKEN.
+// itself. It also returns nil when the server refuses the request, as it
+// refuses a --session the store does not hold: the store itself then says
+// what is wrong, so the message and exit code are those of a recall without
+// a server. The token, when the server needs one, comes from DEJA_TOKEN.
 func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, mode memory.Mode, sc memory.Scope) *memory.Recall {
 	info, err := serve.ReadInfo(cfg.DataDir)
 	if err != nil || !sameDir(info.DataDir, cfg.DataDir) {

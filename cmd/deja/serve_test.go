@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -220,6 +221,48 @@ func TestRecallAnswersThroughARunningServer(t *testing.T) {
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("recall with a stale serve.json took %s", took)
 	}
+}
+
+// TestRecallSessionThroughARunningServer expects --session to take a part
+// of an ID through a server as it does alone, and an unknown session to
+// fail alike: exit 1 with the same message.
+func TestRecallSessionThroughARunningServer(t *testing.T) {
+	dataDir := indexedDataDir(t)
+	ctx := context.Background()
+	args := []string{"recall", "--json", "--session", "20260714T101231", "one customer sees another account's orders"}
+	local, _ := deja(t, ctx, nil, args...)
+	if !strings.Contains(local, `"session_id": "aider-`) {
+		t.Fatalf("recall --session 20260714T101231 found nothing alone:\n%s", local)
+	}
+	localErr := dejaFails(t, ctx, "recall", "--session", "no-such-session", "orders")
+
+	_, stop := startServer(t, dataDir, "")
+	defer stop()
+	got, gotErr := deja(t, ctx, nil, args...)
+	if !strings.Contains(gotErr, "recalled through deja serve") {
+		t.Errorf("recall --session did not go through the server: stderr %q", gotErr)
+	}
+	if a, b := tookMS.ReplaceAllString(got, ""), tookMS.ReplaceAllString(local, ""); a != b {
+		t.Errorf("recall --session 20260714T101231 through the server:\n%s\nalone:\n%s", got, local)
+	}
+	if servedErr := dejaFails(t, ctx, "recall", "--session", "no-such-session", "orders"); servedErr != localErr {
+		t.Errorf("unknown session through the server: %v; alone: %v", servedErr, localErr)
+	}
+}
+
+// dejaFails runs one command in-process, expects it to end with exit code
+// 1, and returns its message.
+func dejaFails(t *testing.T, ctx context.Context, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	root := newRootCmd(&IO{In: strings.NewReader(""), Out: &out, Err: io.Discard})
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	var ex exitError
+	if !errors.As(err, &ex) || ex.code != 1 || ex.msg == "" {
+		t.Fatalf("deja %s = %v (stdout %q), want exit 1 with a message", strings.Join(args, " "), err, out.String())
+	}
+	return ex.msg
 }
 
 func TestRecallWithTokenNeedsDEJA_TOKEN(t *testing.T) {
