@@ -284,13 +284,24 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 			reserved[ks.id] = true
 		}
 	}
-	hist := aider.Parse(data[from:], aider.Options{
-		Path:         path,
-		Offset:       from,
-		FirstOrdinal: ordinal,
-		Reserved:     func(id string) bool { return reserved[id] },
-		Location:     ix.opts.Location,
-	})
+	parse := func() *aider.History {
+		return aider.Parse(data[from:], aider.Options{
+			Path:         path,
+			Offset:       from,
+			FirstOrdinal: ordinal,
+			Reserved:     func(id string) bool { return reserved[id] },
+			Location:     ix.opts.Location,
+		})
+	}
+	hist := parse()
+	// An ID that depends on position (a same-second -2, an ordinal for an
+	// unreadable header) slides to a later session when an earlier one is
+	// cut out by hand. On a whole re-read such an ID is reserved, and the
+	// file parsed again, until every taken ID names the session it named
+	// before; each pass reserves one more known ID, so this ends.
+	for !incremental && reserveTakenIDs(hist.Sessions, known, reserved) {
+		hist = parse()
+	}
 
 	tomb, err := ix.s.tombstones(ctx, path)
 	if err != nil {
@@ -575,7 +586,62 @@ type knownSession struct {
 	id      string
 	offset  int64
 	header  string
+	started sql.NullInt64
 	present bool
+	// first is the user text of the session's first stored turn.
+	first string
+}
+
+// reserveTakenIDs reserves the IDs of known sessions that a parsed session
+// took without being that session, and reports whether it reserved any.
+func reserveTakenIDs(parsed []aider.Session, known []knownSession, reserved map[string]bool) bool {
+	byID := map[string]knownSession{}
+	for _, ks := range known {
+		byID[ks.id] = ks
+	}
+	added := false
+	for _, sess := range parsed {
+		ks, ok := byID[sess.ID]
+		if ok && !reserved[sess.ID] && !sameSession(ks, sess, known) {
+			reserved[sess.ID] = true
+			added = true
+		}
+	}
+	return added
+}
+
+// sameSession reports whether a parsed session is the known one: the same
+// header and start, and, when another known session of the file shares
+// them (two launches in one second, unreadable headers), the same first
+// question. Aider writes a question whole when it is sent, so a session
+// cut or grown after its first turn still matches.
+func sameSession(ks knownSession, sess aider.Session, known []knownSession) bool {
+	var started sql.NullInt64
+	if sess.HasStart() {
+		started = sql.NullInt64{Int64: sess.Started.UnixNano(), Valid: true}
+	}
+	if ks.header != sess.Header || ks.started != started {
+		return false
+	}
+	for _, other := range known {
+		if other.id != ks.id && other.header == ks.header && other.started == ks.started {
+			return ks.first == firstQuestion(sess)
+		}
+	}
+	return true
+}
+
+// firstQuestion is the user text of a session's first turn as stored:
+// with its secrets redacted.
+func firstQuestion(sess aider.Session) string {
+	sess.Messages = append([]aider.Message(nil), sess.Messages...)
+	sess.Records = append([]aider.Record(nil), sess.Records...)
+	redactSession(&sess)
+	turns := chunk.Turns(sess)
+	if len(turns) == 0 {
+		return ""
+	}
+	return turns[0].User
 }
 
 // rereadAs reports whether a session read before is among the sessions
@@ -592,7 +658,10 @@ func rereadAs(ks knownSession, parsed []aider.Session) bool {
 }
 
 func (s *Store) fileSessions(ctx context.Context, path string) ([]knownSession, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, offset, header, present FROM sessions WHERE path = ?`, path)
+	rows, err := s.db.QueryContext(ctx, `
+		SELECT id, offset, header, started_ns, present,
+			COALESCE((SELECT user FROM turns WHERE session_id = sessions.id ORDER BY turn LIMIT 1), '')
+		FROM sessions WHERE path = ?`, path)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading the ledger: %w", err)
 	}
@@ -600,7 +669,7 @@ func (s *Store) fileSessions(ctx context.Context, path string) ([]knownSession, 
 	var out []knownSession
 	for rows.Next() {
 		var k knownSession
-		if err := rows.Scan(&k.id, &k.offset, &k.header, &k.present); err != nil {
+		if err := rows.Scan(&k.id, &k.offset, &k.header, &k.started, &k.present, &k.first); err != nil {
 			return nil, err
 		}
 		out = append(out, k)

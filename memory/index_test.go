@@ -357,3 +357,48 @@ func TestIndexKeepsALastSessionCutAndReplaced(t *testing.T) {
 		t.Errorf("cut session: present %v, %d turns; want it kept, marked gone, with its 3 turns", d.Present, len(d.Turns))
 	}
 }
+
+func TestIndexKeepsIDsWhenAnEarlierSessionIsCutOut(t *testing.T) {
+	s, path := fixture(t)
+	first := strings.Replace(thirdSession, "Add rate limiting to the login endpoint", "Add a health check endpoint", 1)
+	first = strings.Replace(first, "token bucket limiter in middleware/ratelimit.go", "handler in health/check.go", 1)
+	appendFile(t, path, first+thirdSession)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	byFirst := map[string]string{}
+	for _, id := range sessionIDs(t, s) {
+		d, err := s.Session(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byFirst[d.First] = id
+	}
+	health, limit := byFirst["Add a health check endpoint"], byFirst["Add rate limiting to the login endpoint"]
+	if !strings.HasSuffix(limit, "-2") || limit != health+"-2" {
+		t.Fatalf("same-second sessions got IDs %q and %q, want a -2 for the second", health, limit)
+	}
+	// Cut the first of the two out by hand.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), first, "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index(t, s, emb, path)
+	for id, want := range map[string]struct {
+		first   string
+		present bool
+	}{health: {"Add a health check endpoint", false}, limit: {"Add rate limiting to the login endpoint", true}} {
+		d, err := s.Session(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.First != want.first || d.Present != want.present || len(d.Turns) != 1 {
+			t.Errorf("%s: first %q, present %v, %d turns; want %q, present %v, 1 turn", id, d.First, d.Present, len(d.Turns), want.first, want.present)
+		}
+	}
+	if n := len(sessionIDs(t, s)); n != 4 {
+		t.Errorf("%d sessions, want the 4 indexed before, none stored twice", n)
+	}
+}
