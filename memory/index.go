@@ -35,6 +35,10 @@ type IndexOptions struct {
 	Lock LockOptions
 	// Progress, when set, is told how far indexing got.
 	Progress func(Progress)
+
+	// readFile replaces os.ReadFile when set, so a test can delete a file
+	// between its Stat and its read.
+	readFile func(string) ([]byte, error)
 }
 
 // Progress is how far an Index run got in its current phase.
@@ -254,8 +258,20 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 	if st.known && fi.Size() == st.size && mtime == st.mtime {
 		return nil
 	}
-	data, err := os.ReadFile(path)
+	readFile := os.ReadFile
+	if ix.opts.readFile != nil {
+		readFile = ix.opts.readFile
+	}
+	data, err := readFile(path)
 	if err != nil {
+		// Deleted since the Stat: the same as deleted before it.
+		if errors.Is(err, os.ErrNotExist) {
+			if st.known {
+				ix.rep.Missing++
+				return nil
+			}
+			return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+		}
 		return fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
 	}
 	if aider.IsBinary(data) {

@@ -402,3 +402,26 @@ func TestIndexKeepsIDsWhenAnEarlierSessionIsCutOut(t *testing.T) {
 		t.Errorf("%d sessions, want the 4 indexed before, none stored twice", n)
 	}
 }
+
+func TestIndexFileDeletedWhileReadIsMissing(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	appendFile(t, path, thirdSession)
+	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Embedder: emb,
+		readFile: func(name string) ([]byte, error) {
+			if err := os.Remove(name); err != nil {
+				t.Fatal(err)
+			}
+			return os.ReadFile(name)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Missing != 1 || rep.Skipped != 0 || len(rep.Problems) != 0 {
+		t.Errorf("history deleted between its Stat and its read: %+v; want it counted missing, with no problem", rep)
+	}
+	if n := len(sessionIDs(t, s)); n != 2 {
+		t.Errorf("%d sessions after the history was deleted, want its 2 kept", n)
+	}
+}
