@@ -35,7 +35,8 @@ type LockOptions struct {
 
 // AcquireLock takes the writer's lock of the data directory dir.
 func AcquireLock(ctx context.Context, dir string, opts LockOptions) (*Lock, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// 0o700 as Open makes it: the store holds what users typed.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("lock: %w", err)
 	}
 	path := filepath.Join(dir, LockFile)
@@ -57,7 +58,7 @@ func AcquireLock(ctx context.Context, dir string, opts LockOptions) (*Lock, erro
 		pid := holder(path)
 		if !time.Now().Before(deadline) {
 			f.Close()
-			return nil, fmt.Errorf("%w (pid %d holds %s): wait for it to finish, or retry with a longer wait", ErrLocked, pid, path)
+			return nil, fmt.Errorf("%w: %s is held by pid %d; wait for it to finish or retry with a longer --wait", ErrLocked, path, pid)
 		}
 		if !told && opts.Waiting != nil {
 			opts.Waiting(pid)

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -192,6 +193,25 @@ func TestSecondWriterSaysWhoHoldsTheLock(t *testing.T) {
 	_, err = AcquireLock(context.Background(), dir, LockOptions{Wait: 100 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
 		t.Fatalf("err = %v, want it locked by pid %d", err, os.Getpid())
+	}
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), "retry with a longer --wait") {
+		t.Errorf("err = %v, want ErrLocked saying to retry with a longer --wait", err)
+	}
+}
+
+func TestLockMakesAPrivateDataDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	l, err := AcquireLock(context.Background(), dir, LockOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Unlock()
+	fi, err := os.Stat(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		t.Errorf("data directory made with mode %v; want it private (0700), as Open makes it", perm)
 	}
 }
 
