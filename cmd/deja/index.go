@@ -14,7 +14,9 @@ import (
 const indexLong = `Index aider chat histories into deja's store, so 'deja recall' finds their
 turns. With no PATH, deja indexes the histories 'deja sources' finds and every
 history it indexed before; a PATH is a history file, or a directory searched
-for .aider.chat.history.md files.
+for .aider.chat.history.md files in it and two levels below it (hidden
+directories, node_modules and vendor are skipped; symlinks are followed, and
+a history reached twice is indexed once).
 
 Indexing is incremental: a file is read again only from the start of its last
 session, a file that did not change is not read at all, and only new turns are
@@ -99,12 +101,24 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(io.Err, "deja: warning:", p)
 	}
+	if rep.Files > 0 && rep.Skipped == rep.Files {
+		// A script must not take a run that indexed nothing for a success.
+		what := fmt.Sprintf("all %d files were", rep.Files)
+		if rep.Files == 1 {
+			what = "the file was"
+		}
+		return exitError{code: 1, msg: fmt.Sprintf("nothing indexed: %s skipped (the warnings above say why)", what)}
+	}
 	embedder := "no embedder"
 	if emb != nil {
 		embedder = emb.Identity()
 	}
-	fmt.Fprintf(io.Out, "indexed %d files (%d read), %d sessions, %d new turns, %d embedded (%s), %d skipped in %s\n",
-		rep.Files, rep.Read, rep.Sessions, rep.NewTurns, rep.Embedded, embedder, rep.Skipped, roundDuration(rep.Took))
+	fmt.Fprintf(io.Out, "indexed %d files (%d read), %d sessions, %d new turns, %d embedded (%s), %d skipped",
+		rep.Files, rep.Read, rep.Sessions, rep.NewTurns, rep.Embedded, embedder, rep.Skipped)
+	if rep.Missing > 0 {
+		fmt.Fprintf(io.Out, ", %d gone (their sessions stay)", rep.Missing)
+	}
+	fmt.Fprintf(io.Out, " in %s\n", roundDuration(rep.Took))
 	if rep.Redacted > 0 {
 		fmt.Fprintf(io.Err, "deja: %d secrets redacted before indexing\n", rep.Redacted)
 	}

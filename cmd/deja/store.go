@@ -51,9 +51,18 @@ func selectEmbedder(ctx context.Context, io *IO, cfg config.Config) (embed.Embed
 }
 
 // historyPaths expands the command line into history files: a file as
-// given, a directory into the aider histories below it.
+// given, a directory into the aider histories in it and up to walkDepth
+// levels below. Every path is resolved as the store names histories, and
+// listed once, so a history reached through a symlink is not indexed twice.
 func historyPaths(args []string) ([]string, []string) {
 	var paths, problems []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
 	for _, a := range args {
 		abs, err := aider.ResolvePath(a)
 		if err != nil {
@@ -63,33 +72,77 @@ func historyPaths(args []string) ([]string, []string) {
 		fi, err := os.Stat(abs)
 		if err != nil || !fi.IsDir() {
 			// A missing file is reported by the index, with the others.
-			paths = append(paths, abs)
+			add(abs)
 			continue
 		}
-		found := 0
-		filepath.WalkDir(abs, func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("%s: %v", p, err))
-				return nil
-			}
-			if d.IsDir() {
-				name := d.Name()
-				if p != abs && (name == ".git" || name == "node_modules" || name == "vendor" || name == ".venv" || name == "__pycache__") {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if isHistoryName(d.Name()) {
-				paths = append(paths, p)
-				found++
-			}
-			return nil
-		})
-		if found == 0 {
-			problems = append(problems, fmt.Sprintf("%s: no aider history (%s) in it", a, aider.HistoryFileName))
+		w := historyWalk{add: add}
+		w.walk(abs, 0)
+		problems = append(problems, w.problems...)
+		if w.found == 0 {
+			problems = append(problems, fmt.Sprintf("%s: no aider history (%s) in it or two levels below it", a, aider.HistoryFileName))
 		}
 	}
 	return paths, problems
+}
+
+// walkDepth is how many levels below a directory on the command line
+// 'deja index' looks, as discovery searches a root: aider writes a history
+// at a project's top, and 'deja index ~' must not read the whole home.
+const walkDepth = 2
+
+// historyWalk collects the histories below one directory.
+type historyWalk struct {
+	add      func(path string)
+	found    int
+	problems []string
+}
+
+// walk adds the histories in dir and walks its subdirectories while depth
+// is below walkDepth. Symlinked directories are followed, as discovery
+// follows them; the depth limit keeps a link loop finite. Hidden
+// directories, node_modules, vendor and __pycache__ are skipped: aider
+// never writes a history there, and they are where the big trees are.
+func (w *historyWalk) walk(dir string, depth int) {
+	// ReadDir returns what it read before an error, so a partly readable
+	// directory is still searched.
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		w.problems = append(w.problems, fmt.Sprintf("%s: %v", dir, err))
+	}
+	for _, e := range entries {
+		name := e.Name()
+		p := filepath.Join(dir, name)
+		info, err := os.Stat(p)
+		if err != nil {
+			if isHistoryName(name) {
+				w.problems = append(w.problems, fmt.Sprintf("%s: %v", p, err))
+			}
+			continue
+		}
+		if !info.IsDir() {
+			if isHistoryName(name) {
+				w.addResolved(p)
+			}
+			continue
+		}
+		if depth < walkDepth && !skippedDir(name) {
+			w.walk(p, depth+1)
+		}
+	}
+}
+
+func (w *historyWalk) addResolved(p string) {
+	resolved, err := aider.ResolvePath(p)
+	if err != nil {
+		w.problems = append(w.problems, err.Error())
+		return
+	}
+	w.add(resolved)
+	w.found++
+}
+
+func skippedDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "vendor" || name == "__pycache__"
 }
 
 // isHistoryName accepts aider's default name and the names people give
