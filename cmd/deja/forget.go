@@ -13,6 +13,7 @@ import (
 type forgetOptions struct {
 	ids  []string
 	undo bool
+	wait time.Duration
 }
 
 func newForgetCmd(io *IO) *cobra.Command {
@@ -24,7 +25,8 @@ func newForgetCmd(io *IO) *cobra.Command {
 vectors — and leave a tombstone, so no later 'deja index' brings them back
 even though the history file still holds them. --undo lifts the tombstone:
 the session comes back on the next 'deja index' if its file still holds it.
-SESSION is a full ID or a part only one session has, such as its time stamp.`,
+SESSION is a full ID or a part only one session has, such as its time stamp.
+While a 'deja index' writes the store, forget waits for it (--wait).`,
 		Example: `  deja forget aider-0123456789ab-20260717T090000
   deja forget --undo aider-0123456789ab-20260717T090000 && deja index`,
 		Args: cobra.MinimumNArgs(1),
@@ -34,6 +36,7 @@ SESSION is a full ID or a part only one session has, such as its time stamp.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.undo, "undo", false, "lift the tombstones; the next 'deja index' reads the sessions again")
+	cmd.Flags().DurationVar(&opts.wait, "wait", defaultLockWait, "how long to wait while another deja writes the store (0: fail at once)")
 	return cmd
 }
 
@@ -44,8 +47,8 @@ func runForget(cmd *cobra.Command, io *IO, opts forgetOptions) error {
 		return err
 	}
 	defer store.Close()
-	lock := memory.LockOptions{Wait: time.Minute, Waiting: func(pid int) {
-		fmt.Fprintf(io.Err, "deja: another deja (pid %d) is writing the store; waiting\n", pid)
+	lock := memory.LockOptions{Wait: opts.wait, Waiting: func(pid int) {
+		fmt.Fprintf(io.Err, "deja: another deja (pid %d) is writing the store; waiting up to %s\n", pid, opts.wait)
 	}}
 	var ids []string
 	for _, ref := range opts.ids {

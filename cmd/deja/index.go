@@ -26,6 +26,10 @@ the first (--wait), printing who holds the lock.
 
 The store is $DEJA_DATA_DIR, else $XDG_DATA_HOME/deja (~/.local/share/deja).`
 
+// defaultLockWait is how long index and forget wait for another deja
+// writing the store: a first index of a large history takes minutes.
+const defaultLockWait = 10 * time.Minute
+
 type indexOptions struct {
 	paths []string
 	full  bool
@@ -47,7 +51,7 @@ func newIndexCmd(io *IO) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&opts.full, "full", false, "re-read every history whole and re-embed every turn")
-	cmd.Flags().DurationVar(&opts.wait, "wait", 10*time.Minute, "how long to wait while another deja writes the store (0: fail at once)")
+	cmd.Flags().DurationVar(&opts.wait, "wait", defaultLockWait, "how long to wait while another deja writes the store (0: fail at once)")
 	return cmd
 }
 
