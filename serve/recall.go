@@ -21,7 +21,8 @@ type RecallOutput struct {
 	Results        []RecallHit `json:"results"`
 }
 
-// RecallHit is one recalled turn of a RecallOutput.
+// RecallHit is one recalled turn of a RecallOutput. User and Assistant are
+// previews (QuestionPreview, AnswerPreview).
 type RecallHit struct {
 	SessionID    string   `json:"session_id"`
 	Turn         int      `json:"turn"`
@@ -39,9 +40,15 @@ type RecallHit struct {
 	Similarity   *float64 `json:"similarity"`
 }
 
-// AnswerPreview is how much of a turn's answer a recall carries; the show
-// tool has it all.
-const AnswerPreview = 600
+// AnswerPreview and QuestionPreview are how many characters (runes) of a
+// turn's answer and question a recall carries, "…" marking a cut: a turn
+// can hold a pasted log of megabytes, which would go whole into every
+// 'deja recall --json' and agent's context. The show tool, and 'deja show
+// SESSION/TURN', have the whole turn.
+const (
+	AnswerPreview   = 600
+	QuestionPreview = 2000
+)
 
 // NewRecallOutput lays out a recall as 'deja recall --json' prints it.
 func NewRecallOutput(r *memory.Recall) RecallOutput {
@@ -53,7 +60,7 @@ func NewRecallOutput(r *memory.Recall) RecallOutput {
 	for _, res := range r.Results {
 		h := RecallHit{
 			SessionID: res.SessionID, Turn: res.Turn, Score: round(res.Score, 4), History: res.History,
-			Project: res.Project, Line: res.Line, User: res.User, Assistant: preview(res.Assistant, AnswerPreview),
+			Project: res.Project, Line: res.Line, User: preview(res.User, QuestionPreview), Assistant: preview(res.Assistant, AnswerPreview),
 			Files: nonNil(res.Files), Commands: nonNil(res.Commands),
 		}
 		if !res.Started.IsZero() {
@@ -109,12 +116,18 @@ func (o RecallOutput) Text() string {
 	return b.String()
 }
 
+// preview is s cut to its first n runes, "…" marking the cut. It reads
+// no further than the cut, however long s is, and a preview previewed
+// again is unchanged (a recall through a server is laid out twice).
 func preview(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+	runes := 0
+	for i := range s {
+		if runes == n {
+			return strings.TrimSpace(s[:i]) + "…"
+		}
+		runes++
 	}
-	return strings.TrimSpace(string(r[:n])) + "…"
+	return s
 }
 
 func oneLine(s string, n int) string {

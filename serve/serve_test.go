@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -422,5 +423,37 @@ func TestInfoFileIsPrivateAndOnlyItsServerRemovesIt(t *testing.T) {
 	RemoveInfo(dir, 42)
 	if _, err := ReadInfo(dir); !os.IsNotExist(err) {
 		t.Fatalf("after RemoveInfo: %v, want the file gone", err)
+	}
+}
+
+// TestRecallOutputPreviewsLongTurns keeps a turn of megabytes out of
+// 'deja recall --json': the question and the answer are cut on a rune,
+// marked with "…", and short ones are whole.
+func TestRecallOutputPreviewsLongTurns(t *testing.T) {
+	question := strings.Repeat("пример ", 300000) // 2 MB of two-byte runes
+	answer := strings.Repeat("行", 1000000)
+	r := &memory.Recall{Results: []memory.Result{
+		{SessionID: "long", User: question, Assistant: answer},
+		{SessionID: "short", User: "why?", Assistant: "because"},
+	}}
+	out := NewRecallOutput(r)
+	long := out.Results[0]
+	for _, c := range []struct {
+		field, got, whole string
+		runes             int
+	}{
+		{"user", long.User, question, QuestionPreview},
+		{"assistant", long.Assistant, answer, AnswerPreview},
+	} {
+		cut, ok := strings.CutSuffix(c.got, "…")
+		if !ok || !utf8.ValidString(c.got) || !strings.HasPrefix(c.whole, cut) {
+			t.Errorf("%s = %.40q…, want the start of the turn cut on a rune and ending in …", c.field, c.got)
+		}
+		if n := utf8.RuneCountInString(cut); n > c.runes || n < c.runes-1 {
+			t.Errorf("%s holds %d runes, want %d (one less when a space ends the cut)", c.field, n, c.runes)
+		}
+	}
+	if short := out.Results[1]; short.User != "why?" || short.Assistant != "because" {
+		t.Errorf("a short turn was cut: %q / %q", short.User, short.Assistant)
 	}
 }

@@ -22,7 +22,11 @@ no word with it, and a file path, a command, "quoted text" or a code
 identifier finds exactly the turns that hold it. --mode semantic or keyword
 uses one list; when the semantic list is unavailable (no vectors from this
 embedder) deja falls back to keywords and says why. A query that matches
-nothing, in meaning or in words, returns nothing.`
+nothing, in meaning or in words, returns nothing.
+
+Each turn found is a preview: --json carries the first 2,000 characters of
+the question ("user") and 600 of the answer ("assistant"), ending in "…"
+where cut. 'deja show SESSION/TURN' prints the whole turn.`
 
 type recallOptions struct {
 	query        string

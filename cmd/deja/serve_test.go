@@ -30,7 +30,7 @@ func TestRecallOutputIsRecallJSON(t *testing.T) {
 		Embedder: "builtin:glove-100d", Took: 12345 * time.Microsecond, Note: "a note",
 		Results: []memory.Result{
 			{SessionID: "aider-0123456789ab-20260714T101231", Turn: 2, Score: 0.0327869, Started: started,
-				History: "/p/.aider.chat.history.md", Project: "/p", Line: 17, User: "why?",
+				History: "/p/.aider.chat.history.md", Project: "/p", Line: 17, User: "why? " + strings.Repeat("é", 2500),
 				Assistant: strings.Repeat("long answer ", 80), Files: []string{"a.go"}, KeywordRank: 1, SemanticRank: 3, Similarity: 0.61234},
 			{SessionID: "aider-0123456789ab-20260715T000000", Turn: -1, Score: -1.5},
 		},
