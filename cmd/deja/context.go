@@ -126,7 +126,7 @@ func digestSummary(d *memory.ContextDigest) string {
 // contextFile is where a project's digest lives: one file per project,
 // named by the hash of its path as session IDs are.
 func contextFile(dataDir, project string) string {
-	return filepath.Join(dataDir, "context", aider.PathHash(project)+".md")
+	return filepath.Join(dataDir, memory.DigestDir, aider.PathHash(project)+".md")
 }
 
 // writeContextFile replaces path with text through a temporary file in the
