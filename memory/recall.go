@@ -86,6 +86,10 @@ type Recall struct {
 	Embedder       string
 	Took           time.Duration
 	Results        []Result
+	// MeanSimilarity is the query's mean similarity to the documents in
+	// scope, which the domain test compares with Tuning.Domain; 0 when no
+	// semantic list ran.
+	MeanSimilarity float32
 	// Note explains an empty result for people: nothing matched in any
 	// list, or the query has nothing to match with.
 	Note string
@@ -146,7 +150,7 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 	var sem []semanticHit
 	if opts.Mode != Keyword {
 		var reason string
-		sem, reason, err = s.semanticList(ctx, opts, tune)
+		sem, r.MeanSimilarity, reason, err = s.semanticList(ctx, opts, tune)
 		if err != nil {
 			return nil, err
 		}
@@ -203,42 +207,42 @@ const noSignal = "the query has no words the embedder knows"
 
 // semanticList embeds the query and ranks by meaning. A non-empty reason
 // says why there is no semantic list.
-func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tuning) ([]semanticHit, string, error) {
+func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tuning) ([]semanticHit, float32, string, error) {
 	if opts.Embedder == nil {
 		reason := opts.NoEmbedder
 		if reason == "" {
 			reason = "no embedder is available"
 		}
-		return nil, reason, nil
+		return nil, 0, reason, nil
 	}
 	identity := opts.Embedder.Identity()
 	has, err := s.hasVectors(ctx, identity)
 	if err != nil {
-		return nil, "", err
+		return nil, 0, "", err
 	}
 	if !has {
 		other, err := s.otherEmbedder(ctx, identity)
 		if err != nil {
-			return nil, "", err
+			return nil, 0, "", err
 		}
 		if other != "" {
-			return nil, fmt.Sprintf("the store was embedded with %s, not %s: run 'deja index' to embed it with %s too, or recall with the embedder it has (DEJA_EMBED_PROVIDER)", other, identity, identity), nil
+			return nil, 0, fmt.Sprintf("the store was embedded with %s, not %s: run 'deja index' to embed it with %s too, or recall with the embedder it has (DEJA_EMBED_PROVIDER)", other, identity, identity), nil
 		}
-		return nil, fmt.Sprintf("no turn has %s vectors yet: run 'deja index'", identity), nil
+		return nil, 0, fmt.Sprintf("no turn has %s vectors yet: run 'deja index'", identity), nil
 	}
 	vecs, err := opts.Embedder.Embed(ctx, embed.Query, []string{opts.Query})
 	if err != nil {
-		return nil, fmt.Sprintf("embedding the query with %s failed: %v", identity, err), nil
+		return nil, 0, fmt.Sprintf("embedding the query with %s failed: %v", identity, err), nil
 	}
 	if len(vecs) != 1 {
-		return nil, fmt.Sprintf("%s returned %d vectors for one query", identity, len(vecs)), nil
+		return nil, 0, fmt.Sprintf("%s returned %d vectors for one query", identity, len(vecs)), nil
 	}
 	qvec := normalize(vecs[0])
 	if qvec == nil {
-		return nil, noSignal, nil
+		return nil, 0, noSignal, nil
 	}
-	hits, err := s.semantic(ctx, identity, qvec, opts.Scope, tune.Floor, tune.Domain)
-	return hits, "", err
+	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune.Floor, tune.Domain)
+	return hits, mean, "", err
 }
 
 func (s *Store) countTurns(ctx context.Context) (int, error) {

@@ -42,21 +42,22 @@ type semanticHit struct {
 const semanticDepth = 100
 
 // semantic returns the turns most similar to the query vector, best first,
-// at or above floor, within scope. A query whose mean similarity to the
-// documents in scope is below domain is about something else (see Domain)
-// and has no semantic matches.
-func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, floor, domain float32) ([]semanticHit, error) {
+// at or above floor, within scope, and the query's mean similarity to the
+// documents in scope. A query whose mean is below domain is about something
+// else (see Domain) and has no semantic matches.
+func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, floor, domain float32) ([]semanticHit, float32, error) {
 	cols, err := s.collections(ctx, identity, sc)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	if domain > 0 && meanSimilarity(cols, qvec) < domain {
-		return nil, nil
+	mean := meanSimilarity(cols, qvec)
+	if domain > 0 && mean < domain {
+		return nil, mean, nil
 	}
 	best := map[int64]float32{}
 	for _, c := range cols {
 		if c.dimension != len(qvec) {
-			return nil, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, c.dimension, len(qvec))
+			return nil, mean, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, c.dimension, len(qvec))
 		}
 		var where map[string]string
 		if sc.Session != "" {
@@ -72,7 +73,7 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 		}
 		res, err := c.col.QueryEmbedding(ctx, qvec, n, where, nil)
 		if err != nil {
-			return nil, fmt.Errorf("store: vector query: %w", err)
+			return nil, mean, fmt.Errorf("store: vector query: %w", err)
 		}
 		for _, r := range res {
 			if r.Similarity < floor {
@@ -92,7 +93,7 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 		hits = append(hits, semanticHit{turnID: id, similarity: sim})
 	}
 	sortHits(hits)
-	return hits, nil
+	return hits, mean, nil
 }
 
 // meanSimilarity is the query's mean cosine similarity to every document of

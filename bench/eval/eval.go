@@ -179,3 +179,38 @@ func oneLine(s string) string {
 	}
 	return s
 }
+
+// Similarity is what the semantic list sees of one query with no floor
+// and no domain test: the basis for choosing them.
+type Similarity struct {
+	// Best is the similarity of the most similar turn, Target that of the
+	// first right turn (0 when none is in the first 500 or the query is a
+	// negative), Mean the query's mean similarity to the store.
+	Best, Target, Mean float32
+}
+
+// Similarities measures every query's Similarity.
+func (e *Eval) Similarities(ctx context.Context, tune memory.Tuning) ([]Similarity, error) {
+	tune.Floor, tune.Domain = -1, 0
+	var out []Similarity
+	for _, q := range e.Queries {
+		r, err := e.Store.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: memory.Semantic, Embedder: e.Embedder, Limit: 500, Tuning: &tune})
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", q.Query, err)
+		}
+		s := Similarity{Mean: r.MeanSimilarity}
+		if len(r.Results) > 0 {
+			s.Best = r.Results[0].Similarity
+		}
+		if q.Kind != "negative" {
+			for _, res := range r.Results {
+				if e.right(q, res) {
+					s.Target = res.Similarity
+					break
+				}
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}

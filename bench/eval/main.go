@@ -86,9 +86,13 @@ func run(corpus, queries, storeDir string, verbose, sweep bool) error {
 	tw.Flush()
 	fmt.Printf("\n(k=%d, exact weight %.1f, floor %.2f, domain %.2f for %s)\n", tune.FusionK, tune.ExactWeight, tune.Floor, tune.Domain, emb.Identity())
 	if verbose {
+		sims, err := e.Similarities(ctx, tune)
+		if err != nil {
+			return err
+		}
 		fmt.Println()
 		tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "kind\thybrid\tsemantic\tkeyword\tquery\thybrid's top")
+		fmt.Fprintln(tw, "kind\thybrid\tsemantic\tkeyword\tbest sim\ttarget sim\tmean sim\tquery\thybrid's top")
 		for i, q := range qs {
 			cell := func(o Outcome) string {
 				if q.Kind == "negative" {
@@ -99,9 +103,11 @@ func run(corpus, queries, storeDir string, verbose, sweep bool) error {
 				}
 				return fmt.Sprint(o.Rank)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", q.Kind, cell(per[memory.Hybrid][i]), cell(per[memory.Semantic][i]), cell(per[memory.Keyword][i]), oneLine(q.Query), per[memory.Hybrid][i].Top)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\t%s\n", q.Kind, cell(per[memory.Hybrid][i]), cell(per[memory.Semantic][i]), cell(per[memory.Keyword][i]),
+				sims[i].Best, sims[i].Target, sims[i].Mean, oneLine(q.Query), per[memory.Hybrid][i].Top)
 		}
 		tw.Flush()
+		printSimilarityRanges(qs, sims)
 	}
 	return nil
 }
@@ -131,4 +137,39 @@ func runSweep(ctx context.Context, e *Eval, base memory.Tuning) error {
 		}
 	}
 	return tw.Flush()
+}
+
+// printSimilarityRanges summarises what the floor and the domain test must
+// separate: the negatives' best and mean similarities against the
+// paraphrases' target and mean similarities.
+func printSimilarityRanges(qs []Query, sims []Similarity) {
+	type span struct{ lo, hi float32 }
+	add := func(sp *span, v float32, first bool) {
+		if first || v < sp.lo {
+			sp.lo = v
+		}
+		if first || v > sp.hi {
+			sp.hi = v
+		}
+	}
+	var negBest, negMean, parTarget, parMean span
+	nNeg, nPar, nFound := 0, 0, 0
+	for i, q := range qs {
+		s := sims[i]
+		switch q.Kind {
+		case "negative":
+			add(&negBest, s.Best, nNeg == 0)
+			add(&negMean, s.Mean, nNeg == 0)
+			nNeg++
+		case "paraphrase":
+			add(&parMean, s.Mean, nPar == 0)
+			nPar++
+			if s.Target != 0 {
+				add(&parTarget, s.Target, nFound == 0)
+				nFound++
+			}
+		}
+	}
+	fmt.Printf("\nnegatives (%d): best similarity %.3f to %.3f, mean similarity %.3f to %.3f\n", nNeg, negBest.lo, negBest.hi, negMean.lo, negMean.hi)
+	fmt.Printf("paraphrases (%d): target similarity %.3f to %.3f (%d targets in the first 500), mean similarity %.3f to %.3f\n", nPar, parTarget.lo, parTarget.hi, nFound, parMean.lo, parMean.hi)
 }
