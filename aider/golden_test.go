@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -120,7 +121,7 @@ func firstDiff(want, got string) string {
 			lg = g[i]
 		}
 		if lw != lg {
-			return "line " + itoa(i+1) + ":\n  want " + lw + "\n  got  " + lg
+			return "line " + strconv.Itoa(i+1) + ":\n  want " + lw + "\n  got  " + lg
 		}
 	}
 	return ""

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -26,4 +27,23 @@ func SessionID(pathHash string, started time.Time, ordinal int) string {
 		return fmt.Sprintf("aider-%s-%d", pathHash, ordinal)
 	}
 	return "aider-" + pathHash + "-" + started.Format(idTimeLayout)
+}
+
+// freeID returns base, or base-2, base-3 … when base is taken in this file
+// or reserved by the caller.
+func (p *parser) freeID(base string) string {
+	id := base
+	n, seen := p.suffix[base]
+	if seen {
+		id = base + "-" + strconv.Itoa(n)
+	} else {
+		n = 1
+	}
+	for p.ids[id] || (p.opts.Reserved != nil && p.opts.Reserved(id)) {
+		n++
+		id = base + "-" + strconv.Itoa(n)
+	}
+	p.suffix[base] = n + 1
+	p.ids[id] = true
+	return id
 }
