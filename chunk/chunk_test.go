@@ -5,22 +5,22 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/harness"
 )
 
 func TestTurnsGroupsAnswersAndRecords(t *testing.T) {
-	s := aider.Session{
-		Messages: []aider.Message{
-			{Role: aider.User, Text: "Show me the failing query", Turn: 0, Line: 3},
-			{Role: aider.Assistant, Text: "The query misses the tenant predicate.", Turn: 0, Line: 5},
-			{Role: aider.Assistant, Text: "Fixed after the lint error.", Turn: 0, Line: 9},
-			{Role: aider.User, Text: "run the tests", Turn: 1, Line: 12},
+	s := harness.Session{
+		Messages: []harness.Message{
+			{Role: harness.User, Text: "Show me the failing query", Turn: 0, Line: 3},
+			{Role: harness.Assistant, Text: "The query misses the tenant predicate.", Turn: 0, Line: 5},
+			{Role: harness.Assistant, Text: "Fixed after the lint error.", Turn: 0, Line: 9},
+			{Role: harness.User, Text: "run the tests", Turn: 1, Line: 12},
 		},
-		Records: []aider.Record{
-			{Kind: aider.FileRecord, Value: "query.go", Turn: 0, Line: 7},
-			{Kind: aider.FileRecord, Value: "query.go", Turn: 0, Line: 10},
-			{Kind: aider.CommandRecord, Value: "go test ./...", Turn: 1, Line: 13},
-			{Kind: aider.FileRecord, Value: "main.go", Turn: -1, Line: 2},
+		Records: []harness.Record{
+			{Kind: harness.FileRecord, Value: "query.go", Turn: 0, Line: 7},
+			{Kind: harness.FileRecord, Value: "query.go", Turn: 0, Line: 10},
+			{Kind: harness.CommandRecord, Value: "go test ./...", Turn: 1, Line: 13},
+			{Kind: harness.FileRecord, Value: "main.go", Turn: -1, Line: 2},
 		},
 	}
 	turns := Turns(s)

@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"strings"
 
-	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/harness"
 )
 
 // Turn is one exchange of a session: a user message, the assistant messages
@@ -27,7 +27,7 @@ type Turn struct {
 
 // Turns groups a session's messages and records into turns, in order. A
 // turn with neither text nor records is left out.
-func Turns(s aider.Session) []Turn {
+func Turns(s harness.Session) []Turn {
 	var turns []Turn
 	at := map[int]int{} // turn index → position in turns
 	get := func(index, line int) *Turn {
@@ -49,18 +49,18 @@ func Turns(s aider.Session) []Turn {
 			continue
 		}
 		switch m.Role {
-		case aider.User:
+		case harness.User:
 			t.User = join(t.User, text)
-		case aider.Assistant:
+		case harness.Assistant:
 			t.Assistant = join(t.Assistant, text)
 		}
 	}
 	for _, r := range s.Records {
 		t := get(r.Turn, r.Line)
 		switch r.Kind {
-		case aider.FileRecord:
+		case harness.FileRecord:
 			t.Files = appendNew(t.Files, r.Value)
-		case aider.CommandRecord:
+		case harness.CommandRecord:
 			t.Commands = appendNew(t.Commands, r.Value)
 		}
 	}

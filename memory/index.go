@@ -15,6 +15,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/harness"
 )
 
 // IndexOptions say what Index reads and how it embeds.
@@ -300,7 +301,7 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 			reserved[ks.id] = true
 		}
 	}
-	parse := func() *aider.History {
+	parse := func() *harness.History {
 		return aider.Parse(data[from:], aider.Options{
 			Path:         path,
 			Offset:       from,
@@ -323,7 +324,7 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	var sessions []aider.Session
+	var sessions []harness.Session
 	for _, sess := range hist.Sessions {
 		if !tomb[sess.ID] {
 			ix.rep.Redacted += redactSession(&sess)
@@ -397,7 +398,7 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 
 // changedTurns returns the turns of sessions that are new or differ from
 // the stored ones, with their texts to embed.
-func (ix *indexer) changedTurns(ctx context.Context, sessions []aider.Session) ([]*newTurn, int, error) {
+func (ix *indexer) changedTurns(ctx context.Context, sessions []harness.Session) ([]*newTurn, int, error) {
 	var out []*newTurn
 	changed := 0
 	for _, sess := range sessions {
@@ -559,7 +560,7 @@ func pruneTurns(ctx context.Context, tx *sql.Tx, session string, turns []chunk.T
 	return err
 }
 
-func upsertSession(ctx context.Context, tx *sql.Tx, path, project string, s aider.Session) error {
+func upsertSession(ctx context.Context, tx *sql.Tx, path, project string, s harness.Session) error {
 	var started any
 	var startedNS any
 	if s.HasStart() {
@@ -610,7 +611,7 @@ type knownSession struct {
 
 // reserveTakenIDs reserves the IDs of known sessions that a parsed session
 // took without being that session, and reports whether it reserved any.
-func reserveTakenIDs(parsed []aider.Session, known []knownSession, reserved map[string]bool) bool {
+func reserveTakenIDs(parsed []harness.Session, known []knownSession, reserved map[string]bool) bool {
 	byID := map[string]knownSession{}
 	for _, ks := range known {
 		byID[ks.id] = ks
@@ -631,7 +632,7 @@ func reserveTakenIDs(parsed []aider.Session, known []knownSession, reserved map[
 // them (two launches in one second, unreadable headers), the same first
 // question. Aider writes a question whole when it is sent, so a session
 // cut or grown after its first turn still matches.
-func sameSession(ks knownSession, sess aider.Session, known []knownSession) bool {
+func sameSession(ks knownSession, sess harness.Session, known []knownSession) bool {
 	var started sql.NullInt64
 	if sess.HasStart() {
 		started = sql.NullInt64{Int64: sess.Started.UnixNano(), Valid: true}
@@ -649,9 +650,9 @@ func sameSession(ks knownSession, sess aider.Session, known []knownSession) bool
 
 // firstQuestion is the user text of a session's first turn as stored:
 // with its secrets redacted.
-func firstQuestion(sess aider.Session) string {
-	sess.Messages = append([]aider.Message(nil), sess.Messages...)
-	sess.Records = append([]aider.Record(nil), sess.Records...)
+func firstQuestion(sess harness.Session) string {
+	sess.Messages = append([]harness.Message(nil), sess.Messages...)
+	sess.Records = append([]harness.Record(nil), sess.Records...)
 	redactSession(&sess)
 	turns := chunk.Turns(sess)
 	if len(turns) == 0 {
@@ -664,7 +665,7 @@ func firstQuestion(sess aider.Session) string {
 // read now under another ID: one starting at the same byte whose header
 // completes the old one (aider was writing it during the last run). A
 // session cut by hand and followed by a new one is not: it stays, gone.
-func rereadAs(ks knownSession, parsed []aider.Session) bool {
+func rereadAs(ks knownSession, parsed []harness.Session) bool {
 	for _, sess := range parsed {
 		if sess.Offset == ks.offset && strings.HasPrefix(sess.Header, ks.header) {
 			return true

@@ -1,7 +1,7 @@
 package memory
 
 import (
-	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/redact"
 )
 
@@ -9,7 +9,7 @@ import (
 // reaches the ledger, the keyword index or an embedder, and returns how many
 // it removed. Header lines carry only a time; messages and record values
 // (a command may hold a token) are what users typed or aider printed.
-func redactSession(s *aider.Session) int {
+func redactSession(s *harness.Session) int {
 	n := 0
 	for i := range s.Messages {
 		var k int
