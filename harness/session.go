@@ -69,8 +69,18 @@ type Session struct {
 	Header string
 	// Offset and End are the byte range of the session in the file.
 	Offset, End int64
-	Messages    []Message
-	Records     []Record
+	// Project is the directory the agent worked in (its cwd), absolute;
+	// empty when the history's place says it, as for aider.
+	Project string
+	// Parent is the ID of the session this one was resumed or forked
+	// from, or that spawned it as a subagent; empty for a root session.
+	Parent string
+	// Subagent marks a session an agent ran for another (Claude Code
+	// sidechains and agent files, Codex exec and review runs): kept, linked
+	// to Parent, and out of default recall.
+	Subagent bool
+	Messages []Message
+	Records  []Record
 }
 
 // HasStart reports whether the session's start time is known.
