@@ -11,9 +11,9 @@ import (
 // Tool-line templates that name a file or a command (FORMAT.md §4). Each is
 // matched against the text after "> " with aider's two trailing spaces gone.
 var (
-	appliedEdit   = []byte("Applied edit to ")
-	added         = []byte("Added ")
-	running       = []byte("Running ")
+	appliedEdit = []byte("Applied edit to ")
+	added       = []byte("Added ")
+	running     = []byte("Running ")
 	// addedSuffixes end "Added F …" lines, each with the action it means:
 	// a file added to the chat can be edited, a read-only one only read.
 	addedSuffixes = []struct {

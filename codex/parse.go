@@ -36,10 +36,10 @@ type meta struct {
 
 // item is a response_item payload, or a flat file's bare item (§2.4).
 type item struct {
-	Type      string `json:"type"`
-	Role      string `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	Name      string          `json:"name"`
+	Type    string          `json:"type"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	Name    string          `json:"name"`
 	// Arguments is a JSON string holding JSON in function calls, an
 	// object in some newer items; Input is custom_tool_call's raw text.
 	Arguments json.RawMessage `json:"arguments"`
