@@ -140,12 +140,12 @@ const doctorProbe = 1500 * time.Millisecond
 
 func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 	rep := doctorReport{ConfigFile: cfg.File, DataDir: cfg.DataDir, Embedders: []embedderStatusJSON{}}
-	sources, warnings := discoverSources()
+	sources, warnings := discoverSources(cfg)
 	rep.Sources = make([]sourceJSON, 0, len(sources))
 	for _, s := range sources {
-		js := sourceJSON{Path: s.Path, Reasons: []reasonJSON{}, Size: s.Size, Modified: s.ModTime.Format(time.RFC3339)}
+		js := sourceJSON{Path: s.Path, Harness: s.Harness, Reasons: []reasonJSON{}, Size: s.Size, Modified: s.ModTime.Format(time.RFC3339)}
 		for _, r := range s.Reasons {
-			js.Reasons = append(js.Reasons, reasonJSON{Kind: string(r.Kind), From: r.From})
+			js.Reasons = append(js.Reasons, reasonJSON{Kind: r.Kind, From: r.From})
 		}
 		rep.Sources = append(rep.Sources, js)
 	}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"os"
+
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/claude"
+	"github.com/deja-dev/deja/codex"
+	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/harness"
+)
+
+// knownHarnesses are the harnesses deja reads, in the order a file named
+// on the command line is offered to them: the formats that sniff for
+// their own first line first, aider, which reads any text, last.
+func knownHarnesses() harness.Registry {
+	return harness.Registry{codex.Reader{}, claude.Reader{}, aider.Reader{}}
+}
+
+// enabledHarnesses are the known harnesses the configuration leaves on.
+func enabledHarnesses(cfg config.Config) harness.Registry {
+	var reg harness.Registry
+	for _, h := range knownHarnesses() {
+		if cfg.Harness(h.Name()).Enabled {
+			reg = append(reg, h)
+		}
+	}
+	return reg
+}
+
+// discoverOptions are one harness's places: the environment, the home
+// and working directories, and its <name>.dirs configuration.
+func discoverOptions(cfg config.Config, name string) harness.DiscoverOptions {
+	// Without a home or working directory the places that need them are
+	// skipped, rather than failing discovery.
+	home, _ := os.UserHomeDir()
+	wd, _ := os.Getwd()
+	return harness.DiscoverOptions{
+		Home:      home,
+		WorkDir:   wd,
+		Getenv:    os.Getenv,
+		ConfigDir: cfg.ConfigDir,
+		Dirs:      cfg.Harness(name).Dirs,
+	}
+}
+
+// discovered is what one harness's discovery found.
+type discovered struct {
+	Harness string
+	// Enabled is false for a harness switched off in the configuration,
+	// which is then not searched.
+	Enabled bool
+	harness.Discovery
+}
+
+// discoverAll runs every enabled harness's discovery, in registry order.
+func discoverAll(cfg config.Config) []discovered {
+	var out []discovered
+	for _, h := range knownHarnesses() {
+		d := discovered{Harness: h.Name(), Enabled: cfg.Harness(h.Name()).Enabled}
+		if d.Enabled {
+			d.Discovery = h.Discover(discoverOptions(cfg, h.Name()))
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// foundSource is a discovered history with the harness that reads it.
+type foundSource struct {
+	Harness string
+	harness.Source
+}
+
+// discoverSources returns every enabled harness's histories, with the
+// warnings of their discovery.
+func discoverSources(cfg config.Config) ([]foundSource, []string) {
+	var sources []foundSource
+	var warnings []string
+	for _, d := range discoverAll(cfg) {
+		for _, s := range d.Sources {
+			sources = append(sources, foundSource{Harness: d.Harness, Source: s})
+		}
+		for _, w := range d.Warnings {
+			if d.Harness != aider.Name {
+				w = d.Harness + ": " + w
+			}
+			warnings = append(warnings, w)
+		}
+	}
+	return sources, warnings
+}
