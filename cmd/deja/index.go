@@ -88,8 +88,8 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		Paths:     paths,
 		Harnesses: enabledHarnesses(cfg),
 		Budget:    cfg.Chunk.Budget,
-		Full:     opts.full,
-		Progress: bar.update,
+		Full:      opts.full,
+		Progress:  bar.update,
 		Lock: memory.LockOptions{
 			Wait: opts.wait,
 			Waiting: func(pid int) {
