@@ -1,7 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/claude"
@@ -89,4 +93,19 @@ func discoverSources(cfg config.Config) ([]foundSource, []string) {
 		}
 	}
 	return sources, warnings
+}
+
+// addHarnessFlags adds --harness and --include-subagents, which recall
+// and sessions share.
+func addHarnessFlags(cmd *cobra.Command, name *string, subagents *bool) {
+	cmd.Flags().StringVar(name, "harness", "", "only sessions of this harness: "+strings.Join(knownHarnesses().Names(), ", "))
+	cmd.Flags().BoolVar(subagents, "include-subagents", false, "include sessions subagents ran (Claude Code sidechains, Codex exec and review runs)")
+}
+
+// checkHarness refuses a --harness that names no harness deja reads.
+func checkHarness(name string) error {
+	if name == "" || knownHarnesses().Lookup(name) != nil {
+		return nil
+	}
+	return fmt.Errorf("--harness %q: deja reads %s", name, strings.Join(knownHarnesses().Names(), ", "))
 }
