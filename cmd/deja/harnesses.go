@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -108,4 +110,39 @@ func checkHarness(name string) error {
 		return nil
 	}
 	return fmt.Errorf("--harness %q: deja reads %s", name, strings.Join(knownHarnesses().Names(), ", "))
+}
+
+// claimedByTranscriptHarness reports whether a harness other than aider
+// (which reads any text) claims the file: a directory walk must not take
+// every .jsonl it meets for a history.
+func claimedByTranscriptHarness(reg harness.Registry) func(path string) bool {
+	var specific harness.Registry
+	for _, h := range reg {
+		if h.Name() != aider.Name {
+			specific = append(specific, h)
+		}
+	}
+	return func(path string) bool {
+		head, err := readHead(path)
+		if err != nil {
+			return false
+		}
+		_, err = specific.Detect(path, head)
+		return err == nil
+	}
+}
+
+// readHead returns a file's first 8 KiB, what harnesses sniff.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 8192)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return head[:n], nil
 }

@@ -42,7 +42,7 @@ func newIndexCmd(io *IO) *cobra.Command {
 	var opts indexOptions
 	cmd := &cobra.Command{
 		Use:   "index [PATH...]",
-		Short: "Index aider histories so recall can find their turns",
+		Short: "Index histories so recall can find their turns",
 		Long:  indexLong,
 		Example: `  deja index
   deja index ~/src/shop
@@ -65,7 +65,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	}
 	defer store.Close()
 
-	paths, problems := historyPaths(opts.paths)
+	paths, problems := historyPaths(opts.paths, claimedByTranscriptHarness(enabledHarnesses(cfg)))
 	if len(opts.paths) == 0 {
 		paths, problems, err = defaultPaths(ctx, cfg, store)
 		if err != nil {
@@ -76,7 +76,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		fmt.Fprintln(io.Err, "deja: warning:", p)
 	}
 	if len(paths) == 0 {
-		return exitError{code: 1, msg: "no aider histories to index: name a file or directory (deja index PATH), or see 'deja sources' for where deja looks"}
+		return exitError{code: 1, msg: "no histories to index: name a file or directory (deja index PATH), or see 'deja sources' for where deja looks"}
 	}
 
 	emb, why := selectEmbedder(ctx, io, cfg)
