@@ -92,6 +92,7 @@ type doctorReport struct {
 	Ollama         ollamaHealth         `json:"ollama"`
 	Serve          serveHealth          `json:"serve"`
 	Lock           lockHealth           `json:"lock"`
+	Cleanup        *cleanupHealth       `json:"cleanup,omitempty"`
 }
 
 type storeHealth struct {
@@ -155,6 +156,7 @@ func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 	rep.Ollama = ollamaDiagnosis(ctx, cfg)
 	rep.Serve = serveDiagnosis(ctx, cfg.DataDir)
 	rep.Lock = lockDiagnosis(ctx, cfg.DataDir)
+	rep.Cleanup = claudeCleanup(ctx, cfg, time.Now())
 	return rep
 }
 
@@ -367,4 +369,5 @@ func printDoctor(io *IO, rep doctorReport) {
 	default:
 		fmt.Fprintln(w, "lock        free")
 	}
+	printCleanup(w, rep.Cleanup)
 }
