@@ -166,7 +166,9 @@ func printRecall(io *IO, r *memory.Recall) {
 			fmt.Fprintf(io.Out, "   you:   %s\n", oneLine(res.User, 100))
 		}
 		if res.Assistant != "" {
-			fmt.Fprintf(io.Out, "   aider: %s\n", oneLine(res.Assistant, 160))
+			// Session IDs start with their harness's name (aider-, claude-).
+			agent, _, _ := strings.Cut(res.SessionID, "-")
+			fmt.Fprintf(io.Out, "   %-6s %s\n", agent+":", oneLine(res.Assistant, 160))
 		}
 		if len(res.Files) > 0 {
 			fmt.Fprintf(io.Out, "   files: %s\n", strings.Join(res.Files, ", "))
