@@ -7,8 +7,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deja-dev/deja/internal/jsonscan"
+
 	"github.com/deja-dev/deja/harness"
 )
+
+var utf8BOM = []byte("\xEF\xBB\xBF")
 
 // Options tune Parse.
 type Options struct {
@@ -44,10 +48,11 @@ func Parse(data []byte, opts Options) *harness.History {
 	} else {
 		end = p.readJSONL(data)
 	}
-	h := &harness.History{Path: opts.Path, Warnings: p.warn.list()}
+	h := &harness.History{Path: opts.Path}
 	if s, ok := p.session(opts.Offset, opts.Offset+end); ok {
 		h.Sessions = []harness.Session{s}
 	}
+	h.Warnings = p.warn.list()
 	return h
 }
 
@@ -72,7 +77,7 @@ type parser struct {
 	heads  int
 	conv   conversation
 	warn   warnings
-	noHead bool
+	scan   jsonscan.Scanner
 }
 
 // readJSONL replays the recording line by line and returns how many bytes
@@ -80,6 +85,9 @@ type parser struct {
 // JSON is the CLI still writing, left for the next read.
 func (p *parser) readJSONL(data []byte) int64 {
 	pos, n := 0, 0
+	if bytes.HasPrefix(data, utf8BOM) {
+		pos = len(utf8BOM)
+	}
 	for pos < len(data) {
 		n++
 		raw := data[pos:]
@@ -100,98 +108,73 @@ func (p *parser) line(raw []byte, n int) {
 	if len(raw) == 0 {
 		return
 	}
-	var l line
-	if err := json.Unmarshal(raw, &l); err != nil {
-		p.warn.add("line of invalid JSON", n)
+	l, ok := decodeLine(&p.scan, raw)
+	if !ok {
+		p.warn.add("invalid JSON skipped", n)
 		return
 	}
 	switch {
 	case l.SessionID != "" && l.Type == "":
 		p.heads++
 		if p.heads > 1 {
-			p.warn.add("second session header", n)
+			p.warn.add("a second session header skipped", n)
 			return
 		}
 		p.head = l.header
-	case l.RewindTo != nil:
-		p.conv.rewind(*l.RewindTo)
-	case l.Set != nil:
-		if l.Set.Messages != nil {
+	case l.Rewind:
+		p.conv.rewind(l.RewindTo)
+	case l.Set:
+		if l.Rebuild {
 			p.conv.reset()
-			for _, m := range *l.Set.Messages {
+			for _, m := range l.Messages {
 				p.message(m, n)
 			}
 		}
 	case l.Type != "":
 		p.message(l.messageRecord, n)
 	default:
-		p.warn.add("line of unknown shape", n)
+		p.warn.add("a line of unknown shape skipped", n)
 	}
 }
 
-// readLegacy walks the single JSON object with a token decoder, so that
-// each message keeps the line it starts on and a file cut short (Gemini
-// CLI rewrote it whole on every message) keeps the messages before the cut.
+// readLegacy reads the single JSON object. Each message keeps the line it
+// starts on, and a file cut short (the CLI rewrote it whole on every
+// message) keeps the messages before the cut.
 func (p *parser) readLegacy(data []byte) {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	data = bytes.TrimPrefix(data, utf8BOM)
+	sc := &p.scan
+	sc.Reset(data)
+	if sc.Kind() != '{' {
+		p.warn.add("the file is not a JSON object; nothing read", 1)
+		return
+	}
 	lines := lineCounter{data: data, line: 1}
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		p.warn.add("file that is not a JSON object", 1)
-		return
+	ok := sc.Object(func(key []byte) bool {
+		switch string(key) {
+		case "sessionId":
+			p.head.SessionID = sc.String()
+		case "projectHash":
+			p.head.ProjectHash = sc.String()
+		case "startTime":
+			p.head.StartTime = sc.String()
+		case "kind":
+			p.head.Kind = sc.String()
+		case "messages":
+			sc.Array(func() {
+				sc.Kind()
+				n := lines.at(sc.Pos())
+				if m, ok := decodeMessage(sc); ok {
+					p.message(m, n)
+				}
+			})
+		default:
+			return false
+		}
+		return true
+	})
+	if !ok || !sc.End() {
+		p.warn.add("the file is cut short or damaged here; the rest skipped", lines.at(sc.Pos()))
 	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			p.warn.add("file cut short", lines.at(dec.InputOffset()))
-			return
-		}
-		key, _ := tok.(string)
-		if key != "messages" {
-			var v json.RawMessage
-			if err := dec.Decode(&v); err != nil {
-				p.warn.add("file cut short", lines.at(dec.InputOffset()))
-				return
-			}
-			p.legacyField(key, v)
-			continue
-		}
-		if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-			p.warn.add("messages that are not a list", lines.at(dec.InputOffset()))
-			return
-		}
-		for dec.More() {
-			start := lines.at(dec.InputOffset())
-			var m messageRecord
-			if err := dec.Decode(&m); err != nil {
-				p.warn.add("file cut short", start)
-				return
-			}
-			p.message(m, start)
-		}
-		if _, err := dec.Token(); err != nil {
-			p.warn.add("file cut short", lines.at(dec.InputOffset()))
-			return
-		}
-	}
-}
-
-// legacyField reads one header field of the legacy object.
-func (p *parser) legacyField(key string, v json.RawMessage) {
-	var dst any
-	switch key {
-	case "sessionId":
-		dst = &p.head.SessionID
-	case "projectHash":
-		dst = &p.head.ProjectHash
-	case "startTime":
-		dst = &p.head.StartTime
-	case "kind":
-		dst = &p.head.Kind
-	default:
-		return
-	}
-	// A field of the wrong type is left empty, as a missing one.
-	_ = json.Unmarshal(v, dst)
 }
 
 // message adds one message record, replacing an earlier one with the same
@@ -201,15 +184,15 @@ func (p *parser) message(m messageRecord, n int) {
 	switch m.Type {
 	case "user", "gemini", "info", "error", "warning":
 	default:
-		p.warn.add("record of unknown type "+quote(m.Type), n)
+		p.warn.add("a record of unknown type "+quote(m.Type)+" skipped", n)
 		return
 	}
 	e := entry{id: m.ID, kind: m.Type, line: n, calls: m.ToolCalls}
-	e.text = m.Content.text
-	if m.Type == "user" && m.Display.set && strings.TrimSpace(m.Display.text) != "" {
+	e.text = m.Content
+	if m.Type == "user" && strings.TrimSpace(m.Display) != "" {
 		// displayContent is the prompt as the user typed it, where content
 		// holds what was sent (with referenced files inlined).
-		e.text = m.Display.text
+		e.text = m.Display
 	}
 	if t, err := time.Parse(time.RFC3339Nano, m.Timestamp); err == nil {
 		e.time = t
@@ -232,12 +215,8 @@ type lineCounter struct {
 	line int
 }
 
-func (c *lineCounter) at(off int64) int {
-	o := int(off)
-	for o < len(c.data) && (c.data[o] == ' ' || c.data[o] == '\t' || c.data[o] == '\r' || c.data[o] == '\n' || c.data[o] == ',') {
-		o++
-	}
-	if o < c.pos {
+func (c *lineCounter) at(o int) int {
+	if o < c.pos || o > len(c.data) {
 		return c.line
 	}
 	c.line += bytes.Count(c.data[c.pos:o], []byte("\n"))

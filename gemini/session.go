@@ -27,7 +27,7 @@ func (p *parser) session(offset, end int64) (harness.Session, bool) {
 	}
 	if p.head.SessionID == "" {
 		s.ID = IDPrefix + fallbackID(p.opts.Path)
-		p.warn.add("recording without a session header, named from its file name", 1)
+		p.warn.add("no session header: the session is named from the file name", 1)
 	}
 	if parent := parentID(p.opts.Path); parent != "" {
 		s.Parent = IDPrefix + parent

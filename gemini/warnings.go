@@ -25,9 +25,9 @@ func (w *warnings) list() []string {
 	var out []string
 	for _, what := range w.order {
 		if n := w.count[what]; n == 1 {
-			out = append(out, fmt.Sprintf("skipped a %s at line %d", what, w.first[what]))
+			out = append(out, fmt.Sprintf("line %d: %s", w.first[what], what))
 		} else {
-			out = append(out, fmt.Sprintf("skipped %d of: %s, the first at line %d", n, what, w.first[what]))
+			out = append(out, fmt.Sprintf("line %d: %s (%d times, this the first)", w.first[what], what, n))
 		}
 	}
 	return out
