@@ -72,12 +72,12 @@ func isLegacy(data []byte, path string) bool {
 }
 
 type parser struct {
-	opts   Options
-	head   header
-	heads  int
-	conv   conversation
-	warn   warnings
-	scan   jsonscan.Scanner
+	opts  Options
+	head  header
+	heads int
+	conv  conversation
+	warn  warnings
+	scan  jsonscan.Scanner
 }
 
 // readJSONL replays the recording line by line and returns how many bytes
