@@ -68,13 +68,15 @@ func readStore(ctx context.Context, path string, immutable bool) (*harness.Histo
 		return nil, err
 	}
 	h := &harness.History{Path: path}
-	msgs, err := readMessages(ctx, tx, sessions, h)
+	skip := skipped{}
+	msgs, err := readMessages(ctx, tx, sessions, skip)
 	if err != nil {
 		return nil, err
 	}
-	if err := readParts(ctx, tx, sessions, msgs, h); err != nil {
+	if err := readParts(ctx, tx, sessions, msgs, skip); err != nil {
 		return nil, err
 	}
+	h.Warnings = skip.list()
 	bySession := map[string][]messageInfo{}
 	for _, m := range msgs.list {
 		bySession[m.Session] = append(bySession[m.Session], *m)
@@ -118,7 +120,7 @@ type messageSet struct {
 
 // readMessages reads the message table, each message's data decoded
 // from the row's bytes without copying them.
-func readMessages(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionInfo, h *harness.History) (messageSet, error) {
+func readMessages(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionInfo, skip skipped) (messageSet, error) {
 	set := messageSet{byID: map[string]*messageInfo{}}
 	rows, err := tx.QueryContext(ctx, `SELECT id, session_id, time_created, time_updated, data
 		FROM message ORDER BY session_id, time_created, id`)
@@ -127,7 +129,6 @@ func readMessages(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionI
 	}
 	defer rows.Close()
 	var sc jsonscan.Scanner
-	bad := 0
 	for rows.Next() {
 		var m messageInfo
 		var updated int64
@@ -141,7 +142,10 @@ func readMessages(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionI
 		}
 		id, session, created := m.ID, m.Session, m.Created
 		if !decodeMessage(&sc, data, &m) {
-			bad++
+			skip.add("messages whose data is not JSON")
+			continue
+		}
+		if skip.unknownRole(&m) {
 			continue
 		}
 		// The row's columns name the message; data omits them
@@ -154,21 +158,17 @@ func readMessages(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionI
 		set.byID[m.ID] = &m
 		set.list = append(set.list, &m)
 	}
-	if bad > 0 {
-		h.Warnings = append(h.Warnings, fmt.Sprintf("%d messages whose data is not a JSON object skipped", bad))
-	}
 	return set, rows.Err()
 }
 
 // readParts reads the part table into the messages, in id order.
-func readParts(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionInfo, msgs messageSet, h *harness.History) error {
+func readParts(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionInfo, msgs messageSet, skip skipped) error {
 	rows, err := tx.QueryContext(ctx, `SELECT id, message_id, time_updated, data FROM part`)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	var sc jsonscan.Scanner
-	bad := 0
 	for rows.Next() {
 		var p partInfo
 		var updated int64
@@ -182,7 +182,10 @@ func readParts(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionInfo
 		}
 		id := p.ID
 		if !decodePart(&sc, data, &p) {
-			bad++
+			skip.add("parts whose data is not JSON")
+			continue
+		}
+		if skip.unknownPart(&p) {
 			continue
 		}
 		p.ID, p.Message = id, m.ID
@@ -197,9 +200,6 @@ func readParts(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionInfo
 	}
 	for _, m := range msgs.list {
 		sort.Slice(m.Parts, func(i, j int) bool { return m.Parts[i].ID < m.Parts[j].ID })
-	}
-	if bad > 0 {
-		h.Warnings = append(h.Warnings, fmt.Sprintf("%d parts whose data is not a JSON object skipped", bad))
 	}
 	return nil
 }

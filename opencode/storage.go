@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -65,7 +64,7 @@ func ReadStorage(ctx context.Context, root string) (*harness.History, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := storageReader{root: root, layout: layout}
+	r := storageReader{root: root, layout: layout, skip: skipped{}}
 	var infos []sessionInfo
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
@@ -74,7 +73,7 @@ func ReadStorage(ctx context.Context, root string) (*harness.History, error) {
 		var s sessionInfo
 		data, mod, ok := r.read(f)
 		if !ok || !decodeSession(&r.sc, data, &s) {
-			r.bad++
+			r.skip.add("session files that are not JSON")
 			continue
 		}
 		if s.ID == "" {
@@ -99,9 +98,7 @@ func ReadStorage(ctx context.Context, root string) (*harness.History, error) {
 		s.Ordinal = i + 1
 		h.Sessions = append(h.Sessions, s)
 	}
-	if r.bad > 0 {
-		h.Warnings = append(h.Warnings, fmt.Sprintf("%d files of %s that are not OpenCode JSON skipped", r.bad, root))
-	}
+	h.Warnings = r.skip.list()
 	return h, nil
 }
 
@@ -109,7 +106,7 @@ type storageReader struct {
 	root   string
 	layout storageLayout
 	sc     jsonscan.Scanner
-	bad    int
+	skip   skipped
 }
 
 // read returns a file's bytes and its modification time in epoch
@@ -133,7 +130,10 @@ func (r *storageReader) messages(s *sessionInfo) []messageInfo {
 		var m messageInfo
 		data, mod, ok := r.read(f)
 		if !ok || !decodeMessage(&r.sc, data, &m) {
-			r.bad++
+			r.skip.add("message files that are not JSON")
+			continue
+		}
+		if r.skip.unknownRole(&m) {
 			continue
 		}
 		// json-migration.ts takes ids from the file names.
@@ -143,7 +143,10 @@ func (r *storageReader) messages(s *sessionInfo) []messageInfo {
 			var p partInfo
 			data, mod, ok := r.read(pf)
 			if !ok || !decodePart(&r.sc, data, &p) {
-				r.bad++
+				r.skip.add("part files that are not JSON")
+				continue
+			}
+			if r.skip.unknownPart(&p) {
 				continue
 			}
 			p.ID, p.Message = strings.TrimSuffix(filepath.Base(pf), ".json"), m.ID
