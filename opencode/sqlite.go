@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"sort"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver deja already links, registered as "sqlite"
@@ -39,6 +40,10 @@ func ReadStore(ctx context.Context, path string) (*harness.History, error) {
 }
 
 func storeDSN(path string, immutable bool) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		// A relative path would read as a URI authority.
+		path = abs
+	}
 	q := url.Values{}
 	q.Set("mode", "ro")
 	if immutable {

@@ -180,4 +180,3 @@ func jsonFiles(dir string) []string {
 	}
 	return out
 }
-
