@@ -32,7 +32,7 @@ func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
 var errNotTranscript = errors.New("not a Claude Code transcript")
 
 // Sniff accepts a .jsonl file whose first line is a Claude Code line: one
-// with a sessionId, or a summary or file-history-snapshot line, which
+// with a type and a sessionId, or a summary or file-history-snapshot line, which
 // carry none and may open a transcript (§1.2).
 func (Reader) Sniff(path string, head []byte) error {
 	if !strings.HasSuffix(path, ".jsonl") {
@@ -50,7 +50,9 @@ func (Reader) Sniff(path string, head []byte) error {
 		}
 		return errNotTranscript
 	}
-	if l.SessionID != "" || l.Type == "summary" || l.Type == "file-history-snapshot" {
+	// Every Claude Code line has a type; Gemini CLI's header has a
+	// sessionId but none.
+	if (l.SessionID != "" && l.Type != "") || l.Type == "summary" || l.Type == "file-history-snapshot" {
 		return nil
 	}
 	return errNotTranscript

@@ -22,7 +22,7 @@ const sniffBytes = 8192
 // reader returns the harness that reads the file: the one that read it
 // before, else the first that claims it. A file whose harness is switched
 // off is left alone: nil, nil.
-func (ix *indexer) reader(path string, st fileState) (harness.Reader, error) {
+func (ix *indexer) reader(path string, st fileState, fi fs.FileInfo) (harness.Reader, error) {
 	reg := ix.opts.Harnesses
 	if reg == nil {
 		reg = harness.Registry{aider.Reader{}}
@@ -30,9 +30,14 @@ func (ix *indexer) reader(path string, st fileState) (harness.Reader, error) {
 	if st.known && st.harness != "" {
 		return reg.Lookup(st.harness), nil
 	}
-	head, err := readHead(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+	var head []byte
+	if !fi.IsDir() {
+		// A directory has no head; a harness that reads one (OpenCode's
+		// storage tree) looks at it by its path.
+		var err error
+		if head, err = readHead(path); err != nil {
+			return nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+		}
 	}
 	h, err := reg.Detect(path, head)
 	if err != nil {

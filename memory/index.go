@@ -259,6 +259,16 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 		}
 		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 	}
+	reader, err := ix.reader(path, st, fi)
+	if err != nil || reader == nil {
+		return err
+	}
+	// A store read whole is read every run: its writes land in a WAL or in
+	// files below it, so its own size and time do not show them, and its
+	// sessions' markers keep the re-read cheap.
+	if whole, ok := reader.(harness.WholeReader); ok {
+		return ix.whole(ctx, path, whole, fi)
+	}
 	if fi.IsDir() {
 		return fmt.Errorf("%s: is a directory, skipped (name the history files in it, or the directory on the command line)", path)
 	}
@@ -266,14 +276,10 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 	if st.known && fi.Size() == st.size && mtime == st.mtime {
 		return nil
 	}
-	reader, err := ix.reader(path, st)
-	if err != nil || reader == nil {
-		return err
+	fr, ok := reader.(harness.FileReader)
+	if !ok {
+		return fmt.Errorf("%s: harness %s reads no files, skipped", path, reader.Name())
 	}
-	if whole, ok := reader.(harness.WholeReader); ok {
-		return ix.whole(ctx, path, whole, fi)
-	}
-	fr := reader.(harness.FileReader)
 	readFile := os.ReadFile
 	if ix.opts.readFile != nil {
 		readFile = ix.opts.readFile

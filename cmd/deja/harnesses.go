@@ -13,14 +13,16 @@ import (
 	"github.com/deja-dev/deja/claude"
 	"github.com/deja-dev/deja/codex"
 	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/gemini"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/opencode"
 )
 
 // knownHarnesses are the harnesses deja reads, in the order a file named
 // on the command line is offered to them: the formats that sniff for
 // their own first line first, aider, which reads any text, last.
 func knownHarnesses() harness.Registry {
-	return harness.Registry{codex.Reader{}, claude.Reader{}, aider.Reader{}}
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
 }
 
 // enabledHarnesses are the known harnesses the configuration leaves on.
