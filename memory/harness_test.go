@@ -159,3 +159,35 @@ func TestSchemaUpgradesFrom2(t *testing.T) {
 		t.Fatalf("schema %q (%v), want %s", v, err, schemaVersion)
 	}
 }
+
+// TestIndexKeepsASessionThatLeftATranscript pins that a transcript
+// rewritten without one of its sessions (a sidechain's lines gone) keeps
+// that session, gone from the file, instead of deleting it.
+func TestIndexKeepsASessionThatLeftATranscript(t *testing.T) {
+	s, _ := fixture(t)
+	path := transcript(t, t.TempDir())
+	indexWith(t, s, path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	rewritten := strings.Join(lines[:3], "") + claudeLine(9, "user", `"a longer question that replaces the sidechain line in place"`, "")
+	if err := os.WriteFile(path, []byte(rewritten), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	indexWith(t, s, path)
+	all, err := s.Sessions(context.Background(), Scope{Subagents: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sub *SessionInfo
+	for i := range all {
+		if all[i].Subagent {
+			sub = &all[i]
+		}
+	}
+	if sub == nil || sub.Present || sub.Turns != 1 {
+		t.Fatalf("sessions %+v: want the subagent kept, gone from its file, with its turn", all)
+	}
+}
