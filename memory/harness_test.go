@@ -172,7 +172,7 @@ func TestIndexKeepsASessionThatLeftATranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(data), "\n")
-	rewritten := strings.Join(lines[:3], "") + claudeLine(9, "user", `"a longer question that replaces the sidechain line in place"`, "")
+	rewritten := strings.Join(lines[:3], "") + claudeLine(9, "user", `"a much longer question that replaces the sidechain line in place, so the file grows"`, "")
 	if err := os.WriteFile(path, []byte(rewritten), 0o644); err != nil {
 		t.Fatal(err)
 	}
