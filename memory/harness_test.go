@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/claude"
+	"github.com/deja-dev/deja/codex"
 	"github.com/deja-dev/deja/harness"
 )
 
@@ -189,5 +192,36 @@ func TestIndexKeepsASessionThatLeftATranscript(t *testing.T) {
 	}
 	if sub == nil || sub.Present || sub.Turns != 1 {
 		t.Fatalf("sessions %+v: want the subagent kept, gone from its file, with its turn", all)
+	}
+}
+
+// TestIndexCompressedRollout pins that a Codex .jsonl.zst rollout is
+// decoded before it is sniffed and parsed, and read once when unchanged.
+func TestIndexCompressedRollout(t *testing.T) {
+	s, _ := fixture(t)
+	plain, err := os.ReadFile("../codex/testdata/double_logged_messages_read_once.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "rollout-2025-12-25T22-45-23-019b55c1-d022-7061-bbb9-b0c90708472b.jsonl.zst")
+	if err := os.WriteFile(path, enc.EncodeAll(plain, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path, _ = aider.ResolvePath(path)
+	reg := harness.Registry{codex.Reader{}, claude.Reader{}, aider.Reader{}}
+	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Harnesses: reg})
+	if err != nil || len(rep.Problems) > 0 || rep.NewTurns != 2 {
+		t.Fatalf("index: %+v, %v; want 2 new turns", rep, err)
+	}
+	list, err := s.Sessions(context.Background(), Scope{Harness: "codex"})
+	if err != nil || len(list) != 1 || list[0].ID != "codex-019b55c1-d022-7061-bbb9-b0c90708472b" {
+		t.Fatalf("sessions %+v, %v", list, err)
+	}
+	if rep, _ := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Harnesses: reg}); rep.Read != 0 {
+		t.Fatalf("an unchanged rollout was read again: %+v", rep)
 	}
 }
