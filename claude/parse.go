@@ -72,6 +72,10 @@ func Parse(data []byte, opts harness.ParseOptions) *harness.History {
 	if p.own == "" {
 		p.own = lastSessionID(data)
 	}
+	if p.own == "" {
+		// Lines without a sessionId at all: the file's name is the id.
+		p.own = strings.TrimSuffix(filepath.Base(opts.Path), ".jsonl")
+	}
 	lines := harness.NewLines(data)
 	end := 0
 	for lines.Next() {
