@@ -302,11 +302,12 @@ func (p *parser) tool(line []byte) {
 	if p.stripped || !complete {
 		p.st = inToolOutput
 	}
-	if kind, value, ok := toolRecord(text); ok {
-		if kind == FileRecord {
-			value = normalizeFile(value, p.historyDir)
+	if r, ok := toolRecord(text); ok {
+		if r.Kind == FileRecord {
+			r.Value = normalizeFile(r.Value, p.historyDir)
 		}
-		p.addRecord(kind, p.clean(value), p.line)
+		r.Value, r.Turn, r.Line = p.clean(r.Value), p.turn, p.line
+		p.sess.Records = append(p.sess.Records, r)
 		return
 	}
 	if !p.afterUserLine && bytes.Equal(text, processingRequest) {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -181,4 +182,13 @@ func (r Reason) String() string {
 		return r.Kind
 	}
 	return r.Kind + " " + r.From
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs quoting, for the
+// commands a Resumer prints.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+:@%,=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
