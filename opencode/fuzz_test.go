@@ -31,6 +31,9 @@ func FuzzParse(f *testing.F) {
 		turn := -1
 		found := false
 		for _, msg := range s.Messages {
+			if (msg.Role != harness.User && msg.Role != harness.Assistant) || strings.TrimSpace(msg.Text) == "" {
+				t.Fatalf("bad message %+v", msg)
+			}
 			if msg.Role == harness.User {
 				turn++
 				if strings.TrimSpace(msg.Text) == "" {
@@ -46,7 +49,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("a user's text part was lost")
 		}
 		for _, r := range s.Records {
-			if r.Value == "" || (r.Kind != harness.FileRecord && r.Kind != harness.CommandRecord) {
+			if strings.TrimSpace(r.Value) == "" || (r.Kind != harness.FileRecord && r.Kind != harness.CommandRecord) {
 				t.Fatalf("record %+v", r)
 			}
 		}
