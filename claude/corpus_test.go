@@ -162,3 +162,18 @@ func TestCorpusInvariants(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusSniff pins that every real transcript is claimed from the
+// head the indexer reads (8 KiB).
+func TestCorpusSniff(t *testing.T) {
+	var r Reader
+	for _, path := range corpusFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := r.Sniff(path, data[:min(len(data), 8192)]); err != nil {
+			t.Errorf("%s: %v", filepath.Base(path), err)
+		}
+	}
+}

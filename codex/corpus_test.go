@@ -123,3 +123,24 @@ func TestCorpusInvariants(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusSniff pins that every real rollout is claimed from the head
+// the indexer reads (8 KiB), long instructions in its first line or not,
+// and that Codex's history.jsonl is not.
+func TestCorpusSniff(t *testing.T) {
+	var r Reader
+	for _, path := range corpusFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "/home/u/.codex/sessions/" + filepath.Base(path)
+		if err := r.Sniff(name, data[:min(len(data), 8192)]); err != nil {
+			t.Errorf("%s: %v", filepath.Base(path), err)
+		}
+	}
+	hist, err := os.ReadFile(filepath.Join(corpusDir, "Xu-Wentao__dotfile__.codex_history.jsonl"))
+	if err == nil && r.Sniff("/home/u/.codex/history.jsonl", hist) == nil {
+		t.Error("history.jsonl was taken for a rollout")
+	}
+}

@@ -69,8 +69,10 @@ func firstLineIsMeta(head []byte) bool {
 		Instructions json.RawMessage `json:"instructions"`
 	}
 	if json.Unmarshal(first, &l) != nil {
-		// A meta line longer than the head (instructions run to kilobytes).
-		return bytes.Contains(first, []byte(`"type":"session_meta"`))
+		// A meta line longer than the head (instructions run to kilobytes):
+		// judged by its opening keys, as Codex writes them.
+		return bytes.Contains(first[:min(len(first), 200)], []byte(`"type":"session_meta"`)) ||
+			(bytes.HasPrefix(first, []byte(`{"id":"`)) && bytes.Contains(first, []byte(`"instructions":`)))
 	}
 	return l.Type == "session_meta" || (l.Type == "" && l.ID != "" && l.Timestamp != "" && l.Instructions != nil)
 }

@@ -8,8 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/claude"
+	"github.com/deja-dev/deja/codex"
 	"github.com/deja-dev/deja/harness"
 )
 
@@ -157,5 +160,68 @@ func TestSchemaUpgradesFrom2(t *testing.T) {
 	var v string
 	if err := s2.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); err != nil || v != schemaVersion {
 		t.Fatalf("schema %q (%v), want %s", v, err, schemaVersion)
+	}
+}
+
+// TestIndexKeepsASessionThatLeftATranscript pins that a transcript
+// rewritten without one of its sessions (a sidechain's lines gone) keeps
+// that session, gone from the file, instead of deleting it.
+func TestIndexKeepsASessionThatLeftATranscript(t *testing.T) {
+	s, _ := fixture(t)
+	path := transcript(t, t.TempDir())
+	indexWith(t, s, path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	rewritten := strings.Join(lines[:3], "") + claudeLine(9, "user", `"a much longer question that replaces the sidechain line in place, so the file grows"`, "")
+	if err := os.WriteFile(path, []byte(rewritten), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	indexWith(t, s, path)
+	all, err := s.Sessions(context.Background(), Scope{Subagents: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sub *SessionInfo
+	for i := range all {
+		if all[i].Subagent {
+			sub = &all[i]
+		}
+	}
+	if sub == nil || sub.Present || sub.Turns != 1 {
+		t.Fatalf("sessions %+v: want the subagent kept, gone from its file, with its turn", all)
+	}
+}
+
+// TestIndexCompressedRollout pins that a Codex .jsonl.zst rollout is
+// decoded before it is sniffed and parsed, and read once when unchanged.
+func TestIndexCompressedRollout(t *testing.T) {
+	s, _ := fixture(t)
+	plain, err := os.ReadFile("../codex/testdata/double_logged_messages_read_once.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "rollout-2025-12-25T22-45-23-019b55c1-d022-7061-bbb9-b0c90708472b.jsonl.zst")
+	if err := os.WriteFile(path, enc.EncodeAll(plain, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path, _ = aider.ResolvePath(path)
+	reg := harness.Registry{codex.Reader{}, claude.Reader{}, aider.Reader{}}
+	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Harnesses: reg})
+	if err != nil || len(rep.Problems) > 0 || rep.NewTurns != 2 {
+		t.Fatalf("index: %+v, %v; want 2 new turns", rep, err)
+	}
+	list, err := s.Sessions(context.Background(), Scope{Harness: "codex"})
+	if err != nil || len(list) != 1 || list[0].ID != "codex-019b55c1-d022-7061-bbb9-b0c90708472b" {
+		t.Fatalf("sessions %+v, %v", list, err)
+	}
+	if rep, _ := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Harnesses: reg}); rep.Read != 0 {
+		t.Fatalf("an unchanged rollout was read again: %+v", rep)
 	}
 }

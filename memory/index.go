@@ -697,9 +697,12 @@ func firstQuestion(sess harness.Session) string {
 // read now under another ID: one starting at the same byte whose header
 // completes the old one (aider was writing it during the last run). A
 // session cut by hand and followed by a new one is not: it stays, gone.
+// Sessions without headers (those of JSONL harnesses, which all start at
+// their file's first byte) are never re-read as another: a session that
+// left such a file stays, gone.
 func rereadAs(ks knownSession, parsed []harness.Session) bool {
 	for _, sess := range parsed {
-		if sess.Offset == ks.offset && strings.HasPrefix(sess.Header, ks.header) {
+		if sess.Offset == ks.offset && sess.Header != "" && strings.HasPrefix(sess.Header, ks.header) {
 			return true
 		}
 	}
