@@ -115,8 +115,9 @@ func (p *parser) line(l *harness.Lines) bool {
 	}
 	// A tool's answer is the largest kind of line (a file read, a command's
 	// output) and holds no typed text: the key tool_use_id, unquoted, only
-	// occurs in a tool_result block, so such a line is skipped undecoded.
-	if bytes.Contains(raw, toolUseIDKey) && json.Valid(raw) {
+	// occurs in a tool_result block, so such a line is skipped undecoded
+	// (and unvalidated, unless it is a last line that may be half written).
+	if bytes.Contains(raw, toolUseIDKey) && (!l.Partial || json.Valid(raw)) {
 		return true
 	}
 	var ln line
