@@ -103,14 +103,14 @@ func BenchmarkReadScaledStore(b *testing.B) {
 	abs, _ := filepath.Abs(src)
 	stmts := []string{
 		`ATTACH DATABASE 'file:` + abs + `?mode=ro&immutable=1' AS src`,
-		`CREATE TABLE session AS SELECT id, parent_id, directory, title, time_created, time_updated FROM src.session WHERE 0`,
+		`CREATE TABLE session AS SELECT id, parent_id, directory, time_created, time_updated FROM src.session WHERE 0`,
 		`CREATE TABLE message AS SELECT * FROM src.message WHERE 0`,
 		`CREATE TABLE part AS SELECT * FROM src.part WHERE 0`,
 	}
 	for i := range 40 {
 		k := fmt.Sprintf("'%02d'", i)
 		stmts = append(stmts,
-			`INSERT INTO session SELECT id||`+k+`, parent_id||`+k+`, directory, title, time_created, time_updated FROM src.session`,
+			`INSERT INTO session SELECT id||`+k+`, parent_id||`+k+`, directory, time_created, time_updated FROM src.session`,
 			`INSERT INTO message SELECT id||`+k+`, session_id||`+k+`, time_created, time_updated, data FROM src.message`,
 			`INSERT INTO part SELECT id||`+k+`, message_id||`+k+`, session_id||`+k+`, time_created, time_updated, data FROM src.part`)
 	}

@@ -131,8 +131,6 @@ func decodeSession(sc *jsonscan.Scanner, data []byte, s *sessionInfo) bool {
 			s.ParentID = sc.String()
 		case "directory":
 			s.Directory = sc.String()
-		case "title":
-			s.Title = sc.String()
 		case "time":
 			sc.Object(func(key []byte) bool {
 				switch string(key) {

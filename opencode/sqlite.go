@@ -99,7 +99,7 @@ func readStore(ctx context.Context, path string, immutable bool) (*harness.Histo
 
 // readSessions reads the session table in creation order.
 func readSessions(ctx context.Context, tx *sql.Tx) (map[string]*sessionInfo, []string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, COALESCE(parent_id, ''), directory, title, time_created, time_updated
+	rows, err := tx.QueryContext(ctx, `SELECT id, COALESCE(parent_id, ''), directory, time_created, time_updated
 		FROM session ORDER BY time_created, id`)
 	if err != nil {
 		return nil, nil, err
@@ -109,11 +109,11 @@ func readSessions(ctx context.Context, tx *sql.Tx) (map[string]*sessionInfo, []s
 	var order []string
 	for rows.Next() {
 		var s sessionInfo
-		var dir, title sql.NullString
-		if err := rows.Scan(&s.ID, &s.ParentID, &dir, &title, &s.Created, &s.Updated); err != nil {
+		var dir sql.NullString
+		if err := rows.Scan(&s.ID, &s.ParentID, &dir, &s.Created, &s.Updated); err != nil {
 			return nil, nil, err
 		}
-		s.Directory, s.Title, s.Changed = dir.String, title.String, s.Updated
+		s.Directory, s.Changed = dir.String, s.Updated
 		sessions[s.ID] = &s
 		order = append(order, s.ID)
 	}
