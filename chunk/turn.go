@@ -3,6 +3,7 @@ package chunk
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"sort"
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
@@ -55,14 +56,25 @@ func Turns(s harness.Session) []Turn {
 			t.Assistant = join(t.Assistant, text)
 		}
 	}
+	// seen holds each turn's records so far: a turn of 300,000 records
+	// compared each with all before it took minutes to index.
+	seen := map[recordKey]bool{}
 	for _, r := range s.Records {
 		t := get(r.Turn, r.Line)
+		v := strings.TrimSpace(r.Value)
+		key := recordKey{r.Turn, r.Kind, v}
+		if v == "" || seen[key] {
+			continue
+		}
 		switch r.Kind {
 		case harness.FileRecord:
-			t.Files = appendNew(t.Files, r.Value)
+			t.Files = append(t.Files, v)
 		case harness.CommandRecord:
-			t.Commands = appendNew(t.Commands, r.Value)
+			t.Commands = append(t.Commands, v)
+		default:
+			continue
 		}
+		seen[key] = true
 	}
 	kept := turns[:0]
 	for _, t := range turns {
@@ -92,25 +104,16 @@ func join(a, b string) string {
 	return a + "\n\n" + b
 }
 
-func appendNew(list []string, v string) []string {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return list
-	}
-	for _, x := range list {
-		if x == v {
-			return list
-		}
-	}
-	return append(list, v)
+// recordKey is a record as a turn lists it: once per turn, kind and value.
+type recordKey struct {
+	turn  int
+	kind  harness.RecordKind
+	value string
 }
 
-// sortByIndex orders turns by index; insertion sort, as the input is
-// almost always in order already.
+// sortByIndex orders turns by index, keeping the order of equal ones. The
+// input is almost always in order already; a stable sort stays
+// O(n log n) when it is not, where insertion sort was quadratic.
 func sortByIndex(ts []Turn) {
-	for i := 1; i < len(ts); i++ {
-		for j := i; j > 0 && ts[j].Index < ts[j-1].Index; j-- {
-			ts[j], ts[j-1] = ts[j-1], ts[j]
-		}
-	}
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Index < ts[j].Index })
 }

@@ -9,7 +9,9 @@ const schemaVersion = "2"
 //
 //   - files: one row per history file, with what the next index needs to
 //     read only the new bytes (size, mtime, where the last session starts and
-//     the SHA-256 of every byte before it).
+//     the SHA-256 of every byte before it). full_pending marks a history
+//     that 'deja index --full' has yet to re-read whole and re-embed; a
+//     history first named by a run that has not read it yet has size -1.
 //   - sessions and turns: the ledger; turns hold the text shown by recall.
 //   - turns_fts: FTS5 over turns (external content, kept by triggers) for
 //     BM25 keyword recall; the porter+unicode61 tokenizer cuts paths, commands and
@@ -35,7 +37,8 @@ CREATE TABLE IF NOT EXISTS files (
 	last_offset  INTEGER NOT NULL,
 	last_ordinal INTEGER NOT NULL,
 	fingerprint  BLOB NOT NULL,
-	indexed_at   INTEGER NOT NULL
+	indexed_at   INTEGER NOT NULL,
+	full_pending INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS sessions (
 	id         TEXT PRIMARY KEY,
@@ -100,3 +103,10 @@ CREATE TABLE IF NOT EXISTS tombstones (
 	forgotten  INTEGER NOT NULL
 );
 `
+
+// addedColumns are columns added to a table since its schema version was
+// first written, each with the ALTER TABLE that adds it. Older stores get
+// them on open; an older deja ignores them.
+var addedColumns = []struct{ table, column, add string }{
+	{"files", "full_pending", `ALTER TABLE files ADD COLUMN full_pending INTEGER NOT NULL DEFAULT 0`},
+}

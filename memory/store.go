@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
@@ -101,7 +102,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&v)
 	switch {
 	case err == nil && v == schemaVersion:
-		return nil
+		return s.addColumns(ctx)
 	case err == nil:
 		return fmt.Errorf("store: %s has schema %s, this deja reads %s: move the directory away and run 'deja index' to rebuild", s.dir, v, schemaVersion)
 	case errors.Is(err, sql.ErrNoRows) || isNoTable(err):
@@ -121,6 +122,25 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: creating the schema: %w", diskHint(err))
+	}
+	return nil
+}
+
+// addColumns adds the columns of addedColumns that the store lacks. Looking
+// costs one prepared statement each; only a store that lacks one is written.
+func (s *Store) addColumns(ctx context.Context) error {
+	for _, c := range addedColumns {
+		rows, err := s.db.QueryContext(ctx, `SELECT `+c.column+` FROM `+c.table+` LIMIT 0`)
+		if err == nil {
+			rows.Close()
+			continue
+		}
+		if !strings.Contains(err.Error(), "no such column") {
+			return fmt.Errorf("store: reading %s: %w", filepath.Join(s.dir, DBFile), err)
+		}
+		if _, err := s.db.ExecContext(ctx, c.add); err != nil && !strings.Contains(err.Error(), "duplicate column") {
+			return fmt.Errorf("store: adding %s.%s: %w", c.table, c.column, diskHint(err))
+		}
 	}
 	return nil
 }
