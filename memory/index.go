@@ -123,6 +123,7 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 				return rep, ctx.Err()
 			}
 			if errors.Is(err, ErrDiskFull) {
+				s.giveBackLog(ctx)
 				return rep, err
 			}
 			rep.Skipped++
@@ -138,6 +139,7 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 				return rep, ctx.Err()
 			}
 			if errors.Is(err, ErrDiskFull) {
+				s.giveBackLog(ctx)
 				return rep, err
 			}
 			rep.Problems = append(rep.Problems, err.Error())
@@ -152,6 +154,14 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 	}
 	rep.Took = time.Since(start)
 	return rep, nil
+}
+
+// giveBackLog truncates the write-ahead log after a write failed for lack
+// of space: the failed transaction grew it, and its frames are never
+// committed, so the space goes back to the disk. Best effort: a reader
+// holding an old snapshot keeps the log until the next run.
+func (s *Store) giveBackLog(ctx context.Context) {
+	_, _ = s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 }
 
 // KnownFiles lists the histories the store has indexed, deleted ones too.
