@@ -43,6 +43,9 @@ func (ix *indexer) plan(ctx context.Context, sessions []harness.Session, tomb ma
 	redacted := 0
 	var plans []*sessionPlan
 	for i := range sessions {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		sess := &sessions[i]
 		if tomb[sess.ID] {
 			continue

@@ -419,8 +419,11 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	var hist *harness.History
 	var plans []*sessionPlan
 	displaced := map[string]bool{}
+	// The parser numbers lines from the start of what it reads.
+	lineBase := bytes.Count(data[:from], []byte("\n"))
 	for {
 		hist = parse()
+		shiftLines(hist.Sessions, lineBase)
 		plans, err = ix.plan(ctx, hist.Sessions, tomb, known, full)
 		if err != nil {
 			return err
@@ -515,6 +518,21 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	ix.rep.Sessions += changedSessions
 	ix.rep.NewTurns += newTurns
 	return nil
+}
+
+// shiftLines adds n to the lines of the sessions' messages and records.
+func shiftLines(sessions []harness.Session, n int) {
+	if n == 0 {
+		return
+	}
+	for i := range sessions {
+		for j := range sessions[i].Messages {
+			sessions[i].Messages[j].Line += n
+		}
+		for j := range sessions[i].Records {
+			sessions[i].Records[j].Line += n
+		}
+	}
 }
 
 // missing handles a known history that is gone. Its sessions stay; a --full

@@ -646,3 +646,39 @@ func BenchmarkIndexSessionTurns(b *testing.B) {
 		b.Run(fmt.Sprintf("turns=%d", n), func(b *testing.B) { benchmarkIndex(b, n, "turn", longSessionHistory) })
 	}
 }
+
+func TestIndexKeepsTurnLinesOfTheFile(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	appendFile(t, path, longSession)
+	index(t, s, emb, path)
+	appendFile(t, path, "\n#### One more question about distroless  \n\nSwitched to distroless.\n")
+	index(t, s, emb, path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	rows, err := s.db.Query(`SELECT line, user FROM turns WHERE user != ''`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var line int
+		var user string
+		if err := rows.Scan(&line, &user); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if line < 1 || line > len(lines) || !strings.Contains(lines[line-1], strings.SplitN(user, "\n", 2)[0]) {
+			t.Errorf("turn %q is stored at line %d, which is not where the file has it", user, line)
+		}
+	}
+	// The fixture's "/run" line is a command, not a question.
+	if n != 7 {
+		t.Errorf("checked %d turns, want 7", n)
+	}
+}

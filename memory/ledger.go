@@ -74,6 +74,11 @@ func (w *ledgerWriter) session(pl *sessionPlan) (int, error) {
 		if len(batch) == 0 {
 			return nil
 		}
+		// A deadline ('deja aider' gives indexing 30 s) stops a long
+		// session between batches.
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
 		w.ix.embedTurns(w.ctx, batch)
 		err := w.writeTurns(batch)
 		batch, texts = nil, 0
@@ -149,6 +154,9 @@ func (w *ledgerWriter) reembed(ids []string) error {
 			return err
 		}
 		for len(turns) > 0 && w.ix.emb != nil {
+			if err := w.ctx.Err(); err != nil {
+				return err
+			}
 			var batch []*newTurn
 			texts := 0
 			for len(turns) > 0 && (texts == 0 || texts+len(turns[0].texts) <= embedBatch) {

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/deja-dev/deja/embed"
 )
 
 // The reliability tests run Index in child processes (this test binary,
@@ -612,5 +614,34 @@ func TestIndexATurnOf300000Records(t *testing.T) {
 	}
 	if r := recall(t, s, emb, "pkg/f299999.go", Keyword); len(r.Results) != 1 {
 		t.Errorf("the last record is not recalled: %+v", r.Results)
+	}
+}
+
+// cancellingEmbedder embeds as wordsEmbedder does and cancels its run's
+// context on the first call, as a deadline would strike mid-run.
+type cancellingEmbedder struct {
+	*wordsEmbedder
+	cancel context.CancelFunc
+}
+
+func (e cancellingEmbedder) Embed(ctx context.Context, kind embed.Kind, texts []string) ([][]float32, error) {
+	e.cancel()
+	return e.wordsEmbedder.Embed(ctx, kind, texts)
+}
+
+func TestIndexOfALongSessionStopsAtItsDeadline(t *testing.T) {
+	s, path := fixture(t)
+	longSessionHistory(t, path, 20000)
+	ctx, cancel := context.WithCancel(context.Background())
+	emb := cancellingEmbedder{newWordsEmbedder(), cancel}
+	_, err := s.Index(ctx, IndexOptions{Paths: []string{path}, Embedder: emb})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("index cancelled mid-session: %v; want context.Canceled", err)
+	}
+	if emb.calls > 1 {
+		t.Errorf("the embedder was called %d times after the run was cancelled in its first call", emb.calls-1)
+	}
+	if n := len(sessionIDs(t, s)); n != 0 {
+		t.Errorf("a cancelled run left %d sessions; the file's transaction must roll back whole", n)
 	}
 }
