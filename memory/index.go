@@ -1,12 +1,14 @@
 package memory
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -36,9 +38,12 @@ type IndexOptions struct {
 	// Progress, when set, is told how far indexing got.
 	Progress func(Progress)
 
-	// readFile replaces os.ReadFile when set, so a test can delete a file
-	// between its Stat and its read.
-	readFile func(string) ([]byte, error)
+	// open replaces os.Open when set, so a test can delete a file between
+	// its Stat and its read.
+	open func(string) (*os.File, error)
+	// window replaces windowSize when set, so a test can parse a history
+	// a session at a time.
+	window int
 }
 
 // Progress is how far an Index run got in its current phase.
@@ -357,11 +362,11 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	if st.known && !full && fi.Size() == st.size && mtime == st.mtime {
 		return nil
 	}
-	readFile := os.ReadFile
-	if ix.opts.readFile != nil {
-		readFile = ix.opts.readFile
+	open := os.Open
+	if ix.opts.open != nil {
+		open = ix.opts.open
 	}
-	data, err := readFile(path)
+	f, err := open(path)
 	if err != nil {
 		// Deleted since the Stat: the same as deleted before it.
 		if errors.Is(err, os.ErrNotExist) {
@@ -372,7 +377,13 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 		}
 		return fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
 	}
-	if aider.IsBinary(data) {
+	defer f.Close()
+	head := make([]byte, binarySample)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+	}
+	if aider.IsBinary(head[:n]) {
 		return fmt.Errorf("%s: %v, skipped", path, aider.ErrBinary)
 	}
 	ix.rep.Read++
@@ -381,11 +392,26 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	// before it are the ones already read; any other change (the file
 	// shrank, was rewritten or replaced) re-reads it whole, and so does a
 	// --full not yet finished.
-	incremental := !full && st.known && int64(len(data)) >= st.size && st.lastOffset <= int64(len(data)) &&
-		bytes.Equal(fingerprint(data[:st.lastOffset]), st.fingerprint)
+	sum := sha256.New()
+	lines := &lineCounter{}
 	from, ordinal := int64(0), 1
+	incremental := false
+	if !full && st.known && fi.Size() >= st.size && st.lastOffset <= fi.Size() {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+		}
+		if n, err := io.CopyN(io.MultiWriter(sum, lines), f, st.lastOffset); err == nil && n == st.lastOffset {
+			incremental = bytes.Equal(sum.Sum(nil), st.fingerprint)
+		}
+	}
 	if incremental {
 		from, ordinal = st.lastOffset, st.lastOrdinal
+	} else {
+		sum.Reset()
+		lines.n = 0
+	}
+	if _, err := f.Seek(from, io.SeekStart); err != nil {
+		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 	}
 	known, err := ix.s.fileSessions(ctx, path)
 	if err != nil {
@@ -403,57 +429,14 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	if err != nil {
 		return err
 	}
-	parse := func() *harness.History {
-		return aider.Parse(data[from:], aider.Options{
-			Path:         path,
-			Offset:       from,
-			FirstOrdinal: ordinal,
-			Reserved:     func(id string) bool { return reserved[id] },
-			Location:     ix.opts.Location,
-		})
-	}
-	// A parsed session that takes a known session's ID without continuing
-	// it (see continues) gets another: the known one's ID is reserved, and
-	// the file parsed again, until every taken ID names the session it
-	// named before; each pass reserves one more known ID, so this ends.
-	var hist *harness.History
-	var plans []*sessionPlan
-	displaced := map[string]bool{}
-	// The parser numbers lines from the start of what it reads.
-	lineBase := bytes.Count(data[:from], []byte("\n"))
-	for {
-		hist = parse()
-		shiftLines(hist.Sessions, lineBase)
-		plans, err = ix.plan(ctx, hist.Sessions, tomb, known, full)
-		if err != nil {
-			return err
-		}
-		if !reserveTakenIDs(plans, reserved, displaced) {
-			break
-		}
-	}
 
-	next := fileState{size: int64(len(data)), mtime: mtime, lastOffset: from, lastOrdinal: ordinal}
-	if n := len(hist.Sessions); n > 0 {
-		next.lastOffset, next.lastOrdinal = hist.Sessions[n-1].Offset, hist.Sessions[n-1].Ordinal
-	}
-	next.fingerprint = fingerprint(data[:next.lastOffset])
-	if after, err := os.Stat(path); err == nil && after.ModTime().UnixNano() != mtime {
-		// Written while we read: keep a time that makes the next run look again.
-		next.mtime = 0
-	}
-	// The file's bytes are no longer needed; the parsed sessions are.
-	data = nil
-	ix.toEmbed, ix.embedded = 0, 0
-	for _, pl := range plans {
-		ix.toEmbed += pl.pending
-	}
-
-	parsed := map[string]bool{}
-	for _, sess := range hist.Sessions {
-		parsed[sess.ID] = true
-	}
 	project := filepath.Dir(path)
+	next := fileState{mtime: mtime, lastOffset: from, lastOrdinal: ordinal}
+	// parsed holds, for each session read, what the end of the file needs
+	// of it: its ID, offset and header, without its text.
+	var parsed []harness.Session
+	parsedID := map[string]bool{}
+	displaced := map[string]bool{}
 	changedSessions, newTurns := 0, 0
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
 		changedSessions, newTurns = 0, 0
@@ -462,21 +445,96 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			return err
 		}
 		defer w.close()
-		for _, pl := range plans {
-			if err := upsertSession(ctx, tx, path, project, *pl.sess); err != nil {
+		size := windowSize
+		if ix.opts.window > 0 {
+			size = ix.opts.window
+		}
+		win := newWindowReader(bufio.NewReaderSize(f, 64<<10), from, sum, size)
+		for last := false; !last; {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
+			var data []byte
+			var offset int64
+			if data, offset, last, err = win.next(); err != nil {
+				return fmt.Errorf("reading: %v", unwrapPath(err))
+			}
+			parse := func() *harness.History {
+				return aider.Parse(data, aider.Options{
+					Path:         path,
+					Offset:       offset,
+					FirstOrdinal: ordinal,
+					Reserved:     func(id string) bool { return reserved[id] || parsedID[id] },
+					Location:     ix.opts.Location,
+				})
+			}
+			// A parsed session that takes a known session's ID without
+			// continuing it (see continues) gets another: the known one's
+			// ID is reserved, and the window parsed again, until every
+			// taken ID names the session it named before; each pass
+			// reserves one more known ID, so this ends.
+			var hist *harness.History
+			var plans []*sessionPlan
+			for {
+				hist = parse()
+				// The parser numbers lines from the start of what it reads.
+				shiftLines(hist.Sessions, lines.n)
+				if plans, err = ix.plan(ctx, hist.Sessions, tomb, known, full); err != nil {
+					return err
+				}
+				if !reserveTakenIDs(plans, reserved, displaced) {
+					break
+				}
+			}
+			for _, pl := range plans {
+				ix.toEmbed += pl.pending
+			}
+			for _, pl := range plans {
+				if err := upsertSession(ctx, tx, path, project, *pl.sess); err != nil {
+					return err
+				}
+				n, err := w.session(pl)
+				if err != nil {
+					return err
+				}
+				if n > 0 {
+					changedSessions++
+					newTurns += n
+				}
+				// Written: let the session's text go before the next
+				// one's turns are built.
+				pl.sess.Messages, pl.sess.Records = nil, nil
+			}
+			hashed := len(data)
+			for _, sess := range hist.Sessions {
+				parsed = append(parsed, harness.Session{ID: sess.ID, Offset: sess.Offset, Header: sess.Header})
+				parsedID[sess.ID] = true
+				next.lastOffset, next.lastOrdinal = sess.Offset, sess.Ordinal
+				ordinal = sess.Ordinal + 1
+			}
+			if last {
+				// The fingerprint covers the bytes before the last session.
+				hashed = int(max(0, next.lastOffset-offset))
+				next.size = win.end()
+			}
+			lines.Write(data)
+			win.done(data, hashed)
+		}
+		next.fingerprint = win.fingerprint()
+		if after, err := os.Stat(path); err == nil && after.ModTime().UnixNano() != mtime {
+			// Written while we read: keep a time that makes the next run look again.
+			next.mtime = 0
 		}
 		var kept []string
 		for _, ks := range known {
-			if parsed[ks.id] {
+			if parsedID[ks.id] {
 				continue
 			}
 			kept = append(kept, ks.id)
 			if !ks.present || (incremental && ks.offset < from) {
 				continue
 			}
-			if incremental && !displaced[ks.id] && rereadAs(ks, hist.Sessions) {
+			if incremental && !displaced[ks.id] && rereadAs(ks, parsed) {
 				// Read from bytes read again now: the re-read session
 				// replaces it (a header that was half written, say).
 				if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, ks.id); err != nil {
@@ -489,19 +547,6 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET present = 0 WHERE id = ?`, ks.id); err != nil {
 				return err
 			}
-		}
-		for _, pl := range plans {
-			n, err := w.session(pl)
-			if err != nil {
-				return err
-			}
-			if n > 0 {
-				changedSessions++
-				newTurns += n
-			}
-			// Written: let the session's text go before the next one's
-			// turns are built.
-			pl.sess.Messages, pl.sess.Records = nil, nil
 		}
 		if full {
 			// Sessions the file no longer holds are re-embedded too.
@@ -518,6 +563,18 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	ix.rep.Sessions += changedSessions
 	ix.rep.NewTurns += newTurns
 	return nil
+}
+
+// binarySample is how much of a history aider.IsBinary looks at: 8 KiB
+// after a byte-order mark.
+const binarySample = 8192 + 3
+
+// lineCounter counts the lines written to it.
+type lineCounter struct{ n int }
+
+func (c *lineCounter) Write(b []byte) (int, error) {
+	c.n += bytes.Count(b, []byte("\n"))
+	return len(b), nil
 }
 
 // shiftLines adds n to the lines of the sessions' messages and records.

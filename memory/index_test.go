@@ -412,11 +412,11 @@ func TestIndexFileDeletedWhileReadIsMissing(t *testing.T) {
 	index(t, s, emb, path)
 	appendFile(t, path, thirdSession)
 	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Embedder: emb,
-		readFile: func(name string) ([]byte, error) {
+		open: func(name string) (*os.File, error) {
 			if err := os.Remove(name); err != nil {
 				t.Fatal(err)
 			}
-			return os.ReadFile(name)
+			return os.Open(name)
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -680,5 +680,77 @@ func TestIndexKeepsTurnLinesOfTheFile(t *testing.T) {
 	// The fixture's "/run" line is a command, not a question.
 	if n != 7 {
 		t.Errorf("checked %d turns, want 7", n)
+	}
+}
+
+// ledgerDump is everything the store holds of its sessions and turns, in
+// a stable order, for comparing two stores.
+func ledgerDump(t *testing.T, s *Store) string {
+	t.Helper()
+	rows, err := s.db.Query(`
+		SELECT s.id, s.ordinal, coalesce(s.started, ''), s.header, s.offset, s.end_offset, s.present,
+			coalesce(t.turn, -2), coalesce(t.line, 0), coalesce(t.hash, '')
+		FROM sessions s LEFT JOIN turns t ON t.session_id = s.id ORDER BY s.id, t.turn`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var id, started, header, hash string
+		var ordinal, offset, end, present, turn, line int
+		if err := rows.Scan(&id, &ordinal, &started, &header, &offset, &end, &present, &turn, &line, &hash); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %d %s %q %d-%d %d turn %d line %d %s\n", id, ordinal, started, header, offset, end, present, turn, line, hash)
+	}
+	var files string
+	s.db.QueryRow(`SELECT group_concat(size || ' ' || last_offset || ' ' || last_ordinal || ' ' || hex(fingerprint), ';') FROM files`).Scan(&files)
+	return b.String() + files
+}
+
+func TestIndexWindowByWindowIsIndexWhole(t *testing.T) {
+	corpus, _ := filepath.Glob("../../shared/aider/corpus/*.md")
+	if len(corpus) == 0 {
+		t.Log("../shared/aider/corpus is absent: checking the test histories only")
+	}
+	dir := t.TempDir()
+	same := filepath.Join(dir, "same-second", aider.HistoryFileName)
+	os.MkdirAll(filepath.Dir(same), 0o755)
+	// Two launches in one second, a headerless start and a header split by
+	// a window edge.
+	os.WriteFile(same, []byte("#### before any header  \n\nok\n"+thirdSession+thirdSession+longSession), 0o644)
+	for _, src := range append([]string{"testdata/history.md", same}, corpus...) {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "p", aider.HistoryFileName)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		var dumps []string
+		// Whole, a session at a time, and a few bytes at a time; then the
+		// same after a session is appended (a re-read from the last one).
+		for _, window := range []int{1 << 30, 1} {
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(context.Background(), filepath.Join(dir, fmt.Sprintf("data-%s-%d", filepath.Base(src), window)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := IndexOptions{Paths: []string{path}, window: window}
+			if _, err := s.Index(context.Background(), opts); err != nil {
+				t.Fatal(err)
+			}
+			appendFile(t, path, thirdSession)
+			if _, err := s.Index(context.Background(), opts); err != nil {
+				t.Fatal(err)
+			}
+			dumps = append(dumps, ledgerDump(t, s))
+			s.Close()
+		}
+		if dumps[1] != dumps[0] {
+			t.Errorf("%s: indexed window by window, the store differs from one indexed whole", src)
+		}
 	}
 }
