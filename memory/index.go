@@ -277,7 +277,7 @@ type indexer struct {
 	emb  embed.Embedder
 	rep  *IndexReport
 	// toEmbed and embedded count the current file's turns to embed, for
-	// Progress.
+	// Progress; toEmbed grows as the file's windows are read.
 	toEmbed, embedded int
 }
 
@@ -440,6 +440,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	changedSessions, newTurns := 0, 0
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
 		changedSessions, newTurns = 0, 0
+		ix.toEmbed, ix.embedded = 0, 0
 		w, err := ix.newLedgerWriter(ctx, tx, project, full)
 		if err != nil {
 			return err
@@ -695,11 +696,6 @@ func (s *Store) tombstones(ctx context.Context, path string) (map[string]bool, e
 		out[id] = true
 	}
 	return out, rows.Err()
-}
-
-func fingerprint(b []byte) []byte {
-	sum := sha256.Sum256(b)
-	return sum[:]
 }
 
 // unwrapPath drops the path an *os.PathError repeats.
