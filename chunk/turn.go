@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/deja-dev/deja/harness"
 )
@@ -24,6 +25,13 @@ type Turn struct {
 	// repeats.
 	Files    []string
 	Commands []string
+	// Actions is how the turn touched each of Files (same positions): the
+	// strongest of its records for that file, empty when the harness did
+	// not say.
+	Actions []harness.FileAction
+	// Time is when the turn's first message was written, zero when the
+	// harness records no message times.
+	Time time.Time
 }
 
 // Turns groups a session's messages and records into turns, in order. A
@@ -45,6 +53,9 @@ func Turns(s harness.Session) []Turn {
 	}
 	for _, m := range s.Messages {
 		t := get(m.Turn, m.Line)
+		if t.Time.IsZero() && !m.Time.IsZero() {
+			t.Time = m.Time
+		}
 		text := strings.TrimSpace(m.Text)
 		if text == "" {
 			continue
@@ -56,25 +67,31 @@ func Turns(s harness.Session) []Turn {
 			t.Assistant = join(t.Assistant, text)
 		}
 	}
-	// seen holds each turn's records so far: a turn of 300,000 records
-	// compared each with all before it took minutes to index.
-	seen := map[recordKey]bool{}
+	// seen holds where each turn lists each record: a turn of 300,000
+	// records compared each with all before it took minutes to index.
+	seen := map[recordKey]int{}
 	for _, r := range s.Records {
 		t := get(r.Turn, r.Line)
 		v := strings.TrimSpace(r.Value)
+		if v == "" {
+			continue
+		}
 		key := recordKey{r.Turn, r.Kind, v}
-		if v == "" || seen[key] {
-			continue
-		}
-		switch r.Kind {
-		case harness.FileRecord:
+		i, ok := seen[key]
+		switch {
+		case r.Kind == harness.FileRecord && ok:
+			// Read, then edited, is edited.
+			if actionRank(r.Action) > actionRank(t.Actions[i]) {
+				t.Actions[i] = r.Action
+			}
+		case r.Kind == harness.FileRecord:
+			seen[key] = len(t.Files)
 			t.Files = append(t.Files, v)
-		case harness.CommandRecord:
+			t.Actions = append(t.Actions, r.Action)
+		case r.Kind == harness.CommandRecord && !ok:
+			seen[key] = len(t.Commands)
 			t.Commands = append(t.Commands, v)
-		default:
-			continue
 		}
-		seen[key] = true
 	}
 	kept := turns[:0]
 	for _, t := range turns {
@@ -109,6 +126,18 @@ type recordKey struct {
 	turn  int
 	kind  harness.RecordKind
 	value string
+}
+
+func actionRank(a harness.FileAction) int {
+	switch a {
+	case harness.Edited:
+		return 3
+	case harness.Added:
+		return 2
+	case harness.Read:
+		return 1
+	}
+	return 0
 }
 
 // sortByIndex orders turns by index, keeping the order of equal ones. The

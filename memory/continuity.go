@@ -32,10 +32,11 @@ type ledgerTurn struct {
 	line int
 }
 
-// plan redacts the parsed sessions that are not forgotten and compares each
+// plan gives the parsed sessions that are not forgotten their project,
+// redacts them and compares each
 // with the stored session of its ID. Turns are built here for their hashes
 // only and dropped again, so one session's turns are in memory at a time.
-func (ix *indexer) plan(ctx context.Context, sessions []harness.Session, tomb map[string]bool, known []knownSession, full bool) ([]*sessionPlan, error) {
+func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Session, tomb map[string]bool, known []knownSession, full bool) ([]*sessionPlan, error) {
 	byID := map[string]knownSession{}
 	for _, ks := range known {
 		byID[ks.id] = ks
@@ -50,30 +51,41 @@ func (ix *indexer) plan(ctx context.Context, sessions []harness.Session, tomb ma
 		if tomb[sess.ID] {
 			continue
 		}
+		*sess = withProject(*sess, path)
 		redacted += redactSession(sess)
 		turns := chunk.Turns(*sess)
-		pl := &sessionPlan{sess: sess, hashes: make([]string, len(turns)), continues: true}
-		for j, t := range turns {
-			pl.hashes[j] = t.Hash()
-		}
-		if ks, ok := byID[sess.ID]; ok {
+		var stored map[int]ledgerTurn
+		ks, ok := byID[sess.ID]
+		if ok {
 			var err error
-			if pl.stored, err = ix.s.ledgerTurns(ctx, sess.ID); err != nil {
+			if stored, err = ix.s.ledgerTurns(ctx, sess.ID); err != nil {
 				return nil, err
 			}
+		}
+		pl := newPlan(sess, turns, stored, full)
+		if ok {
+			var err error
 			if pl.continues, err = ix.s.continues(ctx, ks, pl, turns, known); err != nil {
 				return nil, err
-			}
-		}
-		for j, t := range turns {
-			if old, ok := pl.stored[t.Index]; full || !ok || old.hash != pl.hashes[j] {
-				pl.pending++
 			}
 		}
 		plans = append(plans, pl)
 	}
 	ix.rep.Redacted += redacted
 	return plans, nil
+}
+
+// newPlan is the plan of a redacted session whose turns are turns and
+// whose stored turns are stored.
+func newPlan(sess *harness.Session, turns []chunk.Turn, stored map[int]ledgerTurn, full bool) *sessionPlan {
+	pl := &sessionPlan{sess: sess, hashes: make([]string, len(turns)), stored: stored, continues: true}
+	for j, t := range turns {
+		pl.hashes[j] = t.Hash()
+		if old, ok := stored[t.Index]; full || !ok || old.hash != pl.hashes[j] {
+			pl.pending++
+		}
+	}
+	return pl
 }
 
 // reserveTakenIDs reserves the IDs of known sessions that a parsed session
@@ -150,9 +162,12 @@ func (s *Store) continues(ctx context.Context, ks knownSession, pl *sessionPlan,
 // read now under another ID: one starting at the same byte whose header
 // completes the old one (aider was writing it during the last run). A
 // session cut by hand and followed by a new one is not: it stays, gone.
+// Sessions without headers (those of JSONL harnesses, which all start at
+// their file's first byte) are never re-read as another: a session that
+// left such a file stays, gone.
 func rereadAs(ks knownSession, parsed []harness.Session) bool {
 	for _, sess := range parsed {
-		if sess.Offset == ks.offset && strings.HasPrefix(sess.Header, ks.header) {
+		if sess.Offset == ks.offset && sess.Header != "" && strings.HasPrefix(sess.Header, ks.header) {
 			return true
 		}
 	}

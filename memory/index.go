@@ -9,11 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
@@ -23,6 +23,10 @@ import (
 type IndexOptions struct {
 	// Paths are history files, absolute and resolved (aider.ResolvePath).
 	Paths []string
+	// Harnesses read the histories: a file the store knows goes to the
+	// harness that read it before, a new one to the first harness that
+	// claims it (harness.Registry.Detect). Nil means aider alone.
+	Harnesses harness.Registry
 	// Embedder embeds new turns; nil stores them without vectors, to be
 	// filled by a later run.
 	Embedder embed.Embedder
@@ -88,6 +92,8 @@ type fileState struct {
 	// re-read it whole and re-embedded it.
 	full  bool
 	known bool
+	// harness is the name of the harness that read the file.
+	harness string
 }
 
 // Index brings the store up to date with the given histories: only bytes
@@ -229,8 +235,8 @@ func (s *Store) track(ctx context.Context, paths []string, full bool) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		for _, path := range fresh {
 			if _, err := tx.ExecContext(ctx, `
-				INSERT OR IGNORE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, full_pending)
-				VALUES (?, ?, -1, 0, 0, 1, x'', 0, 0)`, path, filepath.Dir(path)); err != nil {
+				INSERT OR IGNORE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
+				VALUES (?, ?, -1, 0, 0, 1, x'', 0, '', 0)`, path, filepath.Dir(path)); err != nil {
 				return err
 			}
 		}
@@ -284,6 +290,8 @@ type indexer struct {
 // newTurn is a turn to write, with its vectors once embedded.
 type newTurn struct {
 	session string
+	// project is the session's project, which its vectors are filed under.
+	project string
 	turn    chunk.Turn
 	hash    string
 	texts   []string
@@ -355,6 +363,16 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 		}
 		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 	}
+	reader, err := ix.reader(path, st, fi)
+	if err != nil || reader == nil {
+		return err
+	}
+	// A store read whole is read every run: its writes land in a WAL or in
+	// files below it, so its own size and time do not show them, and its
+	// sessions' markers keep the re-read cheap.
+	if whole, ok := reader.(harness.WholeReader); ok {
+		return ix.whole(ctx, path, whole, fi, full)
+	}
 	if fi.IsDir() {
 		return fmt.Errorf("%s: is a directory, skipped (name the history files in it, or the directory on the command line)", path)
 	}
@@ -362,45 +380,34 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	if st.known && !full && fi.Size() == st.size && mtime == st.mtime {
 		return nil
 	}
-	open := os.Open
-	if ix.opts.open != nil {
-		open = ix.opts.open
+	fr, ok := reader.(harness.FileReader)
+	if !ok {
+		return fmt.Errorf("%s: harness %s reads no files, skipped", path, reader.Name())
 	}
-	f, err := open(path)
+	src, marker, err := ix.source(path, fr)
 	if err != nil {
-		// Deleted since the Stat: the same as deleted before it.
 		if errors.Is(err, os.ErrNotExist) {
+			// Deleted since the Stat: the same as deleted before it.
 			if st.known {
 				return ix.missing(ctx, path, full)
 			}
 			return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 		}
-		return fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
+		return err
 	}
-	defer f.Close()
-	head := make([]byte, binarySample)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
-	}
-	if aider.IsBinary(head[:n]) {
-		return fmt.Errorf("%s: %v, skipped", path, aider.ErrBinary)
-	}
+	defer src.Close()
 	ix.rep.Read++
 
 	// Re-read from the start of the last known session when the bytes
 	// before it are the ones already read; any other change (the file
-	// shrank, was rewritten or replaced) re-reads it whole, and so does a
-	// --full not yet finished.
+	// shrank, was rewritten or replaced, another harness reads it) re-reads
+	// it whole, and so does a --full not yet finished.
 	sum := sha256.New()
 	lines := &lineCounter{}
 	from, ordinal := int64(0), 1
 	incremental := false
-	if !full && st.known && fi.Size() >= st.size && st.lastOffset <= fi.Size() {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
-		}
-		if n, err := io.CopyN(io.MultiWriter(sum, lines), f, st.lastOffset); err == nil && n == st.lastOffset {
+	if !full && st.known && st.harness == fr.Name() && fi.Size() >= st.size {
+		if n, err := io.CopyN(io.MultiWriter(sum, lines), src, st.lastOffset); err == nil && n == st.lastOffset {
 			incremental = bytes.Equal(sum.Sum(nil), st.fingerprint)
 		}
 	}
@@ -410,7 +417,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 		sum.Reset()
 		lines.n = 0
 	}
-	if _, err := f.Seek(from, io.SeekStart); err != nil {
+	if _, err := src.Seek(from, io.SeekStart); err != nil {
 		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 	}
 	known, err := ix.s.fileSessions(ctx, path)
@@ -430,8 +437,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 		return err
 	}
 
-	project := filepath.Dir(path)
-	next := fileState{mtime: mtime, lastOffset: from, lastOrdinal: ordinal}
+	next := fileState{size: fi.Size(), mtime: mtime, lastOffset: from, lastOrdinal: ordinal, harness: fr.Name()}
 	// parsed holds, for each session read, what the end of the file needs
 	// of it: its ID, offset and header, without its text.
 	var parsed []harness.Session
@@ -441,16 +447,20 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
 		changedSessions, newTurns = 0, 0
 		ix.toEmbed, ix.embedded = 0, 0
-		w, err := ix.newLedgerWriter(ctx, tx, project, full)
+		w, err := ix.newLedgerWriter(ctx, tx, full)
 		if err != nil {
 			return err
 		}
 		defer w.close()
 		size := windowSize
+		if marker == nil {
+			// Sessions cannot be told apart in the bytes: one window.
+			size = math.MaxInt
+		}
 		if ix.opts.window > 0 {
 			size = ix.opts.window
 		}
-		win := newWindowReader(bufio.NewReaderSize(f, 64<<10), from, sum, size)
+		win := newWindowReader(bufio.NewReaderSize(src, 64<<10), from, sum, size, marker)
 		for last := false; !last; {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -461,7 +471,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 				return fmt.Errorf("reading: %v", unwrapPath(err))
 			}
 			parse := func() *harness.History {
-				return aider.Parse(data, aider.Options{
+				return fr.Parse(data, harness.ParseOptions{
 					Path:         path,
 					Offset:       offset,
 					FirstOrdinal: ordinal,
@@ -480,7 +490,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 				hist = parse()
 				// The parser numbers lines from the start of what it reads.
 				shiftLines(hist.Sessions, lines.n)
-				if plans, err = ix.plan(ctx, hist.Sessions, tomb, known, full); err != nil {
+				if plans, err = ix.plan(ctx, path, hist.Sessions, tomb, known, full); err != nil {
 					return err
 				}
 				if !reserveTakenIDs(plans, reserved, displaced) {
@@ -491,7 +501,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 				ix.toEmbed += pl.pending
 			}
 			for _, pl := range plans {
-				if err := upsertSession(ctx, tx, path, project, *pl.sess); err != nil {
+				if err := upsertSession(ctx, tx, path, fr.Name(), *pl.sess); err != nil {
 					return err
 				}
 				n, err := w.session(pl)
@@ -516,7 +526,6 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			if last {
 				// The fingerprint covers the bytes before the last session.
 				hashed = int(max(0, next.lastOffset-offset))
-				next.size = win.end()
 			}
 			lines.Write(data)
 			win.done(data, hashed)
@@ -556,7 +565,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			}
 		}
 		next.full = full && w.embedFailed()
-		return putFileState(ctx, tx, path, project, next)
+		return putFileState(ctx, tx, path, next)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -566,9 +575,67 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	return nil
 }
 
-// binarySample is how much of a history aider.IsBinary looks at: 8 KiB
-// after a byte-order mark.
-const binarySample = 8192 + 3
+// sessionStarter is implemented by a FileReader whose sessions each begin
+// at a line its parser takes as a session start whatever came before
+// (aider's header): such a history is read a window of whole sessions at a
+// time (see windowReader). Other histories are read whole.
+type sessionStarter interface {
+	SessionStart() []byte
+}
+
+// source opens a history for reading from its first byte, after checking
+// that its harness reads it, and returns the session start its windows
+// end at (nil: read it whole). A history that must be decoded first is
+// decoded whole.
+func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser, []byte, error) {
+	open := os.Open
+	if ix.opts.open != nil {
+		open = ix.opts.open
+	}
+	f, err := open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
+	}
+	starter, windowed := fr.(sessionStarter)
+	dec, decodes := fr.(harness.Decoder)
+	if windowed && !decodes {
+		head := make([]byte, sniffBytes)
+		n, err := io.ReadFull(f, head)
+		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = fr.Sniff(path, head[:n])
+		}
+		if err == nil {
+			_, err = f.Seek(0, io.SeekStart)
+		}
+		if err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+		}
+		return f, starter.SessionStart(), nil
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+	}
+	if decodes {
+		if data, err = dec.Decode(path, data); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v, skipped", path, err)
+		}
+	}
+	if err := fr.Sniff(path, data); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v, skipped", path, err)
+	}
+	return nopCloser{bytes.NewReader(data)}, nil, nil
+}
+
+// nopCloser is a ReadSeeker with a Close that does nothing.
+type nopCloser struct{ io.ReadSeeker }
+
+func (nopCloser) Close() error { return nil }
 
 // lineCounter counts the lines written to it.
 type lineCounter struct{ n int }
@@ -609,7 +676,7 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 		ids = append(ids, ks.id)
 	}
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
-		w, err := ix.newLedgerWriter(ctx, tx, filepath.Dir(path), true)
+		w, err := ix.newLedgerWriter(ctx, tx, true)
 		if err != nil {
 			return err
 		}
@@ -629,18 +696,18 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 	return nil
 }
 
-func putFileState(ctx context.Context, tx *sql.Tx, path, project string, st fileState) error {
+func putFileState(ctx context.Context, tx *sql.Tx, path string, st fileState) error {
 	_, err := tx.ExecContext(ctx, `
-		INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, full_pending)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		path, project, st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano(), st.full)
+		INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		path, filepath.Dir(path), st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano(), st.harness, st.full)
 	return err
 }
 
 func (s *Store) fileState(ctx context.Context, path string) (fileState, error) {
 	var st fileState
-	err := s.db.QueryRowContext(ctx, `SELECT size, mtime_ns, last_offset, last_ordinal, fingerprint, full_pending FROM files WHERE path = ?`, path).
-		Scan(&st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint, &st.full)
+	err := s.db.QueryRowContext(ctx, `SELECT size, mtime_ns, last_offset, last_ordinal, fingerprint, full_pending, harness FROM files WHERE path = ?`, path).
+		Scan(&st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint, &st.full, &st.harness)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, nil
 	}

@@ -16,26 +16,29 @@ import (
 // turn, not the file. Every statement has a fixed number of variables, so
 // no session or turn is too large for SQLite's limit on them.
 type ledgerWriter struct {
-	ix      *indexer
-	ctx     context.Context
-	tx      *sql.Tx
-	project string
+	ix  *indexer
+	ctx context.Context
+	tx  *sql.Tx
 	// full re-embeds turns the store already holds unchanged.
 	full bool
 
-	delTurn, insTurn, delID, setLine, vec, delVecs *sql.Stmt
+	delTurn, insTurn, delID, setLine, touch, vec, delVecs *sql.Stmt
 }
 
-func (ix *indexer) newLedgerWriter(ctx context.Context, tx *sql.Tx, project string, full bool) (*ledgerWriter, error) {
-	w := &ledgerWriter{ix: ix, ctx: ctx, tx: tx, project: project, full: full}
+func (ix *indexer) newLedgerWriter(ctx context.Context, tx *sql.Tx, full bool) (*ledgerWriter, error) {
+	w := &ledgerWriter{ix: ix, ctx: ctx, tx: tx, full: full}
 	for _, p := range []struct {
 		stmt  **sql.Stmt
 		query string
 	}{
 		{&w.delTurn, `DELETE FROM turns WHERE session_id = ? AND turn = ?`},
-		{&w.insTurn, `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&w.insTurn, `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
 		{&w.delID, `DELETE FROM turns WHERE id = ?`},
 		{&w.setLine, `UPDATE turns SET line = ? WHERE id = ?`},
+		// touch brings the actions and times of a stored turn up to date
+		// where its content did not change, so a store written before the
+		// harness recorded them gains them without re-embedding.
+		{&w.touch, `UPDATE turns SET actions = ?, time_ns = ? WHERE id = ? AND (actions != ? OR time_ns IS NOT ?)`},
 		{&w.vec, insertVector},
 		{&w.delVecs, `DELETE FROM vectors WHERE embedder = ? AND turn_id = ?`},
 	} {
@@ -50,7 +53,7 @@ func (ix *indexer) newLedgerWriter(ctx context.Context, tx *sql.Tx, project stri
 }
 
 func (w *ledgerWriter) close() {
-	for _, s := range []*sql.Stmt{w.delTurn, w.insTurn, w.delID, w.setLine, w.vec, w.delVecs} {
+	for _, s := range []*sql.Stmt{w.delTurn, w.insTurn, w.delID, w.setLine, w.touch, w.vec, w.delVecs} {
 		if s != nil {
 			s.Close()
 		}
@@ -94,10 +97,16 @@ func (w *ledgerWriter) session(pl *sessionPlan) (int, error) {
 				return 0, err
 			}
 		}
+		if same {
+			a, tm := turnActions(t), turnTime(t)
+			if _, err := w.touch.ExecContext(w.ctx, a, tm, old.id, a, tm); err != nil {
+				return 0, err
+			}
+		}
 		if same && (!w.full || w.ix.emb == nil) {
 			continue
 		}
-		nt := &newTurn{session: pl.sess.ID, turn: t, hash: h, texts: chunk.Texts(t, w.ix.opts.Budget)}
+		nt := &newTurn{session: pl.sess.ID, project: sessionProject(*pl.sess), turn: t, hash: h, texts: chunk.Texts(t, w.ix.opts.Budget)}
 		if same {
 			nt.keep = old.id
 		}
@@ -174,7 +183,9 @@ func (w *ledgerWriter) reembed(ids []string) error {
 }
 
 func (w *ledgerWriter) storedTurns(session string) ([]*newTurn, error) {
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, turn, line, hash, user, assistant, files, commands FROM turns WHERE session_id = ? ORDER BY turn`, session)
+	rows, err := w.tx.QueryContext(w.ctx, `
+		SELECT t.id, s.project, t.turn, t.line, t.hash, t.user, t.assistant, t.files, t.commands
+		FROM turns t JOIN sessions s ON s.id = t.session_id WHERE t.session_id = ? ORDER BY t.turn`, session)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +194,7 @@ func (w *ledgerWriter) storedTurns(session string) ([]*newTurn, error) {
 	for rows.Next() {
 		nt := &newTurn{session: session}
 		var files, commands string
-		if err := rows.Scan(&nt.keep, &nt.turn.Index, &nt.turn.Line, &nt.hash, &nt.turn.User, &nt.turn.Assistant, &files, &commands); err != nil {
+		if err := rows.Scan(&nt.keep, &nt.project, &nt.turn.Index, &nt.turn.Line, &nt.hash, &nt.turn.User, &nt.turn.Assistant, &files, &commands); err != nil {
 			return nil, err
 		}
 		nt.turn.Files, nt.turn.Commands = splitLines(files), splitLines(commands)
@@ -209,7 +220,7 @@ func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
 				return err
 			}
 			res, err := w.insTurn.ExecContext(ctx, t.session, t.turn.Index, t.turn.Line, t.hash, t.turn.User, t.turn.Assistant,
-				strings.Join(t.turn.Files, "\n"), strings.Join(t.turn.Commands, "\n"))
+				strings.Join(t.turn.Files, "\n"), strings.Join(t.turn.Commands, "\n"), turnActions(t.turn), turnTime(t.turn))
 			if err != nil {
 				return err
 			}
@@ -231,7 +242,7 @@ func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
 				return err
 			}
 		}
-		if err := putVectors(ctx, w.vec, emb.Identity(), w.project, t.session, t.turn.Index, id, t.vectors); err != nil {
+		if err := putVectors(ctx, w.vec, emb.Identity(), t.project, t.session, t.turn.Index, id, t.vectors); err != nil {
 			return err
 		}
 	}
@@ -281,7 +292,7 @@ func startedNS(s harness.Session) (int64, bool) {
 	return s.Started.UnixNano(), true
 }
 
-func upsertSession(ctx context.Context, tx *sql.Tx, path, project string, s harness.Session) error {
+func upsertSession(ctx context.Context, tx *sql.Tx, path, harnessName string, s harness.Session) error {
 	var started, ns any
 	if s.HasStart() {
 		started = s.Started.Format(time.RFC3339)
@@ -290,11 +301,14 @@ func upsertSession(ctx context.Context, tx *sql.Tx, path, project string, s harn
 		ns = v
 	}
 	_, err := tx.ExecContext(ctx, `
-		INSERT INTO sessions(id, path, project, ordinal, started, started_ns, header, offset, end_offset, present)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+		INSERT INTO sessions(id, path, project, ordinal, started, started_ns, header, offset, end_offset, present,
+			harness, parent, subagent, marker)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
 		ON CONFLICT(id) DO UPDATE SET path = excluded.path, project = excluded.project,
 			ordinal = excluded.ordinal, started = excluded.started, started_ns = excluded.started_ns,
-			header = excluded.header, offset = excluded.offset, end_offset = excluded.end_offset, present = 1`,
-		s.ID, path, project, s.Ordinal, started, ns, s.Header, s.Offset, s.End)
+			header = excluded.header, offset = excluded.offset, end_offset = excluded.end_offset, present = 1,
+			harness = excluded.harness, parent = excluded.parent, subagent = excluded.subagent, marker = excluded.marker`,
+		s.ID, path, sessionProject(s), s.Ordinal, started, ns, s.Header, s.Offset, s.End,
+		harnessName, s.Parent, s.Subagent, s.Marker)
 	return err
 }

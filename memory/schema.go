@@ -2,16 +2,14 @@ package memory
 
 // schemaVersion is stored in meta; a store written by another version is
 // refused with a message rather than misread.
-const schemaVersion = "2"
+const schemaVersion = "4"
 
 // schema is the whole store. Everything a recall needs is here, so a
 // SIGKILL between two transactions leaves a consistent store:
 //
 //   - files: one row per history file, with what the next index needs to
 //     read only the new bytes (size, mtime, where the last session starts and
-//     the SHA-256 of every byte before it). full_pending marks a history
-//     that 'deja index --full' has yet to re-read whole and re-embed; a
-//     history first named by a run that has not read it yet has size -1.
+//     the SHA-256 of every byte before it).
 //   - sessions and turns: the ledger; turns hold the text shown by recall.
 //   - turns_fts: FTS5 over turns (external content, kept by triggers) for
 //     BM25 keyword recall; the porter+unicode61 tokenizer cuts paths, commands and
@@ -24,6 +22,17 @@ const schemaVersion = "2"
 //     turns table, whose rows are large (measured: the join made a cold
 //     load of the corpus's 2,044 chunks take 220 ms).
 //   - tombstones: forgotten session IDs that indexing must not bring back.
+//
+// Harnesses (schema 3): files and sessions name the harness that reads
+// them; sessions carry the parent they were resumed, forked or spawned
+// from, whether a subagent ran them (out of default recall) and a
+// WholeReader's change marker; turns carry each file's action (edited,
+// added, read), one a line beside files, and the time of the turn's first
+// message where the harness records one.
+//
+// Resumable --full (schema 4): files.full_pending marks a history that
+// 'deja index --full' has yet to re-read whole and re-embed; a history
+// first named by a run that has not read it yet has size -1.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -38,6 +47,7 @@ CREATE TABLE IF NOT EXISTS files (
 	last_ordinal INTEGER NOT NULL,
 	fingerprint  BLOB NOT NULL,
 	indexed_at   INTEGER NOT NULL,
+	harness      TEXT NOT NULL DEFAULT 'aider',
 	full_pending INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS sessions (
@@ -50,7 +60,11 @@ CREATE TABLE IF NOT EXISTS sessions (
 	header     TEXT NOT NULL,
 	offset     INTEGER NOT NULL,
 	end_offset INTEGER NOT NULL,
-	present    INTEGER NOT NULL DEFAULT 1
+	present    INTEGER NOT NULL DEFAULT 1,
+	harness    TEXT NOT NULL DEFAULT 'aider',
+	parent     TEXT NOT NULL DEFAULT '',
+	subagent   INTEGER NOT NULL DEFAULT 0,
+	marker     TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS sessions_path ON sessions(path, offset);
 CREATE INDEX IF NOT EXISTS sessions_started ON sessions(started_ns);
@@ -65,6 +79,8 @@ CREATE TABLE IF NOT EXISTS turns (
 	assistant  TEXT NOT NULL,
 	files      TEXT NOT NULL,
 	commands   TEXT NOT NULL,
+	actions    TEXT NOT NULL DEFAULT '',
+	time_ns    INTEGER,
 	UNIQUE (session_id, turn)
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5(
@@ -104,9 +120,21 @@ CREATE TABLE IF NOT EXISTS tombstones (
 );
 `
 
-// addedColumns are columns added to a table since its schema version was
-// first written, each with the ALTER TABLE that adds it. Older stores get
-// them on open; an older deja ignores them.
-var addedColumns = []struct{ table, column, add string }{
-	{"files", "full_pending", `ALTER TABLE files ADD COLUMN full_pending INTEGER NOT NULL DEFAULT 0`},
+// upgrades bring a store of an older schema to schemaVersion, keyed by the
+// version they upgrade from; each leaves the store at the next version.
+// Columns are added with defaults that describe what the older store held
+// (aider's sessions, no parents, no times), so nothing is re-read.
+var upgrades = map[string]struct{ to, sql string }{
+	"2": {to: "3", sql: `
+ALTER TABLE files ADD COLUMN harness TEXT NOT NULL DEFAULT 'aider';
+ALTER TABLE sessions ADD COLUMN harness TEXT NOT NULL DEFAULT 'aider';
+ALTER TABLE sessions ADD COLUMN parent TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN subagent INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN marker TEXT NOT NULL DEFAULT '';
+ALTER TABLE turns ADD COLUMN actions TEXT NOT NULL DEFAULT '';
+ALTER TABLE turns ADD COLUMN time_ns INTEGER;
+`},
+	"3": {to: "4", sql: `
+ALTER TABLE files ADD COLUMN full_pending INTEGER NOT NULL DEFAULT 0;
+`},
 }

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
@@ -102,7 +101,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&v)
 	switch {
 	case err == nil && v == schemaVersion:
-		return s.addColumns(ctx)
+		return nil
+	case err == nil && upgrades[v].sql != "":
+		return s.upgrade(ctx, v)
 	case err == nil:
 		return fmt.Errorf("store: %s has schema %s, this deja reads %s: move the directory away and run 'deja index' to rebuild", s.dir, v, schemaVersion)
 	case errors.Is(err, sql.ErrNoRows) || isNoTable(err):
@@ -126,21 +127,29 @@ func (s *Store) migrate(ctx context.Context) error {
 	return nil
 }
 
-// addColumns adds the columns of addedColumns that the store lacks. Looking
-// costs one prepared statement each; only a store that lacks one is written.
-func (s *Store) addColumns(ctx context.Context) error {
-	for _, c := range addedColumns {
-		rows, err := s.db.QueryContext(ctx, `SELECT `+c.column+` FROM `+c.table+` LIMIT 0`)
-		if err == nil {
-			rows.Close()
-			continue
+// upgrade applies the upgrades from version v to schemaVersion in one
+// transaction, so a store is never left between two versions.
+func (s *Store) upgrade(ctx context.Context, v string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: upgrading the schema: %w", err)
+	}
+	defer tx.Rollback()
+	for v != schemaVersion {
+		u, ok := upgrades[v]
+		if !ok {
+			return fmt.Errorf("store: no upgrade from schema %s: move the directory away and run 'deja index' to rebuild", v)
 		}
-		if !strings.Contains(err.Error(), "no such column") {
-			return fmt.Errorf("store: reading %s: %w", filepath.Join(s.dir, DBFile), err)
+		if _, err := tx.ExecContext(ctx, u.sql); err != nil {
+			return fmt.Errorf("store: upgrading the schema from %s: %w", v, diskHint(err))
 		}
-		if _, err := s.db.ExecContext(ctx, c.add); err != nil && !strings.Contains(err.Error(), "duplicate column") {
-			return fmt.Errorf("store: adding %s.%s: %w", c.table, c.column, diskHint(err))
-		}
+		v = u.to
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'schema'`, schemaVersion); err != nil {
+		return fmt.Errorf("store: upgrading the schema: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: upgrading the schema: %w", diskHint(err))
 	}
 	return nil
 }

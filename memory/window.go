@@ -14,12 +14,6 @@ import (
 // read whole once peaked near ten times its size).
 const windowSize = 4 << 20
 
-// sessionStart begins every aider session: a header at the start of a
-// line. The parser starts a session at such a line whatever state it is
-// in, so parsing a history window by window, each window ending where a
-// header begins, gives the sessions that parsing it whole gives.
-var sessionStart = []byte("\n# aider chat started at")
-
 // windowReader reads a history from an offset, a window of whole sessions
 // at a time, and keeps the SHA-256 of the bytes before the point the
 // caller marks (the start of the last session).
@@ -31,16 +25,21 @@ type windowReader struct {
 	eof  bool
 	sum  hash.Hash
 	size int
+	// start is what begins a session at the start of a line (aider's
+	// header). The parser starts a session at such a line whatever state
+	// it is in, so parsing a history window by window, each window ending
+	// where one begins, gives the sessions that parsing it whole gives.
+	start []byte
 	// clean is how much of buf is known to hold no session start past its
 	// first byte, so that a session many windows long is scanned once.
 	clean int
 }
 
-func newWindowReader(r io.Reader, off int64, sum hash.Hash, size int) *windowReader {
+func newWindowReader(r io.Reader, off int64, sum hash.Hash, size int, start []byte) *windowReader {
 	if sum == nil {
 		sum = sha256.New()
 	}
-	return &windowReader{r: r, off: off, sum: sum, size: size}
+	return &windowReader{r: r, off: off, sum: sum, size: size, start: append([]byte("\n"), start...)}
 }
 
 // next returns the next window and its file offset; last reports the window
@@ -54,8 +53,8 @@ func (w *windowReader) next() (window []byte, off int64, last bool, err error) {
 			}
 			// The last session start in the buffer, past its first byte:
 			// everything before it is whole sessions.
-			from := max(1, w.clean-len(sessionStart))
-			if i := bytes.LastIndex(w.buf[from:], sessionStart); i >= 0 {
+			from := max(1, w.clean-len(w.start))
+			if i := bytes.LastIndex(w.buf[from:], w.start); i >= 0 {
 				w.clean = 0
 				return w.buf[:from+i+1], w.off, false, nil
 			}
