@@ -95,8 +95,5 @@ func (w *windowReader) done(window []byte, hashed int) {
 	w.off += int64(len(window))
 }
 
-// end is the offset just past the bytes read.
-func (w *windowReader) end() int64 { return w.off + int64(len(w.buf)) }
-
 // fingerprint is the SHA-256 of the bytes hashed so far.
 func (w *windowReader) fingerprint() []byte { return w.sum.Sum(nil) }
