@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/harness"
@@ -115,9 +116,12 @@ func reserveTakenIDs(plans []*sessionPlan, reserved, displaced map[string]bool) 
 // (a cut middle turn left its successor twice, once at its old index); the
 // old session is kept instead, as a session that left the file is.
 func (s *Store) continues(ctx context.Context, ks knownSession, pl *sessionPlan, turns []chunk.Turn, known []knownSession) (bool, error) {
-	var started sql.NullInt64
-	if ns, ok := startedNS(*pl.sess); ok {
-		started = sql.NullInt64{Int64: ns, Valid: true}
+	// The start as text: it is kept for every start, where nanoseconds are
+	// kept only within firstYear and lastYear (and overflowed in stores
+	// written before that rule).
+	var started sql.NullString
+	if pl.sess.HasStart() {
+		started = sql.NullString{String: pl.sess.Started.Format(time.RFC3339), Valid: true}
 	}
 	if ks.header != pl.sess.Header || ks.started != started {
 		return false, nil

@@ -722,7 +722,7 @@ type knownSession struct {
 	id      string
 	offset  int64
 	header  string
-	started sql.NullInt64
+	started sql.NullString
 	present bool
 	// first is the user text of the session's first stored turn.
 	first string
@@ -730,7 +730,7 @@ type knownSession struct {
 
 func (s *Store) fileSessions(ctx context.Context, path string) ([]knownSession, error) {
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT id, offset, header, started_ns, present,
+		SELECT id, offset, header, started, present,
 			COALESCE((SELECT user FROM turns WHERE session_id = sessions.id ORDER BY turn LIMIT 1), '')
 		FROM sessions WHERE path = ?`, path)
 	if err != nil {

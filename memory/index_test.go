@@ -577,6 +577,15 @@ func TestIndexDatesOutsideTheCalendarAreTextAfterRealDates(t *testing.T) {
 	if got, want := years[1:], []int{0, 1677, 2262, 9999}; !slices.Equal(slices.Sorted(slices.Values(got)), want) {
 		t.Errorf("undated sessions keep years %v; want %v kept as text", got, want)
 	}
+	// Read whole again, each session is still the one stored.
+	if _, err := s.db.Exec(`UPDATE files SET fingerprint = x''`); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, path, "\n#### One more about the tenant filter  \n\nDone too.\n")
+	index(t, s, emb, path)
+	if n := len(sessionIDs(t, s)); n != 5 {
+		t.Errorf("%d sessions after a whole re-read; want the same 5", n)
+	}
 	for _, sc := range []Scope{
 		{Since: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{Until: time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)},
