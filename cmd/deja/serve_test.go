@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -407,5 +408,65 @@ func TestServeRefusesOtherAddressesWithoutAToken(t *testing.T) {
 	err := root.Execute()
 	if err == nil || !strings.Contains(err.Error(), "--token or DEJA_TOKEN") {
 		t.Fatalf("deja serve --addr 0.0.0.0:0 = %v, want a refusal that says how", err)
+	}
+}
+
+// TestMCPAnswersABadLineAndKeepsServing writes lines that are not JSON,
+// and JSON that is no JSON-RPC message, to 'deja mcp' between real
+// requests: each bad line gets a JSON-RPC error on stdout, and the
+// requests around them are answered.
+func TestMCPAnswersABadLineAndKeepsServing(t *testing.T) {
+	indexedDataDir(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		root := newRootCmd(&IO{In: serverIn, Out: serverOut, Err: io.Discard})
+		root.SetArgs([]string{"mcp"})
+		done <- root.ExecuteContext(ctx)
+	}()
+	replies := bufio.NewReader(clientIn)
+	exchange := func(line string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(clientOut, line+"\n"); err != nil {
+			t.Fatalf("writing %q: %v", line, err)
+		}
+		got, err := replies.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("after %q: %v (deja mcp stopped)", line, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(got, &m); err != nil {
+			t.Fatalf("after %q, not JSON: %q", line, got)
+		}
+		return m
+	}
+	errCode := func(m map[string]any) float64 {
+		e, _ := m["error"].(map[string]any)
+		code, _ := e["code"].(float64)
+		return code
+	}
+	if m := exchange("this is not json"); errCode(m) != -32700 || m["id"] != nil {
+		t.Errorf("a non-JSON line: %v, want a parse error (-32700) with id null", m)
+	}
+	if m := exchange(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`); m["result"] == nil {
+		t.Fatalf("initialize after a bad line: %v", m)
+	}
+	io.WriteString(clientOut, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	if m := exchange(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recall","arguments":{"query":"docker`); errCode(m) != -32700 {
+		t.Errorf("a cut-off line: %v, want a parse error", m)
+	}
+	if m := exchange(`{"id":7,"hello":"world"}`); errCode(m) != -32600 || m["id"] != float64(7) {
+		t.Errorf("JSON that is no JSON-RPC message: %v, want invalid request (-32600) with id 7", m)
+	}
+	m := exchange(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"recall","arguments":{"query":"make the docker image smaller","limit":1}}}`)
+	if data, _ := json.Marshal(m); m["id"] != float64(3) || !strings.Contains(string(data), "Docker image is 1.2 GB") {
+		t.Errorf("recall after bad lines: %s", data)
+	}
+	clientOut.Close()
+	if err := <-done; err != nil {
+		t.Errorf("deja mcp ended with %v", err)
 	}
 }
