@@ -425,7 +425,9 @@ func TestMCPAnswersABadLineAndKeepsServing(t *testing.T) {
 	go func() {
 		root := newRootCmd(&IO{In: serverIn, Out: serverOut, Err: io.Discard})
 		root.SetArgs([]string{"mcp"})
-		done <- root.ExecuteContext(ctx)
+		err := root.ExecuteContext(ctx)
+		serverOut.Close() // a reply awaited after the end fails, not hangs
+		done <- err
 	}()
 	replies := bufio.NewReader(clientIn)
 	exchange := func(line string) map[string]any {
