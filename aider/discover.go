@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/deja-dev/deja/userfile"
 )
 
 // HistoryFileName is the name aider gives its chat history by default.
@@ -224,10 +226,11 @@ func (d *discovery) readable(path string, r Reason, ifMissing string) (fs.FileIn
 		return nil, false
 	case !info.Mode().IsRegular():
 		// Opening a named pipe would block until someone writes to it.
-		d.warn("%s is not a regular file (from %s); point deja at the history file itself", path, r)
+		d.warn("%s is a %s, not a regular file (from %s); point deja at the history file itself", path, userfile.Kind(info.Mode()), r)
 		return nil, false
 	}
-	f, err := os.Open(path)
+	// Not os.Open: the path may have become a FIFO since the Stat.
+	f, _, err := userfile.Open(path)
 	if err != nil {
 		d.warn("cannot read %s (from %s): %v", path, r, err)
 		return nil, false

@@ -16,6 +16,7 @@ import (
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // IndexOptions say what Index reads and how it embeds.
@@ -255,11 +256,18 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 	if fi.IsDir() {
 		return fmt.Errorf("%s: is a directory, skipped (name the history files in it, or the directory on the command line)", path)
 	}
+	if !fi.Mode().IsRegular() {
+		// Opening a FIFO would wait for a writer for ever.
+		return fmt.Errorf("%s: is a %s, not a regular file, skipped (point deja at the history file itself)", path, userfile.Kind(fi.Mode()))
+	}
 	mtime := fi.ModTime().UnixNano()
 	if st.known && fi.Size() == st.size && mtime == st.mtime {
 		return nil
 	}
-	readFile := os.ReadFile
+	readFile := func(p string) ([]byte, error) {
+		data, _, err := userfile.Read(ctx, p, 0)
+		return data, err
+	}
 	if ix.opts.readFile != nil {
 		readFile = ix.opts.readFile
 	}

@@ -111,7 +111,7 @@ func aiderContext(cmd *cobra.Command, io *IO, project string) (string, error) {
 	}
 	stub := fmt.Sprintf("# What deja remembers of %s\n\ndeja could not read its memory for this project (%v); 'deja doctor' says why.\nProject: %s\n",
 		filepath.Base(project), err, project)
-	if werr := writeContextFile(file, stub); werr != nil {
+	if werr := writeContextFile(cmd.Context(), file, stub); werr != nil {
 		return "", werr
 	}
 	return file, nil

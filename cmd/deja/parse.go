@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,7 +33,7 @@ Nothing is written; use it to check a history before indexing it.`,
   deja parse --json ~/src/app/.aider.chat.history.md | jq '.files[0].sessions[0]'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args
-			return runParse(io, opts)
+			return runParse(cmd.Context(), io, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object for scripts and agents")
@@ -74,7 +75,7 @@ type recordJSON struct {
 	Line  int    `json:"line"`
 }
 
-func runParse(io *IO, opts parseOptions) error {
+func runParse(ctx context.Context, io *IO, opts parseOptions) error {
 	out := parseJSON{Files: []fileJSON{}, Warnings: []string{}}
 	paths := opts.files
 	if len(paths) == 0 {
@@ -95,7 +96,7 @@ func runParse(io *IO, opts parseOptions) error {
 			failed++
 			continue
 		}
-		h, err := aider.ParseFile(abs, aider.Options{})
+		h, err := aider.ParseFileContext(ctx, abs, aider.Options{})
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				err = fmt.Errorf("%s: no such file", p)

@@ -68,6 +68,7 @@ func newServeCmd(io *IO) *cobra.Command {
 func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 	ctx, cancel := context.WithCancel(cmd.Context())
 	defer cancel()
+	extendStopGrace(ctx, shutdownGrace+time.Second)
 	if opts.addr != "" {
 		if err := serve.CheckBind(opts.addr, opts.token); err != nil {
 			return err
