@@ -80,8 +80,14 @@ func dialProven(ctx context.Context, network, addr, secret string) (net.Conn, er
 	if addr == "" {
 		return nil, fmt.Errorf("%w: serve.json names no address", ErrNotServing)
 	}
-	d := net.Dialer{Timeout: dialTimeout}
-	conn, err := d.DialContext(ctx, network, addr)
+	var conn net.Conn
+	var err error
+	if network == "unix" {
+		conn, err = dialLocal(ctx, addr)
+	} else {
+		d := net.Dialer{Timeout: dialTimeout}
+		conn, err = d.DialContext(ctx, network, addr)
+	}
 	if err != nil {
 		if ctx.Err() == nil && !isTimeout(err) {
 			err = fmt.Errorf("%w: %v", ErrNotServing, err)

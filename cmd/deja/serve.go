@@ -19,7 +19,8 @@ service: MCP over streamable HTTP at /mcp, and a JSON recall endpoint at
 DIR, "since": "7d"}; the answer has the fields of 'deja recall --json').
 
 It answers on a Unix domain socket in the data directory (serve.sock,
-0600 in the 0700 directory), which only you can reach. TCP is opt-in: with
+0600 in the 0700 directory; on Windows a named pipe whose ACL admits you
+alone), which only you can reach. TCP is opt-in: with
 --addr HOST:PORT it listens there too, and every request over TCP must
 carry 'Authorization: Bearer TOKEN'. The token comes from --token or
 (better: it stays out of the process list) DEJA_TOKEN, at least 32
