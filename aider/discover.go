@@ -1,6 +1,7 @@
 package aider
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -252,7 +253,7 @@ func (s *Source) addReason(r Reason) {
 // Lines are absolute paths; blank lines and lines starting with # are
 // skipped.
 func (d *discovery) readProjects(file string) {
-	data, err := os.ReadFile(file)
+	data, _, err := userfile.Read(context.Background(), file, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}

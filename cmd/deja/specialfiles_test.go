@@ -109,6 +109,14 @@ func TestFIFOAtEveryHistoryPath(t *testing.T) {
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
 		t.Errorf("the FIFO was touched: %v %v", fi.Mode(), err)
 	}
+
+	// The project list discovery reads is no history, but is read alike.
+	list := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "deja", "aider-projects")
+	os.Remove(list)
+	mkfifo(t, list)
+	if _, stderr, _ := runDeja(t, base, "sources"); !strings.Contains(stderr, "is a named pipe") {
+		t.Errorf("deja sources with a FIFO as aider-projects: stderr %q, want a warning", stderr)
+	}
 }
 
 // TestContextOutputOntoSpecialFiles: 'deja context -o' onto a character
