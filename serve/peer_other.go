@@ -1,4 +1,4 @@
-//go:build !linux
+//go:build !linux && !windows
 
 package serve
 
@@ -6,5 +6,5 @@ import "net"
 
 // peerIsOwner trusts the socket's place: outside Linux deja does not ask
 // the system for the peer's user, and relies on the 0700 data directory
-// and the 0600 socket, or on Windows the pipe's owner-only ACL.
+// and the 0600 socket.
 func peerIsOwner(net.Conn) bool { return true }

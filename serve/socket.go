@@ -34,20 +34,3 @@ func (ll *LocalListener) removeTmp() {
 		os.RemoveAll(ll.tmpDir)
 	}
 }
-
-// ownerOnly drops connections from another user where the system says
-// who the peer is (peerIsOwner).
-type ownerOnly struct{ net.Listener }
-
-func (l ownerOnly) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		if peerIsOwner(c) {
-			return c, nil
-		}
-		c.Close()
-	}
-}

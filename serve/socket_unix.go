@@ -78,3 +78,20 @@ func dialLocal(ctx context.Context, path string) (net.Conn, error) {
 	d := net.Dialer{Timeout: dialTimeout}
 	return d.DialContext(ctx, "unix", path)
 }
+
+// ownerOnly drops connections from another user where the system says
+// who the peer is (peerIsOwner).
+type ownerOnly struct{ net.Listener }
+
+func (l ownerOnly) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		if peerIsOwner(c) {
+			return c, nil
+		}
+		c.Close()
+	}
+}
