@@ -77,7 +77,7 @@ func requireToken(token string, next http.Handler) http.Handler {
 		got := []byte(r.Header.Get("Authorization"))
 		if subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="deja"`)
-			writeError(w, http.StatusUnauthorized, "this deja server needs its token: send 'Authorization: Bearer TOKEN' (deja reads it from DEJA_TOKEN)")
+			writeError(w, http.StatusUnauthorized, "this deja server needs its token: send 'Authorization: Bearer TOKEN', with the token deja serve was given (--token or DEJA_TOKEN) or made (serve.token in its data directory)")
 			return
 		}
 		next.ServeHTTP(w, r)
