@@ -284,3 +284,38 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestServeStopsOnSignals: deja serve, as a process, stops on SIGINT and
+// SIGTERM with the shell's code and takes serve.json and its socket with
+// it.
+func TestServeStopsOnSignals(t *testing.T) {
+	dataDir := indexedDataDir(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		ctx, cancel := context.WithTimeout(context.Background(), childTimeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "deja", "serve")
+		var errb syncBuffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		info := filepath.Join(dataDir, "serve.json")
+		for i := 0; i < 1000; i++ {
+			if _, err := os.Stat(info); err == nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
+			t.Errorf("deja serve after %v: %v, want exit %d\n%s", sig, err, 128+int(sig), errb.String())
+		}
+		for _, f := range []string{"serve.json", "serve.sock"} {
+			if _, err := os.Lstat(filepath.Join(dataDir, f)); !os.IsNotExist(err) {
+				t.Errorf("%s outlived deja serve stopped by %v: %v", f, sig, err)
+			}
+		}
+	}
+}
