@@ -472,3 +472,38 @@ func TestMCPAnswersABadLineAndKeepsServing(t *testing.T) {
 		t.Errorf("deja mcp ended with %v", err)
 	}
 }
+
+// TestServeMakesATokenForTCP: --addr without a token makes one of 256
+// bits, kept in serve.token (0600) and nowhere in serve.json; TCP
+// requests need it, and it goes when the server stops.
+func TestServeMakesATokenForTCP(t *testing.T) {
+	dataDir := indexedDataDir(t)
+	ctx := context.Background()
+	info, stop := startServer(t, dataDir, "--addr", "127.0.0.1:0")
+	file := filepath.Join(dataDir, serve.TokenFile)
+	fi, err := os.Stat(file)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("serve.token: %v, mode %v; want 0600", err, fi.Mode())
+	}
+	data, _ := os.ReadFile(file)
+	token := strings.TrimSpace(string(data))
+	if len(token) < 64 {
+		t.Errorf("the token made has %d characters, want 64 hex digits", len(token))
+	}
+	js, _ := os.ReadFile(filepath.Join(dataDir, serve.InfoFile))
+	if strings.Contains(string(js), token) {
+		t.Errorf("serve.json holds the token: %s", js)
+	}
+	tcp := info
+	tcp.Socket = ""
+	if _, err := serve.NewClient(tcp).Recall(ctx, "", serve.RecallRequest{Query: "docker image"}); err == nil {
+		t.Errorf("recall over TCP without the made token was answered")
+	}
+	if out, err := serve.NewClient(tcp).Recall(ctx, token, serve.RecallRequest{Query: "docker image"}); err != nil || len(out.Results) == 0 {
+		t.Errorf("recall over TCP with the made token: %v", err)
+	}
+	stop()
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("serve.token outlived the server: %v", err)
+	}
+}
