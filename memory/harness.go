@@ -8,13 +8,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // sniffBytes is how much of a new file the harnesses see to claim it.
@@ -49,7 +49,8 @@ func (ix *indexer) reader(path string, st fileState, fi fs.FileInfo) (harness.Re
 
 // readHead returns the file's first sniffBytes.
 func readHead(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	// Not os.Open: the path may have become a FIFO since it was looked at.
+	f, _, err := userfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // IndexOptions say what Index reads and how it embeds.
@@ -363,6 +364,10 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 		}
 		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// Opening a FIFO would wait for a writer for ever.
+		return fmt.Errorf("%s: is a %s, not a regular file, skipped (point deja at the history file itself)", path, userfile.Kind(fi.Mode()))
+	}
 	reader, err := ix.reader(path, st, fi)
 	if err != nil || reader == nil {
 		return err
@@ -588,7 +593,11 @@ type sessionStarter interface {
 // end at (nil: read it whole). A history that must be decoded first is
 // decoded whole.
 func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser, []byte, error) {
-	open := os.Open
+	// Not os.Open: the path may have become a FIFO since it was looked at.
+	open := func(p string) (*os.File, error) {
+		f, _, err := userfile.Open(p)
+		return f, err
+	}
 	if ix.opts.open != nil {
 		open = ix.opts.open
 	}
