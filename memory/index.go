@@ -637,7 +637,7 @@ func sameSession(ks knownSession, sess harness.Session, known []knownSession) bo
 	if sess.HasStart() {
 		started = sql.NullInt64{Int64: sess.Started.UnixNano(), Valid: true}
 	}
-	if ks.header != sess.Header || ks.started != started {
+	if ks.header != storedHeader(sess.Header) || ks.started != started {
 		return false
 	}
 	for _, other := range known {
@@ -667,7 +667,7 @@ func firstQuestion(sess harness.Session) string {
 // session cut by hand and followed by a new one is not: it stays, gone.
 func rereadAs(ks knownSession, parsed []harness.Session) bool {
 	for _, sess := range parsed {
-		if sess.Offset == ks.offset && strings.HasPrefix(sess.Header, ks.header) {
+		if sess.Offset == ks.offset && strings.HasPrefix(storedHeader(sess.Header), ks.header) {
 			return true
 		}
 	}
