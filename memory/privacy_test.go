@@ -3,12 +3,14 @@ package memory
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/memory/redact/redacttest"
 )
 
 // privateHistory holds a forgettable session with a distinctive phrase and
@@ -22,7 +24,7 @@ Rename the zebracornflux column before the quokkafalcon step.
 
 # aider chat started at 2026-03-02 10:00:00
 
-#### deploy with AWS key AKIAIOSFODNN7EXAMPLE and password=Tr0ub4dor-x9-Qm  
+#### deploy with AWS key AKIAQ3EGRTNV2XKJ7PLM and password=Tr0ub4dor-x9-Qm  
 
 Use the deploy script instead of pasting keys.
 `
@@ -70,7 +72,7 @@ func TestPrivacyRedactForgetAndModes(t *testing.T) {
 	if rep.Redacted != 2 {
 		t.Errorf("redacted %d secrets, want 2", rep.Redacted)
 	}
-	for _, secret := range []string{"AKIAIOSFODNN7EXAMPLE", "Tr0ub4dor-x9-Qm"} {
+	for _, secret := range []string{"AKIAQ3EGRTNV2XKJ7PLM", "Tr0ub4dor-x9-Qm"} {
 		if hits := scanDir(t, dir, secret); len(hits) > 0 {
 			t.Errorf("secret %q stored in %v", secret, hits)
 		}
@@ -142,4 +144,91 @@ func TestPrivacyRedactForgetAndModes(t *testing.T) {
 			t.Errorf("%s mode %v, want 0600", e.Name(), fi.Mode().Perm())
 		}
 	}
+}
+
+// secretHistory writes every secret of the redaction tables into a history
+// the way a user and aider put them there: one session each, with the
+// secret in its header after the time, in the question, in the answer, in
+// a "> Running" line and in a file record. Secrets written on several lines
+// go whole into the question and the answer, and on one line elsewhere.
+func secretHistory(secrets []redacttest.Secret) string {
+	var b strings.Builder
+	for i, c := range secrets {
+		line := strings.Join(strings.Fields(c.Text), " ")
+		fmt.Fprintf(&b, "\n# aider chat started at 2026-03-%02d %02d:%02d:00 %s\n\n", 1+i/600, i/60%10, i%60, line)
+		for _, l := range strings.Split(c.Text, "\n") {
+			fmt.Fprintf(&b, "#### %s  \n", l)
+		}
+		fmt.Fprintf(&b, "\nThe zebracornflux answer quotes it:\n%s\n\n", c.Text)
+		fmt.Fprintf(&b, "> Running %s  \n", line)
+		fmt.Fprintf(&b, "> Applied edit to %s  \n", line)
+	}
+	return b.String()
+}
+
+// Every secret of the tables, put into questions, answers, tool lines,
+// file records and headers, is in no byte of the store (the database, its
+// write-ahead log and shared memory) nor of a digest written anywhere.
+func TestPrivacyEverySecretShape(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "data")
+	project := t.TempDir()
+	hist := filepath.Join(project, ".aider.chat.history.md")
+	secrets := redacttest.All()
+	if err := os.WriteFile(hist, []byte(secretHistory(secrets)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Index(ctx, IndexOptions{Paths: []string{hist}, Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Redacted < 4*len(secrets) {
+		t.Errorf("redacted %d secrets in %d sessions, want at least 4 a session", rep.Redacted, len(secrets))
+	}
+	elsewhere := filepath.Join(t.TempDir(), "digest.md")
+	var digests []byte
+	for _, q := range []string{"", "zebracornflux answer", "password token key"} {
+		d, err := s.Context(ctx, ContextOptions{Project: project, Query: q, Budget: 1 << 20, Embedder: emb})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Items) == 0 {
+			t.Fatalf("digest for %q holds no turn: it cannot show what a digest leaks", q)
+		}
+		digests = append(digests, d.Markdown...)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, DigestDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir, DigestDir, "project.md"), elsewhere} {
+		if err := os.WriteFile(p, digests, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scan := func(when string) {
+		if hits := scanDir(t, dir, "zebracornflux"); len(hits) == 0 {
+			t.Fatalf("%s: the indexed phrase is in no file: the scan cannot see stored text", when)
+		}
+		for _, c := range secrets {
+			if hits := scanDir(t, dir, c.Value); len(hits) > 0 {
+				t.Errorf("%s: secret %q (%s) stored in %v", when, c.Value, c.Name, hits)
+			}
+			if bytes.Contains(digests, []byte(c.Value)) {
+				t.Errorf("%s: secret %q (%s) in the digest written to %s", when, c.Value, c.Name, elsewhere)
+			}
+		}
+	}
+	scan("open store")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	scan("closed store")
 }
