@@ -71,10 +71,10 @@ func TestContextRecentPutsDecisionsFirst(t *testing.T) {
 	}
 	for _, frag := range []string{
 		"turn 0 (2026-07-18 14:30)",
-		"- Asked: Why is the Docker image so big?",
-		"- Answer: The image copies the whole build context",
-		"- Files: internal/db/query.go",
-		"- Ran: go test ./...",
+		"Asked: Why is the Docker image so big?",
+		"Answer: The image copies the whole build context",
+		"Files: internal/db/query.go",
+		"Ran: go test ./...",
 	} {
 		if !strings.Contains(d.Markdown, frag) {
 			t.Errorf("digest lacks %q:\n%s", frag, d.Markdown)
