@@ -101,3 +101,20 @@ func TestOriginsTellsATrackedHistory(t *testing.T) {
 		t.Error("a history written here is marked as brought in")
 	}
 }
+
+func TestSplitFindsTextThatLeftItsBlock(t *testing.T) {
+	md := "# digest\n\n" + Block(attack, false) + "\nafter\n"
+	outside, inside, labelled := Split(md)
+	if !labelled || strings.Contains(outside, "Ignore previous") || !strings.Contains(inside, "Ignore previous") || !strings.Contains(outside, "after") {
+		t.Errorf("Split of a block:\noutside %q\ninside %q\nlabelled %v", outside, inside, labelled)
+	}
+	// A block written with a short fence is closed by the attack's own
+	// fence: Split sees the rest outside, as a reader of Markdown would.
+	naive := Label + ":\n```quoted\n" + attack + "\n```\n"
+	if outside, _, _ := Split(naive); !strings.Contains(outside, "Ignore previous") {
+		t.Errorf("Split missed text that closed a short fence:\n%s", outside)
+	}
+	if _, _, labelled := Split("```quoted\nx\n```\n"); labelled {
+		t.Error("a block with no label line counts as labelled")
+	}
+}
