@@ -147,15 +147,25 @@ var shapes = []shape{
 	{kind: "basic-auth", literals: []string{"Basic", "basic", "BASIC"}, re: basic, valid: isBasicCredentials},
 }
 
-// shapesByStart lists, for each byte, the shapes with a literal starting
-// with it, in table order: a word costs one lookup and tries only the
-// shapes it could begin.
-var shapesByStart = func() (index [256][]*shape) {
+// shapesByPair lists, for each two bytes, the shapes with a literal
+// starting with them (or with the first, for a literal of one byte), in
+// table order: a word tries only the shapes it could begin.
+var shapesByPair = func() map[[2]byte][]*shape {
+	index := map[[2]byte][]*shape{}
+	add := func(k [2]byte, sh *shape) {
+		if list := index[k]; len(list) == 0 || list[len(list)-1] != sh {
+			index[k] = append(list, sh)
+		}
+	}
 	for i := range shapes {
 		sh := &shapes[i]
 		for _, l := range sh.literals {
-			if list := index[l[0]]; len(list) == 0 || list[len(list)-1] != sh {
-				index[l[0]] = append(list, sh)
+			if len(l) > 1 {
+				add([2]byte{l[0], l[1]}, sh)
+				continue
+			}
+			for c := range 256 {
+				add([2]byte{l[0], byte(c)}, sh)
 			}
 		}
 	}
@@ -196,7 +206,7 @@ func shapeTokens(s string) []edit {
 	var edits []edit
 	for k := 0; k+1 < len(s); k++ {
 		if shapePairs[s[k]][s[k+1]] {
-			if e, end, ok := shapeAt(s, k, shapesByStart[s[k]]); ok {
+			if e, end, ok := shapeAt(s, k, shapesByPair[[2]byte{s[k], s[k+1]}]); ok {
 				edits = append(edits, e)
 				k = end - 1
 				continue
