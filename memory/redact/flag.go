@@ -57,6 +57,17 @@ var commandsByName = func() map[string][]*commandFlags {
 	return m
 }()
 
+// commandStarts marks the first bytes of the commands in commandTable, so
+// most words cost no map lookup.
+var commandStarts = func() (t [256]bool) {
+	for _, cf := range commandTable {
+		for _, n := range cf.names {
+			t[n[0]] = true
+		}
+	}
+	return t
+}()
+
 // A shellWord is a word of a command line: s[start:end] as written, and
 // its value without the quotes around it.
 type shellWord struct {
@@ -120,6 +131,9 @@ func lineCredentials(s string, words []shellWord) []edit {
 			continue
 		}
 		name := text[strings.LastIndexByte(text, '/')+1:]
+		if name == "" || !commandStarts[name[0]] || len(name) > len("mariadb-admin") {
+			continue
+		}
 		for _, cf := range commandsByName[name] {
 			edits = append(edits, cf.find(s, words[i+1:])...)
 		}

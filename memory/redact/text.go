@@ -13,25 +13,9 @@ import "strings"
 // Credentials that providers publish as examples (AKIAIOSFODNN7EXAMPLE)
 // are kept: see documented.
 func Text(s string) (string, int) {
-	out, n := redactAll(s)
-	if n == 0 {
-		return out, 0
-	}
-	// Only a text that lost something can have lost a documented example;
-	// most lose nothing and never pay for the search.
-	p, restore := protectDocumented(s)
-	if p == s {
-		return out, n
-	}
-	out, n = redactAll(p)
-	return restore(out), n
-}
-
-// redactAll runs every rule over s in order.
-func redactAll(s string) (string, int) {
 	n := 0
 	redact := func(find func(string) []edit) {
-		if edits := find(s); len(edits) > 0 {
+		if edits := keepDocumented(s, find(s)); len(edits) > 0 {
 			s = apply(s, edits)
 			n += len(edits)
 		}
