@@ -11,3 +11,5 @@ go test -run '^$' -fuzz FuzzParse -fuzztime 20s ./aider
 for pkg in ./claude ./codex ./gemini ./opencode; do
 	go test -run '^$' -fuzz FuzzParse -fuzztime 10s "$pkg"
 done
+go test -run '^$' -fuzz FuzzText -fuzztime 10s ./memory/redact
+go test -run '^$' -fuzz FuzzBlock -fuzztime 10s ./quote

@@ -123,7 +123,7 @@ func (s *Store) continues(ctx context.Context, ks knownSession, pl *sessionPlan,
 	if pl.sess.HasStart() {
 		started = sql.NullString{String: pl.sess.Started.Format(time.RFC3339), Valid: true}
 	}
-	if ks.header != pl.sess.Header || ks.started != started {
+	if ks.header != storedHeader(pl.sess.Header) || ks.started != started {
 		return false, nil
 	}
 	first := ""
@@ -171,7 +171,7 @@ func (s *Store) continues(ctx context.Context, ks knownSession, pl *sessionPlan,
 // left such a file stays, gone.
 func rereadAs(ks knownSession, parsed []harness.Session) bool {
 	for _, sess := range parsed {
-		if sess.Offset == ks.offset && sess.Header != "" && strings.HasPrefix(sess.Header, ks.header) {
+		if sess.Offset == ks.offset && sess.Header != "" && strings.HasPrefix(storedHeader(sess.Header), ks.header) {
 			return true
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/userfile"
 )
 
@@ -111,8 +112,9 @@ func aiderContext(cmd *cobra.Command, io *IO, project string) (string, error) {
 	if _, serr := os.Stat(file); serr == nil {
 		return file, nil
 	}
-	stub := fmt.Sprintf("# What deja remembers of %s\n\ndeja could not read its memory for this project (%v); 'deja doctor' says why.\nProject: %s\n",
-		filepath.Base(project), err, project)
+	// The error may name a path or quote a file: made inert like history.
+	stub := fmt.Sprintf("# What deja remembers of %s\n\ndeja could not read its memory for this project (%s); 'deja doctor' says why.\nProject: %s\n",
+		quote.Line(filepath.Base(project)), quote.Line(err.Error()), quote.Line(project))
 	if werr := writeContextFile(cmd.Context(), file, stub); werr != nil {
 		return "", werr
 	}
