@@ -100,6 +100,8 @@ func (ix *indexer) recordRefused(ctx context.Context, refusals []refusal) error 
 		return err
 	}
 	ix.rep.Problems = append(ix.rep.Problems, refusalLine(refusals))
+	// The caller counts the whole batch as embedded.
+	ix.rep.Embedded -= len(refusals)
 	return nil
 }
 

@@ -46,7 +46,7 @@ instant it takes to test it. It exits 0 whatever it finds.
   source_warnings[]                     strings
   store         {path, exists, bytes, files, sessions, turns, forgotten,
                  last_indexed (RFC 3339 or null), error}
-  embedders[]   {identity, dimension, turns, lacking}
+  embedders[]   {identity, dimension, turns, lacking, no_vector}
   embed         {provider, model}
   ollama        {host, model, reachable, model_pulled, error}
   serve         {file, running, url, pid, started, error}; url and the
@@ -187,7 +187,7 @@ func storeDiagnosis(ctx context.Context, dir string) (storeHealth, []embedderSta
 		h.LastIndexed = &s
 	}
 	for _, e := range st.Embedders {
-		es = append(es, embedderStatusJSON{e.Identity, e.Dimension, e.Turns, e.Lacking})
+		es = append(es, embedderStatusJSON{e.Identity, e.Dimension, e.Turns, e.Lacking, e.NoVector})
 	}
 	return h, es
 }
@@ -330,7 +330,11 @@ func printDoctor(io *IO, rep doctorReport) {
 			fmt.Fprintf(w, "vectors     none: all %d turns lack vectors; 'deja index' embeds them\n", st.Turns)
 		}
 		for _, e := range rep.Embedders {
-			fmt.Fprintf(w, "vectors     %s: %d turns embedded, %d lack vectors\n", e.Identity, e.Turns, e.Lacking)
+			fmt.Fprintf(w, "vectors     %s: %d turns embedded, %d lack vectors", e.Identity, e.Turns, e.Lacking)
+			if e.NoVector > 0 {
+				fmt.Fprintf(w, ", %d have none (the model refused them even cut shorter)", e.NoVector)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 
