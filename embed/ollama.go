@@ -108,6 +108,15 @@ func (o *Ollama) Dimension() int {
 	return o.dim
 }
 
+// ContextLength returns the most tokens of one text the model sees, as
+// /api/show reported it (at most 8192), or 0 until Check or Embed has
+// asked. Longer texts are cut into parts that fit.
+func (o *Ollama) ContextLength() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.fit.limit
+}
+
 // Host returns the Ollama address this embedder talks to.
 func (o *Ollama) Host() string { return o.host }
 

@@ -48,7 +48,8 @@ instant it takes to test it. It exits 0 whatever it finds.
                  last_indexed (RFC 3339 or null), error}
   embedders[]   {identity, dimension, turns, lacking, no_vector}
   embed         {provider, model}
-  ollama        {host, model, reachable, model_pulled, error}
+  ollama        {host, model, reachable, model_pulled, context_length,
+                 dimension, error}; the last three only when set
   serve         {file, running, url, pid, started, error}; url and the
                  rest only when serve.json exists
   lock          {path, held, pid}`
@@ -116,8 +117,12 @@ type ollamaHealth struct {
 	Model     string `json:"model"`
 	Reachable bool   `json:"reachable"`
 	// ModelPulled is null when Ollama did not answer.
-	ModelPulled *bool  `json:"model_pulled"`
-	Error       string `json:"error,omitempty"`
+	ModelPulled *bool `json:"model_pulled"`
+	// ContextLength and Dimension are the pulled model's, when Ollama
+	// reports them.
+	ContextLength int    `json:"context_length,omitempty"`
+	Dimension     int    `json:"dimension,omitempty"`
+	Error         string `json:"error,omitempty"`
 }
 
 type serveHealth struct {
@@ -210,6 +215,7 @@ func ollamaDiagnosis(ctx context.Context, cfg config.Config) ollamaHealth {
 	switch {
 	case err == nil:
 		h.Reachable, h.ModelPulled = true, ptr(true)
+		h.ContextLength, h.Dimension = o.ContextLength(), o.Dimension()
 	case errors.As(err, &status):
 		h.Reachable = true
 		h.ModelPulled = ptr(status.StatusCode != http.StatusNotFound)
@@ -342,7 +348,11 @@ func printDoctor(io *IO, rep doctorReport) {
 	o := rep.Ollama
 	switch {
 	case o.Reachable && o.ModelPulled != nil && *o.ModelPulled:
-		fmt.Fprintf(w, "ollama      reachable at %s, model %s pulled\n", o.Host, o.Model)
+		fmt.Fprintf(w, "ollama      reachable at %s, model %s pulled", o.Host, o.Model)
+		if o.ContextLength > 0 {
+			fmt.Fprintf(w, " (%d-token context: longer texts are cut to fit; %d-d)", o.ContextLength, o.Dimension)
+		}
+		fmt.Fprintln(w)
 	case o.Reachable && o.ModelPulled != nil:
 		fmt.Fprintf(w, "ollama      reachable at %s, model %s NOT pulled: run 'ollama pull %s'\n", o.Host, o.Model, o.Model)
 	case o.Reachable:

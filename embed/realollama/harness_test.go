@@ -324,17 +324,49 @@ func (st status) embedder(identity string) (embedderStatus, bool) {
 	return embedderStatus{}, false
 }
 
-// corpus returns the real aider histories beside the checkout, or skips.
-func corpus(t *testing.T) string {
+// corpus returns the real aider histories beside the checkout (every
+// .md file there: not all carry aider's file name), or skips.
+func corpus(t testing.TB) []string {
 	t.Helper()
 	dir, err := filepath.Abs("../../../shared/aider/corpus")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(dir); err != nil {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	if len(files) == 0 {
 		t.Skip("../shared/aider/corpus is not beside the checkout")
 	}
-	return dir
+	return files
+}
+
+// smallCorpus is the corpus's histories under 100 KB, without the big
+// ones that hold most of its turns: enough for the tests that interrupt or
+// race an index, in a fraction of the time.
+func smallCorpus(t testing.TB) []string {
+	t.Helper()
+	var out []string
+	for _, f := range corpus(t) {
+		if fi, err := os.Stat(f); err == nil && fi.Size() < 100<<10 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// refusals counts the embed requests the server refused so far, from its
+// log.
+func (s *server) refusals() int {
+	b, err := os.ReadFile(s.log.Name())
+	if err != nil {
+		return -1
+	}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.Contains(line, `"/api/embed"`) && strings.Contains(line, "| 400 |") {
+			n++
+		}
+	}
+	return n
 }
 
 // get fetches path from the server and decodes its JSON answer into out.

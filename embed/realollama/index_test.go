@@ -74,11 +74,15 @@ func requireAllEmbedded(t *testing.T, d *deja, identity string) status {
 // Ollama finds a turn by its own question.
 func TestCorpusIndexesAndRecallsThroughOllama(t *testing.T) {
 	requireOllama(t)
-	dir := corpus(t)
+	files := corpus(t)
 	for _, model := range []string{model512, model4096} {
 		t.Run(model, func(t *testing.T) {
 			d := newDeja(t, shared.host, "ollama", model)
-			r := d.mustRun("index", dir)
+			before := shared.refusals()
+			r := d.mustRun(append([]string{"index"}, files...)...)
+			if n := shared.refusals() - before; n != 0 {
+				t.Errorf("Ollama refused %d requests: deja sent texts longer than the model's context", n)
+			}
 			s := parseSummary(t, r)
 			if s.newTurns == 0 || s.embedded != s.newTurns {
 				t.Fatalf("%d new turns, %d embedded: want every turn embedded\n%s", s.newTurns, s.embedded, r)
@@ -154,7 +158,11 @@ func TestLongTurnsFitAShortContext(t *testing.T) {
 	requireOllama(t)
 	path := longHistory(t)
 	d := newDeja(t, shared.host, "ollama", model512)
+	before := shared.refusals()
 	r := d.mustRun("index", path)
+	if n := shared.refusals() - before; n != 0 {
+		t.Errorf("Ollama refused %d requests: deja sent texts longer than the model's context", n)
+	}
 	if s := parseSummary(t, r); s.newTurns != 4 || s.embedded != 4 {
 		t.Fatalf("%d new turns, %d embedded; want 4 and 4\n%s", s.newTurns, s.embedded, r)
 	}
@@ -237,9 +245,10 @@ func TestDoctor(t *testing.T) {
 	requireOllama(t)
 	type doctorJSON struct {
 		Ollama struct {
-			Reachable   bool   `json:"reachable"`
-			ModelPulled *bool  `json:"model_pulled"`
-			Error       string `json:"error"`
+			Reachable     bool   `json:"reachable"`
+			ModelPulled   *bool  `json:"model_pulled"`
+			ContextLength int    `json:"context_length"`
+			Error         string `json:"error"`
 		} `json:"ollama"`
 	}
 	check := func(model string, wantPulled bool) {
@@ -253,9 +262,12 @@ func TestDoctor(t *testing.T) {
 		if !doc.Ollama.Reachable || doc.Ollama.ModelPulled == nil || *doc.Ollama.ModelPulled != wantPulled {
 			t.Errorf("doctor with %s: %+v, want reachable and model_pulled %v", model, doc.Ollama, wantPulled)
 		}
+		if wantPulled && doc.Ollama.ContextLength != 512 {
+			t.Errorf("doctor --json says %s has a %d-token context, want 512", model, doc.Ollama.ContextLength)
+		}
 		text := d.mustRun("doctor")
-		if wantPulled && !strings.Contains(text.stdout, model) {
-			t.Errorf("doctor does not name %s:\n%s", model, text.stdout)
+		if wantPulled && !strings.Contains(text.stdout, "model "+model+" pulled (512-token context") {
+			t.Errorf("doctor does not name %s and its context:\n%s", model, text.stdout)
 		}
 		if !wantPulled && !strings.Contains(text.stdout, "ollama pull "+model) {
 			t.Errorf("doctor with a missing model does not say to pull it:\n%s", text.stdout)
@@ -287,7 +299,7 @@ func TestFirstRequestWaitsForTheModelToLoad(t *testing.T) {
 // next run embeds what the first could not.
 func TestServerRestartsMidIndex(t *testing.T) {
 	requireOllama(t)
-	dir := corpus(t)
+	files := smallCorpus(t)
 	srv, err := startServer(filepath.Join(workDir, "models"), 0)
 	if err != nil {
 		t.Fatal(err)
@@ -300,7 +312,7 @@ func TestServerRestartsMidIndex(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	done := make(chan result, 1)
-	go func() { done <- d.runContext(ctx, "index", dir) }()
+	go func() { done <- d.runContext(ctx, append([]string{"index"}, files...)...) }()
 
 	// Wait until embedding has begun: the server has loaded the model.
 	deadline := time.Now().Add(2 * time.Minute)
@@ -328,7 +340,7 @@ func TestServerRestartsMidIndex(t *testing.T) {
 		t.Fatalf("index across a restart: %s", first)
 	}
 	turns := d.status().Turns
-	second := d.mustRun("index", dir)
+	second := d.mustRun(append([]string{"index"}, files...)...)
 	st := requireAllEmbedded(t, d, "ollama:"+model512)
 	if st.Turns != turns {
 		t.Errorf("%d turns after the second run, %d after the first: the restart lost or doubled turns\n%s", st.Turns, turns, second)
@@ -363,12 +375,12 @@ func (s *server) loaded(model string) bool {
 // embeds through it all answer by meaning.
 func TestIndexAndRecallAtTheSameTime(t *testing.T) {
 	requireOllama(t)
-	dir := corpus(t)
+	files := smallCorpus(t)
 	d := newDeja(t, shared.host, "ollama", model512)
 	d.mustRun("index", longHistory(t))
 
 	done := make(chan result, 1)
-	go func() { done <- d.run("index", dir) }()
+	go func() { done <- d.run(append([]string{"index"}, files...)...) }()
 	recalls := 0
 	for {
 		select {
