@@ -1,11 +1,16 @@
 package embed
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -136,5 +141,53 @@ func TestOllamaRetriesARefusedTextShorter(t *testing.T) {
 	}
 	if Cosine(vecs[1], rawVector(text[:75], 16)) < 0.99999 {
 		t.Error("the refused text does not have the vector of its first half")
+	}
+}
+
+// TestOllamaHalvesABatchThatTimesOut: a server too slow for a batch within
+// embed.timeout gets smaller batches, for the rest of the run too, rather
+// than failing the run.
+func TestOllamaHalvesABatchThatTimesOut(t *testing.T) {
+	fake := newFakeOllama(t, map[string]int{"all-minilm": 16})
+	fake.intercept = func(w http.ResponseWriter, r *http.Request, n int) bool {
+		if r.URL.Path != "/api/embed" {
+			return false
+		}
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var req struct {
+			Input []string `json:"input"`
+		}
+		json.Unmarshal(body, &req)
+		if len(req.Input) > 2 { // slow: more than the timeout for 3 texts or more
+			select {
+			case <-r.Context().Done():
+			case <-time.After(5 * time.Second):
+			}
+			return true
+		}
+		return false
+	}
+	o := newTestOllama(t, fake.URL, Options{Model: "all-minilm", Batch: 8, Timeout: 200 * time.Millisecond})
+	texts := make([]string, 12)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("turn %d", i)
+	}
+	vecs, err := o.Embed(context.Background(), Document, texts)
+	if err != nil {
+		t.Fatalf("Embed: %v", err)
+	}
+	for i, v := range vecs {
+		if Cosine(v, rawVector(texts[i], 16)) < 0.99999 {
+			t.Errorf("text %d has not its vector", i)
+		}
+	}
+	if o.batchSize() != 2 {
+		t.Errorf("batch size %d after the timeouts, want 2", o.batchSize())
+	}
+	// 8 (timeout), 4 (timeout), 2, 2, 4 (timeout), 2, 2, then the last 4
+	// texts 2 at a time: the run learnt the size.
+	if n := fake.count("/api/embed"); n > 10 {
+		t.Errorf("sent %d requests, want the batch halved once and for all", n)
 	}
 }

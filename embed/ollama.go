@@ -2,6 +2,7 @@ package embed
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -133,6 +134,8 @@ func (o *Ollama) Check(ctx context.Context) error {
 // show asks /api/show for the model's embedding length, context length
 // and revision, and with verbose for its tokenizer's vocabulary too.
 func (o *Ollama) show(ctx context.Context, verbose bool) error {
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
 	show, err := o.client.Show(ctx, &api.ShowRequest{Model: o.model, Verbose: verbose})
 	if err != nil {
 		return o.explain(ctx, err)
@@ -214,11 +217,12 @@ func (o *Ollama) Embed(ctx context.Context, kind Kind, texts []string) ([][]floa
 	}
 	vecs := make([][]float32, len(inputs))
 	reasons := make([]string, len(inputs))
-	for start := 0; start < len(inputs); start += o.batch {
-		end := min(start+o.batch, len(inputs))
+	for start := 0; start < len(inputs); {
+		end := min(start+o.batchSize(), len(inputs))
 		if err := o.embedInputs(ctx, prefix, inputs[start:end], vecs[start:end], reasons[start:end]); err != nil {
 			return nil, err
 		}
+		start = end
 	}
 
 	// Blank texts get zeros of the model's dimension, known by now unless
@@ -298,6 +302,20 @@ func (o *Ollama) fitterFor(ctx context.Context, prefix string, texts []string) (
 	return fit, nil
 }
 
+// batchSize is how many inputs go into one request now.
+func (o *Ollama) batchSize() int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.batch
+}
+
+// shrinkBatch lowers the batch size to n, never below 1.
+func (o *Ollama) shrinkBatch(n int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.batch = max(1, min(o.batch, n))
+}
+
 // probeText is what embedInputs sends to tell a refused text from a
 // refused request: any embedding model embeds it.
 const probeText = "deja"
@@ -313,6 +331,16 @@ func (o *Ollama) embedInputs(ctx context.Context, prefix string, inputs []string
 	if err == nil {
 		copy(vecs, got)
 		return nil
+	}
+	if len(inputs) > 1 && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		// Too much for one request within embed.timeout (a big model on a
+		// busy CPU): halve the batch, for this run's later requests too.
+		half := len(inputs) / 2
+		o.shrinkBatch(half)
+		if err := o.embedInputs(ctx, prefix, inputs[:half], vecs[:half], reasons[:half]); err != nil {
+			return err
+		}
+		return o.embedInputs(ctx, prefix, inputs[half:], vecs[half:], reasons[half:])
 	}
 	if !refusedInput(err) {
 		return err

@@ -19,7 +19,6 @@ fi
 
 DEJA_IT_OLLAMA=$(scripts/ollama-build.sh)
 export DEJA_IT_OLLAMA
-"$DEJA_IT_OLLAMA" --version 2>/dev/null | tail -1 || true
 
 go test -count=1 -timeout 40m -v "$@" ./embed/realollama/
 if [ "$bench" = 1 ]; then

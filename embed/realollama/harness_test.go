@@ -243,6 +243,9 @@ func newDeja(t *testing.T, host, provider, model string) *deja {
 		"DEJA_OLLAMA_HOST="+host,
 		"DEJA_EMBED_PROVIDER="+provider,
 		"DEJA_EMBED_MODEL="+model,
+		// These tests are about what deja does, not how fast a busy CPU
+		// embeds: a request may take minutes when other builds share it.
+		"DEJA_EMBED_TIMEOUT=10m",
 	)
 	return d
 }
