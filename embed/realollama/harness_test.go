@@ -120,6 +120,7 @@ func startServer(models string, port int) (*server, error) {
 	s.cmd = exec.Command(ollamaBin, "serve")
 	s.cmd.Env = s.env()
 	s.cmd.Stdout, s.cmd.Stderr = log, log
+	s.cmd.SysProcAttr = serverAttr()
 	if err := s.cmd.Start(); err != nil {
 		log.Close()
 		return nil, err

@@ -294,8 +294,8 @@ func TestFirstRequestWaitsForTheModelToLoad(t *testing.T) {
 	requireAllEmbedded(t, d, "ollama:"+model512)
 
 	shared.unload(t, model512)
-	sem, r := d.recall("--mode", "semantic", "retry the database connection")
-	if r.code != 0 || sem.RealizedMode != "semantic" || sem.FallbackReason != "" {
+	sem, r := d.recall("--mode", "semantic", "the tenant predicate on every orders query")
+	if r.code != 0 || sem.RealizedMode != "semantic" || sem.FallbackReason != "" || len(sem.Results) == 0 {
 		t.Fatalf("first recall while the model loads: %s", r)
 	}
 }
@@ -402,7 +402,7 @@ func TestIndexAndRecallAtTheSameTime(t *testing.T) {
 			return
 		default:
 		}
-		sem, r := d.recall("--mode", "semantic", "retry the database connection")
+		sem, r := d.recall("--mode", "semantic", "the tenant predicate on every orders query")
 		if r.code != 0 || sem.RealizedMode != "semantic" || len(sem.Results) == 0 {
 			t.Fatalf("recall during an index: %s", r)
 		}
