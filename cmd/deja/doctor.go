@@ -32,7 +32,8 @@ nothing or an index waits:
   store     where the store is, its size, sessions and turns
   vectors   turns per embedder, and how many lack vectors
   ollama    whether Ollama answers at ollama.host (or OLLAMA_HOST) within
-            1.5 s, and whether embed.model is pulled
+            1.5 s, whether embed.model is pulled, and its context (longer
+            texts are cut into parts that fit)
   serve     whether a 'deja serve' runs: serve.json in the data directory,
             and whether its address answers
   lock      whether a deja holds the store's index lock, and its pid
