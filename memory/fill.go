@@ -75,7 +75,7 @@ func (ix *indexer) fill(ctx context.Context) error {
 			return nil
 		})
 		if err == nil {
-			err = ix.recordRefused(ctx, refusals)
+			err = ix.recordRefused(ctx, nil, refusals)
 		}
 		if err != nil {
 			return err

@@ -55,7 +55,7 @@ func revisionOf(emb embed.Embedder) string {
 // turn's vectors. A turn whose every text the embedder refused keeps nil
 // vectors and is recorded, and named in the run's problems; any other
 // failure is returned and nothing is set.
-func (ix *indexer) embedNewTurns(ctx context.Context, batch []*newTurn, texts []string) error {
+func (ix *indexer) embedNewTurns(ctx context.Context, tx *sql.Tx, batch []*newTurn, texts []string) error {
 	vecs, refused, err := embedAll(ctx, ix.emb, texts)
 	if err != nil {
 		return err
@@ -70,17 +70,18 @@ func (ix *indexer) embedNewTurns(ctx context.Context, batch []*newTurn, texts []
 			refusals = append(refusals, refusal{t.session, t.turn.Index, t.hash, why})
 		}
 	}
-	return ix.recordRefused(ctx, refusals)
+	return ix.recordRefused(ctx, tx, refusals)
 }
 
 // recordRefused stores refusals and names them in the run's problems, one
-// line for the lot.
-func (ix *indexer) recordRefused(ctx context.Context, refusals []refusal) error {
+// line for the lot. In tx when one is given (the ledger writer's, which
+// holds the store's only write lock), else in a transaction of its own.
+func (ix *indexer) recordRefused(ctx context.Context, in *sql.Tx, refusals []refusal) error {
 	if len(refusals) == 0 {
 		return nil
 	}
 	identity, revision := ix.emb.Identity(), revisionOf(ix.emb)
-	err := ix.s.write(ctx, func(tx *sql.Tx) error {
+	store := func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, unembeddedSchema); err != nil {
 			return err
 		}
@@ -95,7 +96,13 @@ func (ix *indexer) recordRefused(ctx context.Context, refusals []refusal) error 
 			}
 		}
 		return nil
-	})
+	}
+	var err error
+	if in != nil {
+		err = store(in)
+	} else {
+		err = ix.s.write(ctx, store)
+	}
 	if err != nil {
 		return err
 	}
