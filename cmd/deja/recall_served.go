@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,10 +16,11 @@ import (
 )
 
 // recallServed asks a running 'deja serve' for this data directory, whose
-// vectors are already loaded, and returns nil when there is none, it would
-// answer with another embedder, or it does not answer in time (a stale
-// serve.json from a killed server included): recall then reads the store
-// itself. It also returns nil when the server refuses the request, as it
+// vectors are already loaded, and returns nil when there is none (a stale
+// serve.json from a killed server included), it would answer with another
+// embedder, or it failed: recall then reads the store itself. A live
+// server is waited for however busy the machine is (serve.Client), so
+// whether recall goes through it does not depend on timing. It also returns nil when the server refuses the request, as it
 // refuses a --session the store does not hold: the store itself then says
 // what is wrong, so the message and exit code are those of a recall without
 // a server. The token, when the server needs one, comes from DEJA_TOKEN.
@@ -43,6 +45,11 @@ func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, 
 	}
 	out, err := serve.NewClient().Recall(ctx, info, token, req)
 	if err != nil {
+		// A stale serve.json and a refused request are the ordinary ways
+		// to read the store itself; anything else is said, never silent.
+		if !errors.Is(err, serve.ErrNoServer) && !errors.Is(err, serve.ErrRefused) {
+			fmt.Fprintf(io.Err, "deja: the server at %s did not answer (%v): recalling from the store itself\n", info.URL, err)
+		}
 		return nil
 	}
 	fmt.Fprintf(io.Err, "deja: recalled through deja serve at %s (%s)\n", info.URL, out.Embedder)
