@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/memory"
 )
 
@@ -42,18 +41,38 @@ func NewSessionInfo(s memory.SessionInfo) SessionInfo {
 
 // SessionsRequest asks for the recent sessions.
 type SessionsRequest struct {
-	Project string `json:"project,omitempty" jsonschema:"only sessions of aider histories in this directory or below it (absolute path)"`
+	Project string `json:"project,omitempty" jsonschema:"only sessions of histories in this directory or below it (an absolute path, or ~/…); an unknown project is an error naming the closest indexed ones"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"at most this many sessions, newest first (default 20)"`
+	All     bool   `json:"all,omitempty" jsonschema:"also list the sessions that hold no turn (started and quit), which are left out by default"`
 }
 
 // SessionsOutput is the sessions tool's answer, as 'deja sessions --json'.
 type SessionsOutput struct {
 	Sessions []SessionInfo `json:"sessions"`
+	// Total is how many sessions the list was taken from (those holding
+	// a turn, or all with All), More how many it left out, and Empty how
+	// many in scope hold no turn, listed only with All.
+	Total int `json:"total"`
+	More  int `json:"more"`
+	Empty int `json:"empty"`
+	// all records whether the request asked for the empty sessions, so
+	// the text says the right thing about them.
+	all bool
 }
 
-// defaultSessions is how many sessions the tool lists when not told: an
-// agent wants the recent ones, not a store's whole history.
-const defaultSessions = 20
+// NewSessionsOutput lays out a page of sessions as 'deja sessions --json'
+// prints it.
+func NewSessionsOutput(l *memory.SessionList, all bool) SessionsOutput {
+	out := SessionsOutput{Sessions: []SessionInfo{}, Total: l.Total, More: l.More(), Empty: l.Empty, all: all}
+	for _, s := range l.Sessions {
+		out.Sessions = append(out.Sessions, NewSessionInfo(s))
+	}
+	return out
+}
+
+// DefaultSessions is how many sessions are listed when not told: a person
+// or an agent wants the recent ones, not a store's whole history.
+const DefaultSessions = 20
 
 // Sessions lists the indexed sessions in scope, newest first.
 func (m *Memory) Sessions(ctx context.Context, req SessionsRequest) (SessionsOutput, error) {
@@ -63,31 +82,39 @@ func (m *Memory) Sessions(ctx context.Context, req SessionsRequest) (SessionsOut
 	}
 	limit := req.Limit
 	if limit == 0 {
-		limit = defaultSessions
+		limit = DefaultSessions
 	}
 	var sc memory.Scope
 	if p := strings.TrimSpace(req.Project); p != "" {
 		var err error
-		if sc.Project, err = aider.ResolvePath(p); err != nil {
+		if sc.Project, err = memory.ResolveProject(p); err != nil {
 			return out, badRequest("project: %v", err)
 		}
+		if err := m.Store.CheckScope(ctx, sc); errors.Is(err, memory.ErrBadScope) {
+			return out, badRequest("project: %v", err)
+		} else if err != nil {
+			return out, err
+		}
 	}
-	list, err := m.Store.Sessions(ctx, sc)
+	l, err := m.Store.ListSessions(ctx, sc, limit, req.All)
 	if err != nil {
 		return out, err
 	}
-	for _, s := range list[:min(limit, len(list))] {
-		out.Sessions = append(out.Sessions, NewSessionInfo(s))
-	}
-	return out, nil
+	return NewSessionsOutput(l, req.All), nil
 }
 
-// Text renders the list one session a line.
+// Text renders the list one session a line, and says what it left out.
 func (o SessionsOutput) Text() string {
-	if len(o.Sessions) == 0 {
-		return "no sessions indexed: run 'deja index'\n"
-	}
 	var b strings.Builder
+	if len(o.Sessions) == 0 {
+		switch {
+		case o.Empty > 0 && !o.all:
+			fmt.Fprintf(&b, "no session here holds a turn; %d hold none (started and quit): all=true lists them\n", o.Empty)
+		case o.Empty == 0:
+			b.WriteString("no sessions indexed: run 'deja index'\n")
+		}
+		return b.String()
+	}
 	for _, s := range o.Sessions {
 		when := "start unknown"
 		if s.Started != nil {
@@ -98,6 +125,12 @@ func (o SessionsOutput) Text() string {
 			gone = " (gone from its file)"
 		}
 		fmt.Fprintf(&b, "%s · %s · %d turns · %s%s · %s\n", s.ID, when, s.Turns, s.Project, gone, oneLine(s.First, 120))
+	}
+	if o.More > 0 {
+		fmt.Fprintf(&b, "%d more of %d: ask with a larger limit, or a project\n", o.More, o.Total)
+	}
+	if o.Empty > 0 && !o.all {
+		fmt.Fprintf(&b, "%d sessions that hold no turn are left out: all=true lists them\n", o.Empty)
 	}
 	return b.String()
 }

@@ -89,10 +89,8 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	if sc.Until, err = serve.ParseWhen(opts.until, now, true); err != nil {
 		return fmt.Errorf("--until: %w", err)
 	}
-	if opts.project != "" {
-		if sc.Project, err = resolveDir(opts.project); err != nil {
-			return fmt.Errorf("--project: %w", err)
-		}
+	if sc.Project, err = projectFlag(opts.project); err != nil {
+		return err
 	}
 	// A running 'deja serve' for this data directory answers warm; without
 	// one, recall reads the store itself (recall_served.go).
@@ -116,6 +114,9 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 		if sc.Session, err = store.ResolveSession(ctx, sc.Session); err != nil {
 			return exitError{code: 1, msg: "--session: " + err.Error()}
 		}
+	}
+	if err := checkScope(ctx, store, sc); err != nil {
+		return err
 	}
 
 	ropts := memory.RecallOptions{Query: opts.query, Mode: mode, Scope: sc, Limit: cfg.Recall.Limit}
