@@ -98,7 +98,7 @@ func (o RecallOutput) Text() string {
 		if h.Started != nil {
 			when = *h.Started
 		}
-		fmt.Fprintf(&b, "%d. %s/%d · %s · %s\n", i+1, h.SessionID, h.Turn, when, h.Project)
+		fmt.Fprintf(&b, "%d. %s · %s · %s\n", i+1, TurnRef(h.SessionID, h.Turn), when, h.Project)
 		if h.User != "" {
 			fmt.Fprintf(&b, "   you: %s\n", oneLine(h.User, 300))
 		}

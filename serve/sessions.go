@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -131,110 +130,6 @@ func (o SessionsOutput) Text() string {
 	}
 	if o.Empty > 0 && !o.all {
 		fmt.Fprintf(&b, "%d sessions that hold no turn are left out: all=true lists them\n", o.Empty)
-	}
-	return b.String()
-}
-
-// ShowRequest names a session, or one turn of it.
-type ShowRequest struct {
-	Session string `json:"session" jsonschema:"a session ID as recall and sessions name it, or a part only one session has (such as 20260717T090000); SESSION/TURN names one turn"`
-	Turn    *int   `json:"turn,omitempty" jsonschema:"only this turn of the session; every turn when absent"`
-}
-
-// Turn is one turn of a shown session, as 'deja show --json' has it.
-type Turn struct {
-	Turn      int      `json:"turn"`
-	Line      int      `json:"line"`
-	User      string   `json:"user"`
-	Assistant string   `json:"assistant"`
-	Files     []string `json:"files"`
-	Commands  []string `json:"commands"`
-}
-
-// ShowOutput is a session with its turns, as 'deja show --json'.
-type ShowOutput struct {
-	SessionInfo
-	Header string `json:"header"`
-	Turns  []Turn `json:"turns"`
-}
-
-// ErrNotFound marks a session or turn the store does not hold.
-var ErrNotFound = errors.New("not found")
-
-// Show returns a session, or the turn the request names.
-func (m *Memory) Show(ctx context.Context, req ShowRequest) (ShowOutput, error) {
-	ref, turn := strings.TrimSpace(req.Session), req.Turn
-	if i := strings.LastIndexByte(ref, '/'); i >= 0 {
-		n, err := strconv.Atoi(ref[i+1:])
-		if err != nil {
-			return ShowOutput{}, badRequest("%q: the turn after / must be a number, as in SESSION/2", ref)
-		}
-		ref, turn = ref[:i], &n
-	}
-	if ref == "" {
-		return ShowOutput{}, badRequest("session is empty: give an ID from recall or sessions")
-	}
-	id, err := m.Store.ResolveSession(ctx, ref)
-	if errors.Is(err, memory.ErrNoSession) {
-		return ShowOutput{}, fmt.Errorf("%w: %v", ErrNotFound, err)
-	}
-	if err != nil {
-		return ShowOutput{}, err
-	}
-	d, err := m.Store.Session(ctx, id)
-	if errors.Is(err, memory.ErrNoSession) {
-		return ShowOutput{}, fmt.Errorf("%w: %v (it was forgotten)", ErrNotFound, err)
-	}
-	if err != nil {
-		return ShowOutput{}, err
-	}
-	out := NewShowOutput(d, turn)
-	if turn != nil && len(out.Turns) == 0 {
-		return ShowOutput{}, fmt.Errorf("%w: session %s has no turn %d: it has turns 0 to %d", ErrNotFound, d.ID, *turn, max(0, len(d.Turns)-1))
-	}
-	return out, nil
-}
-
-// NewShowOutput lays out a session as 'deja show --json' prints it: every
-// turn, or only the one turn names. A turn the session lacks leaves Turns
-// empty; the caller says so.
-func NewShowOutput(d *memory.SessionDetail, turn *int) ShowOutput {
-	out := ShowOutput{SessionInfo: NewSessionInfo(d.SessionInfo), Header: d.Header, Turns: []Turn{}}
-	for _, t := range d.Turns {
-		if turn == nil || t.Turn == *turn {
-			out.Turns = append(out.Turns, Turn{t.Turn, t.Line, t.User, t.Assistant, nonNil(t.Files), nonNil(t.Commands)})
-		}
-	}
-	return out
-}
-
-// Markdown renders the session as 'deja show' prints it.
-func (o ShowOutput) Markdown() string {
-	var b strings.Builder
-	when := "start unknown"
-	if o.Started != nil {
-		when = *o.Started
-	}
-	fmt.Fprintf(&b, "# %s\n\n", o.ID)
-	fmt.Fprintf(&b, "Started %s · %s", when, o.History)
-	if !o.Present {
-		fmt.Fprint(&b, " (the session has left this file; deja kept it)")
-	}
-	fmt.Fprint(&b, "\n")
-	for _, t := range o.Turns {
-		fmt.Fprintf(&b, "\n## Turn %d (line %d)\n\n", t.Turn, t.Line)
-		if t.User != "" {
-			fmt.Fprintf(&b, "**You:** %s\n\n", t.User)
-		}
-		if t.Assistant != "" {
-			fmt.Fprintf(&b, "%s\n\n", t.Assistant)
-		}
-		for _, f := range t.Files {
-			fmt.Fprintf(&b, "> file: %s\n", f)
-		}
-		for _, c := range t.Commands {
-			fmt.Fprintf(&b, "> ran: %s\n", c)
-		}
 	}
 	return b.String()
 }

@@ -27,7 +27,7 @@ func NewMCPServer(m *Memory, version string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "show",
 		Title:       "Show a session or turn",
-		Description: "Read one indexed session, or one turn of it (SESSION/TURN, as recall names it), in full as Markdown: each question, answer, file edited and command run.",
+		Description: "Read one indexed session, or one turn of it (SESSION/TURN, as recall names it), as Markdown: each question, answer, file edited and command run. Answers are bounded (max_chars, default 8000); a cut answer says so and gives the from (or max_chars) that reads the rest; from and to choose a range of turns.",
 		Annotations: readOnly,
 	}, m.showTool)
 	mcp.AddTool(s, &mcp.Tool{
@@ -48,12 +48,21 @@ func (m *Memory) recallTool(ctx context.Context, _ *mcp.CallToolRequest, in Reca
 	return textResult(out.Text()), out, nil
 }
 
-func (m *Memory) showTool(ctx context.Context, _ *mcp.CallToolRequest, in ShowRequest) (*mcp.CallToolResult, ShowOutput, error) {
+// showTool answers with a bounded page: the Markdown as text, and as
+// structured content what it holds and what was cut, not the text again
+// (one session once made a 487 KB answer, its text twice).
+func (m *Memory) showTool(ctx context.Context, _ *mcp.CallToolRequest, in ShowRequest) (*mcp.CallToolResult, ShowPage, error) {
+	if in.MaxChars < 0 {
+		return nil, ShowPage{}, badRequest("max_chars is %d: use a positive number", in.MaxChars)
+	}
 	out, err := m.Show(ctx, in)
 	if err != nil {
-		return nil, ShowOutput{}, err
+		return nil, ShowPage{}, err
 	}
-	return textResult(out.Markdown()), out, nil
+	page := out.Page(in.MaxChars)
+	md := page.Markdown
+	page.Markdown = ""
+	return textResult(md), page, nil
 }
 
 func (m *Memory) sessionsTool(ctx context.Context, _ *mcp.CallToolRequest, in SessionsRequest) (*mcp.CallToolResult, SessionsOutput, error) {
