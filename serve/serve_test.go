@@ -201,17 +201,17 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 		}
 	}
 
-	var show ShowOutput
+	var show ShowPage
 	ref := first.SessionID + "/" + itoa(first.Turn)
 	res = call(t, cs, "show", map[string]any{"session": ref}, &show)
-	if res.IsError || len(show.Turns) != 1 || show.Turns[0].Turn != first.Turn {
+	if res.IsError || len(show.Shown) != 1 || show.Shown[0].Turn != first.Turn {
 		t.Fatalf("show %s: %s", ref, text(res))
 	}
 	if md := text(res); !strings.HasPrefix(md, "# "+first.SessionID+"\n") || !strings.Contains(md, "WithTenant") {
 		t.Errorf("show is not the turn's Markdown:\n%s", md)
 	}
 	res = call(t, cs, "show", map[string]any{"session": "20260714T101231"}, &show)
-	if res.IsError || len(show.Turns) < 3 {
+	if res.IsError || len(show.Shown) < 3 {
 		t.Errorf("show of a whole session by a part of its ID: %s", text(res))
 	}
 
