@@ -213,13 +213,11 @@ func TestRecallAnswersThroughARunningServer(t *testing.T) {
 	if err := serve.WriteInfo(dataDir, served); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	// It is told from a slow server by the refused connection, not by a
+	// clock: nothing is said, and nothing waited for.
 	again, againErr := deja(t, ctx, nil, args...)
-	if strings.Contains(againErr, "deja serve") || tookMS.ReplaceAllString(again, "") != tookMS.ReplaceAllString(local, "") {
+	if strings.Contains(againErr, "deja serve") || strings.Contains(againErr, "did not answer") || tookMS.ReplaceAllString(again, "") != tookMS.ReplaceAllString(local, "") {
 		t.Errorf("with a stale serve.json: stderr %q\n%s", againErr, again)
-	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("recall with a stale serve.json took %s", took)
 	}
 }
 
@@ -293,8 +291,15 @@ func startServer(t *testing.T, dataDir, token string) (serve.Info, func()) {
 		root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--token", token})
 		done <- root.ExecuteContext(ctx)
 	}()
-	deadline := time.Now().Add(10 * time.Second)
+	// Wait for serve.json or for the server to end, whichever comes: a
+	// deadline here failed the test on a machine slow enough to take it
+	// (the test binary's -timeout still bounds a server that hangs).
 	for {
+		select {
+		case err := <-done:
+			t.Fatalf("deja serve ended before it announced itself: %v\n%s%s", err, out.String(), errb.String())
+		default:
+		}
 		info, err := serve.ReadInfo(dataDir)
 		if err == nil {
 			return info, func() {
@@ -306,10 +311,6 @@ func startServer(t *testing.T, dataDir, token string) (serve.Info, func()) {
 					t.Errorf("serve.json outlived the server: %v", err)
 				}
 			}
-		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("deja serve did not start: %v\n%s%s", <-done, out.String(), errb.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
