@@ -8,8 +8,9 @@ import (
 
 const instructions = `deja is the memory of past aider sessions on this machine. Use recall to
 find past turns by meaning (a paraphrase of the problem) or by an exact file
-path, command or identifier; show to read a whole turn or session it names
-(SESSION/TURN); sessions to list recent sessions, optionally of one project.`
+path, command or identifier; show to read a turn or session it names
+(SESSION/TURN; answers are bounded by max_chars and say how to read on);
+sessions to list recent sessions, optionally of one project.`
 
 // NewMCPServer returns an MCP server whose recall, show and sessions tools
 // answer from m. Every tool returns structured content (the fields of the
