@@ -31,6 +31,11 @@ else
 fi
 step go test -count=1 ./bench/eval ./memory
 step go test -run '^$' -fuzz FuzzParse -fuzztime 20s ./aider
+for pkg in ./claude ./codex ./gemini ./opencode; do
+	step go test -run '^$' -fuzz FuzzParse -fuzztime 10s "$pkg"
+done
+step go test -run '^$' -fuzz FuzzText -fuzztime 10s ./memory/redact
+step go test -run '^$' -fuzz FuzzBlock -fuzztime 10s ./quote
 
 if ((${#failed[@]})); then
 	echo "FAIL: ${#failed[@]} of $steps steps failed:"

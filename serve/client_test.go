@@ -17,14 +17,15 @@ import (
 // server slower than that must still be the one that answers.
 func TestClientWaitsForABusyServer(t *testing.T) {
 	release := make(chan struct{})
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	secret, _ := NewSecret()
+	ts := httptest.NewServer(WithProof(secret, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		<-release
 		json.NewEncoder(w).Encode(RecallOutput{Query: "q", Embedder: "slow", Results: []RecallHit{}})
-	}))
+	})))
 	defer ts.Close()
 	// The answer comes after the old limit; nothing asserts a duration.
 	time.AfterFunc(2500*time.Millisecond, func() { close(release) })
-	out, err := NewClient().Recall(context.Background(), Info{URL: ts.URL}, "", RecallRequest{Query: "q"})
+	out, err := NewClient(Info{URL: ts.URL, Secret: secret}).Recall(context.Background(), "", RecallRequest{Query: "q"})
 	if err != nil {
 		t.Fatalf("a live server answering after 2.5 s: %v; the client must wait for it", err)
 	}
@@ -34,9 +35,9 @@ func TestClientWaitsForABusyServer(t *testing.T) {
 }
 
 // TestClientTellsAMissingServerFromARefusal expects a stale serve.json
-// (nothing listens) to read as ErrNoServer, and a server's error answer as
-// ErrRefused, so the caller falls back quietly for both and says anything
-// else.
+// (nothing listens) to read as ErrNotServing, and a server's error answer
+// as ErrRefused, so the caller falls back quietly for both and says
+// anything else.
 func TestClientTellsAMissingServerFromARefusal(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -44,17 +45,18 @@ func TestClientTellsAMissingServerFromARefusal(t *testing.T) {
 	}
 	stale := "http://" + ln.Addr().String()
 	ln.Close()
-	_, err = NewClient().Recall(context.Background(), Info{URL: stale}, "", RecallRequest{Query: "q"})
-	if !errors.Is(err, ErrNoServer) {
-		t.Errorf("nothing listening at %s: %v, want ErrNoServer", stale, err)
+	secret, _ := NewSecret()
+	_, err = NewClient(Info{URL: stale, Secret: secret}).Recall(context.Background(), "", RecallRequest{Query: "q"})
+	if !errors.Is(err, ErrNotServing) {
+		t.Errorf("nothing listening at %s: %v, want ErrNotServing", stale, err)
 	}
 
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := httptest.NewServer(WithProof(secret, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such session")
-	}))
+	})))
 	defer ts.Close()
-	_, err = NewClient().Recall(context.Background(), Info{URL: ts.URL}, "", RecallRequest{Query: "q"})
-	if !errors.Is(err, ErrRefused) || errors.Is(err, ErrNoServer) {
+	_, err = NewClient(Info{URL: ts.URL, Secret: secret}).Recall(context.Background(), "", RecallRequest{Query: "q"})
+	if !errors.Is(err, ErrRefused) || errors.Is(err, ErrNotServing) {
 		t.Errorf("a 404 answer: %v, want ErrRefused", err)
 	}
 }

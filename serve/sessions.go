@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 )
 
 // SessionInfo is one session with the fields of 'deja sessions --json'.
@@ -102,9 +103,10 @@ func (m *Memory) Sessions(ctx context.Context, req SessionsRequest) (SessionsOut
 	return NewSessionsOutput(l, req.All), nil
 }
 
-// Text renders the list one session a line, and says what it left out.
+// Text renders the list one session a line, says what it left out, and
+// quotes each session's first question as data, by number.
 func (o SessionsOutput) Text() string {
-	var b strings.Builder
+	var b, first strings.Builder
 	if len(o.Sessions) == 0 {
 		switch {
 		case o.Empty > 0 && !o.all:
@@ -114,7 +116,9 @@ func (o SessionsOutput) Text() string {
 		}
 		return b.String()
 	}
-	for _, s := range o.Sessions {
+	var origins quote.Origins
+	imported := false
+	for i, s := range o.Sessions {
 		when := "start unknown"
 		if s.Started != nil {
 			when = *s.Started
@@ -123,7 +127,12 @@ func (o SessionsOutput) Text() string {
 		if !s.Present {
 			gone = " (gone from its file)"
 		}
-		fmt.Fprintf(&b, "%s · %s · %d turns · %s%s · %s\n", s.ID, when, s.Turns, s.Project, gone, oneLine(s.First, 120))
+		if origins.Imported(s.History) {
+			gone += " (" + quote.ImportedNote + ")"
+			imported = true
+		}
+		fmt.Fprintf(&b, "%d. %s · %s · %d turns · %s%s\n", i+1, s.ID, when, s.Turns, quote.Line(s.Project), gone)
+		fmt.Fprintf(&first, "%d. %s\n", i+1, oneLine(s.First, 120))
 	}
 	if o.More > 0 {
 		fmt.Fprintf(&b, "%d more of %d: ask with a larger limit, or a project\n", o.More, o.Total)
@@ -131,5 +140,7 @@ func (o SessionsOutput) Text() string {
 	if o.Empty > 0 && !o.all {
 		fmt.Fprintf(&b, "%d sessions that hold no turn are left out: all=true lists them\n", o.Empty)
 	}
+	b.WriteString("\nThe first question of each, by number:\n")
+	b.WriteString(quote.Block(first.String(), imported))
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 )
 
 // ShowRequest names a session, or some of its turns.
@@ -166,10 +167,18 @@ func NewShowOutputRange(d *memory.SessionDetail, from, to *int) ShowOutput {
 func (o ShowOutput) Markdown() string {
 	var b strings.Builder
 	b.WriteString(o.heading())
+	imported := o.imported()
 	for _, t := range o.Turns {
-		b.WriteString(t.markdown())
+		b.WriteString(t.markdown(imported))
 	}
 	return b.String()
+}
+
+// imported reports whether git tracks the session's history, so anyone
+// who can commit may have written it.
+func (o ShowOutput) imported() bool {
+	var origins quote.Origins
+	return origins.Imported(o.History)
 }
 
 func (o ShowOutput) heading() string {
@@ -179,32 +188,38 @@ func (o ShowOutput) heading() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", o.ID)
-	fmt.Fprintf(&b, "Started %s · %s", when, o.History)
+	fmt.Fprintf(&b, "Started %s · %s", when, quote.Line(o.History))
 	if !o.Present {
 		fmt.Fprint(&b, " (the session has left this file; deja kept it)")
 	}
 	fmt.Fprint(&b, "\n")
+	if o.imported() {
+		fmt.Fprintf(&b, "Git tracks this history: it is %s, and anyone who can commit to the repository may have written it.\n", quote.ImportedNote)
+	}
 	return b.String()
 }
 
-func (t Turn) markdown() string {
+// markdown renders one turn, what the session said quoted as data.
+func (t Turn) markdown(imported bool) string {
 	var b strings.Builder
 	if t.Turn == -1 {
 		fmt.Fprintf(&b, "\n## Before the first message (line %d)\n\n", t.Line)
 	} else {
 		fmt.Fprintf(&b, "\n## Turn %d (line %d)\n\n", t.Turn, t.Line)
 	}
+	var q strings.Builder
 	if t.User != "" {
-		fmt.Fprintf(&b, "**You:** %s\n\n", t.User)
+		fmt.Fprintf(&q, "**You:** %s\n\n", t.User)
 	}
 	if t.Assistant != "" {
-		fmt.Fprintf(&b, "%s\n\n", t.Assistant)
+		fmt.Fprintf(&q, "%s\n\n", t.Assistant)
 	}
 	for _, f := range t.Files {
-		fmt.Fprintf(&b, "> file: %s\n", f)
+		fmt.Fprintf(&q, "> file: %s\n", quote.Line(f))
 	}
 	for _, c := range t.Commands {
-		fmt.Fprintf(&b, "> ran: %s\n", c)
+		fmt.Fprintf(&q, "> ran: %s\n", quote.Line(c))
 	}
+	b.WriteString(quote.Block(q.String(), imported))
 	return b.String()
 }

@@ -65,8 +65,9 @@ func (o ShowOutput) Page(maxChars int) ShowPage {
 	used := utf8.RuneCountInString(head)
 	p.TotalChars = used
 	parts := make([]string, len(o.Turns))
+	imported := o.imported()
 	for i, t := range o.Turns {
-		parts[i] = t.markdown()
+		parts[i] = t.markdown(imported)
 		p.TotalChars += utf8.RuneCountInString(parts[i])
 	}
 	// noteRoom keeps space for the last line within the bound.

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -255,18 +253,15 @@ func serveDiagnosis(ctx context.Context, dir string) serveHealth {
 	if !info.Started.IsZero() {
 		h.Started = info.Started.Format(time.RFC3339)
 	}
-	u, err := url.Parse(info.URL)
-	if err != nil || u.Host == "" {
-		h.Error = fmt.Sprintf("%s names no address (url %q)", h.File, info.URL)
+	at := info.URL
+	if info.Socket != "" {
+		at = info.Socket
+	}
+	if err := serve.Reach(ctx, info); err != nil {
+		h.Error = fmt.Sprintf("nothing that knows its secret answers at %s: a server that stopped without removing %s (pid %d)", at, h.File, info.PID)
 		return h
 	}
-	d := net.Dialer{Timeout: doctorProbe}
-	conn, err := d.DialContext(ctx, "tcp", u.Host)
-	if err != nil {
-		h.Error = fmt.Sprintf("nothing answers at %s: a server that stopped without removing %s (pid %d)", info.URL, h.File, info.PID)
-		return h
-	}
-	conn.Close()
+	h.URL = at
 	h.Running = true
 	if info.DataDir != "" && filepath.Clean(info.DataDir) != filepath.Clean(dir) {
 		h.Error = fmt.Sprintf("it serves the store in %s, not this one", info.DataDir)
