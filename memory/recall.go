@@ -199,6 +199,9 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 			r.Note = "no past turn holds these words"
 		}
 	}
+	if err := s.explainScope(ctx, opts, r); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

@@ -100,7 +100,7 @@ func (o RecallOutput) Text() string {
 		if h.Started != nil {
 			when = *h.Started
 		}
-		fmt.Fprintf(&b, "%d. %s/%d · %s · %s\n", i+1, h.SessionID, h.Turn, when, quote.Line(h.Project))
+		fmt.Fprintf(&b, "%d. %s · %s · %s\n", i+1, TurnRef(h.SessionID, h.Turn), when, quote.Line(h.Project))
 		var q strings.Builder
 		if h.User != "" {
 			fmt.Fprintf(&q, "you: %s\n", oneLine(h.User, 300))
