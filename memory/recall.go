@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -91,8 +92,14 @@ type Recall struct {
 	// semantic list ran.
 	MeanSimilarity float32
 	// Note explains an empty result for people: nothing matched in any
-	// list, or the query has nothing to match with.
+	// list, the query has nothing to match with, or no turn mentions its
+	// exact parts.
 	Note string
+	// NotFound are the exact parts of the query (a path, a command, an
+	// identifier, quoted text) that no turn in scope mentions; when there
+	// are any, there are no results: meaning alone never stands in for a
+	// missing literal.
+	NotFound []string
 }
 
 // Result is one recalled turn.
@@ -142,6 +149,16 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 		return nil, fmt.Errorf("%w in %s: run 'deja index' to index the aider histories deja finds, or 'deja index PATH' for a history or a directory", ErrEmpty, s.dir)
 	}
 	q := parseQuery(opts.Query)
+	var allowed map[int64]bool
+	if q.isExact() {
+		q, allowed, r.NotFound, r.Note, err = s.literalGate(ctx, q, opts.Scope)
+		if err != nil {
+			return nil, err
+		}
+		if allowed != nil && len(allowed) == 0 {
+			return r, nil
+		}
+	}
 
 	tune := DefaultTuning(r.Embedder)
 	if opts.Tuning != nil {
@@ -150,7 +167,7 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 	var sem []semanticHit
 	if opts.Mode != Keyword {
 		var reason string
-		sem, r.MeanSimilarity, reason, err = s.semanticList(ctx, opts, tune)
+		sem, r.MeanSimilarity, reason, err = s.semanticList(ctx, opts, tune, allowed)
 		if err != nil {
 			return nil, err
 		}
@@ -168,6 +185,9 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 		kw, err = s.keyword(ctx, q, opts.Scope)
 		if err != nil {
 			return nil, err
+		}
+		if allowed != nil {
+			kw = slices.DeleteFunc(kw, func(h keywordHit) bool { return !allowed[h.turnID] })
 		}
 	}
 
@@ -206,8 +226,10 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 const noSignal = "the query has no words the embedder knows"
 
 // semanticList embeds the query and ranks by meaning. A non-empty reason
-// says why there is no semantic list.
-func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tuning) ([]semanticHit, float32, string, error) {
+// says why there is no semantic list. With an allowed set (the turns that
+// mention a literal query's exact parts) it ranks those turns alone, at or
+// above the floor; the domain test is moot, the literal having matched.
+func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tuning, allowed map[int64]bool) ([]semanticHit, float32, string, error) {
 	if opts.Embedder == nil {
 		reason := opts.NoEmbedder
 		if reason == "" {
@@ -240,6 +262,10 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tunin
 	qvec := normalize(vecs[0])
 	if qvec == nil {
 		return nil, 0, noSignal, nil
+	}
+	if allowed != nil {
+		hits, err := s.semanticAmong(ctx, identity, qvec, allowed, tune.Floor)
+		return hits, 0, "", err
 	}
 	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune.Floor, tune.Domain)
 	return hits, mean, "", err

@@ -300,3 +300,56 @@ func (s *Store) sessionMeta(ctx context.Context, project string) (map[string]ses
 	}
 	return out, rows.Err()
 }
+
+// semanticAmong ranks the given turns whose best chunk's similarity to the
+// query vector is at least floor, reading their vectors directly: the
+// turns a literal lookup allows are few, and each must be ranked, not only
+// those among the collection's nearest. A turn without vectors is left out.
+func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float32, allowed map[int64]bool, floor float32) ([]semanticHit, error) {
+	if len(allowed) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, 0, len(allowed))
+	for id := range allowed {
+		ids = append(ids, strconv.FormatInt(id, 10))
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT turn_id, vec FROM vectors
+		WHERE embedder = ? AND length(vec) > 0 AND turn_id IN (`+strings.Join(ids, ",")+`)`, identity)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading vectors: %w", err)
+	}
+	defer rows.Close()
+	best := map[int64]float32{}
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			return nil, err
+		}
+		vec := normalize(decodeVector(blob))
+		if vec == nil {
+			continue
+		}
+		if len(vec) != len(qvec) {
+			return nil, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, len(vec), len(qvec))
+		}
+		var dot float32
+		for i, x := range vec {
+			dot += x * qvec[i]
+		}
+		if old, ok := best[id]; !ok || dot > old {
+			best[id] = dot
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	hits := make([]semanticHit, 0, len(best))
+	for id, sim := range best {
+		if sim >= floor {
+			hits = append(hits, semanticHit{turnID: id, similarity: sim})
+		}
+	}
+	sortHits(hits)
+	return hits, nil
+}
