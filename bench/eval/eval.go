@@ -22,6 +22,9 @@ type Query struct {
 	Expect []Target `json:"expect,omitempty"`
 	// ExpectRecord makes every turn with this file or command record a hit.
 	ExpectRecord string `json:"expect_record,omitempty"`
+	// Store names a tiny store (bench/eval/tiny/NAME.md) the query runs
+	// against instead of the corpus.
+	Store string `json:"store,omitempty"`
 }
 
 // Target names a turn by its history's base name, the session's ordinal

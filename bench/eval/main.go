@@ -26,14 +26,15 @@ func main() {
 	store := flag.String("store", "", "store directory to (re)use; default a temporary one")
 	verbose := flag.Bool("v", false, "print each query's rank per mode")
 	sweep := flag.Bool("sweep", false, "score hybrid over a grid of floor, domain, fusion k and exact weight")
+	hubs := flag.Int("hubs", 100, "turns of each set (dev, held-out) the generated queries are written from")
 	flag.Parse()
-	if err := run(*corpus, *queries, *store, *verbose, *sweep); err != nil {
+	if err := run(*corpus, *queries, *store, *verbose, *sweep, *hubs); err != nil {
 		fmt.Fprintln(os.Stderr, "eval:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus, queries, storeDir string, verbose, sweep bool) error {
+func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) error {
 	ctx := context.Background()
 	paths, err := Corpus(corpus)
 	if err != nil {
@@ -85,6 +86,25 @@ func run(corpus, queries, storeDir string, verbose, sweep bool) error {
 	}
 	tw.Flush()
 	fmt.Printf("\n(k=%d, exact weight %.1f, floor %.2f, domain %.2f for %s)\n", tune.FusionK, tune.ExactWeight, tune.Floor, tune.Domain, emb.Identity())
+	gen, err := e.Generate(ctx, perSet)
+	if err != nil {
+		return err
+	}
+	fmt.Println()
+	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic} {
+		for _, set := range []string{"dev", "held-out"} {
+			h, err := e.Hubs(ctx, gen, set, mode, tune)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%-8s %-8s %s\n", mode, set, h)
+			if verbose {
+				for _, w := range h.Where {
+					fmt.Printf("    %s\n", w)
+				}
+			}
+		}
+	}
 	if verbose {
 		sims, err := e.Similarities(ctx, tune)
 		if err != nil {
