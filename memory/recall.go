@@ -68,11 +68,21 @@ type Tuning struct {
 	// Domain is the lowest mean similarity to the documents in scope a
 	// query may have for any semantic match to count; 0 means no such test.
 	Domain float32
+	// LongChars and LongDamp: a turn longer than LongChars characters (a
+	// pasted changelog) has its fused score scaled by
+	// (LongChars/length)^LongDamp; it matches many queries a little.
+	LongChars int
+	LongDamp  float64
+	// Verbatim is the share of a query's words (of four or more) that a
+	// question must hold in the query's order to rank first; 0 turns the
+	// test off.
+	Verbatim float64
 }
 
 // DefaultTuning is what recall uses for an embedder.
 func DefaultTuning(identity string) Tuning {
-	return Tuning{FusionK: FusionK, ExactWeight: exactWeight, Floor: Floor(identity), Domain: Domain(identity)}
+	return Tuning{FusionK: FusionK, ExactWeight: exactWeight, Floor: Floor(identity), Domain: Domain(identity),
+		LongChars: longChars, LongDamp: 1, Verbatim: verbatimShare}
 }
 
 // Recall is the answer to a query.
@@ -194,17 +204,21 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 	var ranked []fused
 	switch r.RealizedMode {
 	case Semantic:
-		ranked = fuse(sem, nil, false, tune)
+		ranked = fuse(sem, nil, false, tune, q, nil)
 		for i := range ranked {
 			ranked[i].score = float64(ranked[i].similarity)
 		}
 	case Keyword:
-		ranked = fuse(nil, kw, false, tune)
+		ranked = fuse(nil, kw, false, tune, q, nil)
 		for i := range ranked {
 			ranked[i].score = -kw[i].bm25
 		}
 	default:
-		ranked = fuse(sem, kw, q.isExact(), tune)
+		shapes, err := s.shapes(ctx, sem, kw)
+		if err != nil {
+			return nil, err
+		}
+		ranked = fuse(sem, kw, q.isExact(), tune, q, shapes)
 	}
 	if len(ranked) > opts.Limit {
 		ranked = ranked[:opts.Limit]
@@ -267,7 +281,7 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tunin
 		hits, err := s.semanticAmong(ctx, identity, qvec, allowed, tune.Floor)
 		return hits, 0, "", err
 	}
-	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune.Floor, tune.Domain)
+	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune)
 	return hits, mean, "", err
 }
 

@@ -45,7 +45,8 @@ const semanticDepth = 100
 // at or above floor, within scope, and the query's mean similarity to the
 // documents in scope. A query whose mean is below domain is about something
 // else (see Domain) and has no semantic matches.
-func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, floor, domain float32) ([]semanticHit, float32, error) {
+func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, tune Tuning) ([]semanticHit, float32, error) {
+	floor, domain := tune.Floor, tune.Domain
 	cols, err := s.collections(ctx, identity, sc)
 	if err != nil {
 		return nil, 0, err

@@ -22,7 +22,8 @@ type Generated struct {
 	// file (a path the turn's records hold).
 	Kind string
 	// Right are the turns that answer it: the source turn and any turn
-	// asking the same question; for a file, every turn with that record.
+	// asking the same question (for a verbatim query, any question that
+	// opens with its words); for a file, every turn with that record.
 	Right map[string]bool
 	// Set is "dev" or "held-out": a hash of the turn splits the corpus in
 	// two, so a ranking change tuned on one is confirmed on the other.
@@ -33,9 +34,10 @@ type Generated struct {
 func turnKey(session string, turn int) string { return fmt.Sprintf("%s/%d", session, turn) }
 
 // Generate writes the generated queries from every indexed session: for
-// each turn whose question has at least six distinct words of four or
-// more letters, a verbatim and a vague query, and for one turn in four
-// with a file record, a lookup of that file. At most perSet turns of each
+// the first turn of each session whose question has at least six distinct
+// words of four or more letters (and was not asked before), a verbatim and
+// a vague query, and for one turn in four
+// with a file record, a lookup of that file (each file once). At most perSet turns of each
 // set are used, taken in a fixed order.
 func (e *Eval) Generate(ctx context.Context, perSet int) ([]Generated, error) {
 	list, err := e.Store.Sessions(ctx, memory.Scope{})
@@ -49,7 +51,7 @@ func (e *Eval) Generate(ctx context.Context, perSet int) ([]Generated, error) {
 		return list[i].Ordinal < list[j].Ordinal
 	})
 	type source struct {
-		key, user, set string
+		key, session, user, set string
 		files          []string
 	}
 	var sources []source
@@ -80,33 +82,44 @@ func (e *Eval) Generate(ctx context.Context, perSet int) ([]Generated, error) {
 			if h.Sum32()%2 == 1 {
 				set = "held-out"
 			}
-			sources = append(sources, source{key: key, user: user, set: set, files: t.Files})
+			sources = append(sources, source{key: key, session: si.ID, user: user, set: set, files: t.Files})
 		}
 	}
 	used := map[string]int{}
 	seen := map[string]bool{}
 	var out []Generated
-	for i, s := range sources {
+	for _, s := range sources {
 		content := contentWords(s.user)
 		if len(content) < 6 || used[s.set] >= perSet {
 			continue
 		}
 		q := normalQuestion(s.user)
-		if seen[q] {
-			continue // the same question asked again is one query, not two
+		if seen[q] || seen["session "+s.session] {
+			continue // varied: one question per session, each question once
 		}
-		seen[q] = true
+		seen[q], seen["session "+s.session] = true, true
 		used[s.set]++
 		right := map[string]bool{}
 		for _, k := range byQuestion[q] {
 			right[k] = true
 		}
+		verbatim := firstWords(s.user, 8)
+		opening := map[string]bool{}
+		prefix := normalQuestion(verbatim)
+		for q, keys := range byQuestion {
+			if strings.HasPrefix(q, prefix) {
+				for _, k := range keys {
+					opening[k] = true
+				}
+			}
+		}
 		out = append(out,
-			Generated{Query: firstWords(s.user, 8), Kind: "verbatim", Right: right, Set: s.set},
+			Generated{Query: verbatim, Kind: "verbatim", Right: opening, Set: s.set},
 			Generated{Query: vague(content), Kind: "vague", Right: right, Set: s.set})
-		if i%4 == 0 {
+		{
 			for _, f := range s.files {
-				if strings.Contains(f, "/") || strings.Contains(f, ".") {
+				if (strings.Contains(f, "/") || strings.Contains(f, ".")) && !seen["file "+f] {
+					seen["file "+f] = true
 					out = append(out, Generated{Query: f, Kind: "file", Right: byFile[f], Set: s.set})
 					break
 				}
@@ -186,6 +199,8 @@ type Hubness struct {
 	// Where are the queries whose top 5 hold the hub, with its place in
 	// each list ("k3 s1": 3rd by keywords, 1st by meaning).
 	Where []string
+	// Misses are the verbatim queries whose turn did not rank 1st.
+	Misses []string
 }
 
 // Hubs runs the generated queries of one set, and the hand-written ones
@@ -229,6 +244,12 @@ func (e *Eval) Hubs(ctx context.Context, gen []Generated, set string, mode memor
 			h.Verbatim++
 			if rank == 1 {
 				h.Verbatim1++
+			} else {
+				top := ""
+				if len(res) > 0 {
+					top = oneLine(res[0].User)
+				}
+				h.Misses = append(h.Misses, fmt.Sprintf("rank %d %q, first %q", rank, g.Query, top))
 			}
 		case "vague":
 			h.Vague++

@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -19,6 +20,9 @@ import (
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
 )
+
+// tuneFlags overrides Tuning fields, as JSON: -tune '{"Verbatim":0.8}'.
+var tuneFlags = flag.String("tune", "", "override Tuning fields, as a JSON object")
 
 func main() {
 	corpus := flag.String("corpus", "../shared/aider/corpus", "the aider corpus directory")
@@ -70,6 +74,11 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 		len(paths), rep.NewTurns, time.Since(start).Round(time.Millisecond), len(qs), emb.Identity())
 
 	tune := memory.DefaultTuning(emb.Identity())
+	if *tuneFlags != "" {
+		if err := json.Unmarshal([]byte(*tuneFlags), &tune); err != nil {
+			return fmt.Errorf("-tune: %w", err)
+		}
+	}
 	if sweep {
 		return runSweep(ctx, e, tune)
 	}
@@ -101,6 +110,9 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 			if verbose {
 				for _, w := range h.Where {
 					fmt.Printf("    %s\n", w)
+				}
+				for _, m := range h.Misses {
+					fmt.Printf("    verbatim miss: %s\n", m)
 				}
 			}
 		}
