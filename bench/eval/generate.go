@@ -52,7 +52,7 @@ func (e *Eval) Generate(ctx context.Context, perSet int) ([]Generated, error) {
 	})
 	type source struct {
 		key, session, user, set string
-		files          []string
+		files                   []string
 	}
 	var sources []source
 	byQuestion := map[string][]string{}
