@@ -51,7 +51,7 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 	if err != nil {
 		return nil, 0, err
 	}
-	mean := meanSimilarity(cols, qvec)
+	mean := shrunkMean(cols, qvec, domainPrior(identity))
 	if domain > 0 && mean < domain {
 		return nil, mean, nil
 	}
@@ -116,6 +116,29 @@ func meanSimilarity(cols []*collection, qvec []float32) float32 {
 		return 1
 	}
 	return float32(dot / float64(n))
+}
+
+// shrunkMean is the query's mean similarity to the documents in scope,
+// drawn towards its similarity to prior (a typical store's centroid) as if
+// the store held domainPseudoCount more documents like the prior's: the
+// mean of a store of two turns says little about what the store is about,
+// and the domain test must not turn a paraphrase away, or let an
+// off-topic query through, because the store is small.
+func shrunkMean(cols []*collection, qvec, prior []float32) float32 {
+	mean := meanSimilarity(cols, qvec)
+	if len(prior) != len(qvec) {
+		return mean
+	}
+	n := 0
+	for _, c := range cols {
+		if len(c.sum) == len(qvec) {
+			n += c.col.Count()
+		}
+	}
+	if n == 0 {
+		mean = 0
+	}
+	return (float32(n)*mean + domainPseudoCount*dot(qvec, prior)) / float32(n+domainPseudoCount)
 }
 
 // addUnit adds v scaled to unit length to sum, as chromem stores it.
@@ -353,4 +376,44 @@ func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float
 	}
 	sortHits(hits)
 	return hits, nil
+}
+
+// Centroid is the mean of the embedder's unit vectors in scope, nil when
+// there are none: the direction of what the store is about. bench/eval
+// prints the corpus's as the prior of the domain test (see domainPrior).
+func (s *Store) Centroid(ctx context.Context, identity string, sc Scope) ([]float32, error) {
+	cols, err := s.collections(ctx, identity, sc)
+	if err != nil {
+		return nil, err
+	}
+	var sum []float64
+	n := 0
+	for _, c := range cols {
+		if sum == nil {
+			sum = make([]float64, len(c.sum))
+		}
+		if len(c.sum) != len(sum) {
+			continue
+		}
+		for i, x := range c.sum {
+			sum[i] += x
+		}
+		n += c.col.Count()
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	out := make([]float32, len(sum))
+	for i, x := range sum {
+		out[i] = float32(x / float64(n))
+	}
+	return out, nil
+}
+
+func dot(a, b []float32) float32 {
+	var d float32
+	for i, x := range a {
+		d += x * b[i]
+	}
+	return d
 }
