@@ -203,8 +203,9 @@ type Hubness struct {
 	Misses []string
 }
 
-// Hubs runs the generated queries of one set, and the hand-written ones
-// when set is "dev", in mode, and measures their hubness.
+// Hubs runs the generated queries of one set ("dev", "held-out" or
+// "all") in mode, with the hand-written ones of the corpus except for
+// "held-out", and measures their hubness.
 func (e *Eval) Hubs(ctx context.Context, gen []Generated, set string, mode memory.Mode, tune memory.Tuning) (Hubness, error) {
 	var h Hubness
 	count := map[string]int{}
@@ -225,7 +226,7 @@ func (e *Eval) Hubs(ctx context.Context, gen []Generated, set string, mode memor
 		return r.Results, nil
 	}
 	for _, g := range gen {
-		if g.Set != set {
+		if set != "all" && g.Set != set {
 			continue
 		}
 		res, err := top5(g.Query)
@@ -263,7 +264,7 @@ func (e *Eval) Hubs(ctx context.Context, gen []Generated, set string, mode memor
 			}
 		}
 	}
-	if set == "dev" {
+	if set != "held-out" {
 		for _, q := range e.Queries {
 			if q.Store == "" {
 				if _, err := top5(q.Query); err != nil {

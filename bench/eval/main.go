@@ -133,7 +133,7 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 	}
 	fmt.Println()
 	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic} {
-		for _, set := range []string{"dev", "held-out"} {
+		for _, set := range []string{"dev", "held-out", "all"} {
 			h, err := e.Hubs(ctx, gen, set, mode, tune)
 			if err != nil {
 				return err
