@@ -73,6 +73,10 @@ type Tuning struct {
 	// (LongChars/length)^LongDamp; it matches many queries a little.
 	LongChars int
 	LongDamp  float64
+	// ThinChars: a turn no longer than this whose question has almost no
+	// content ("how are you?") counts by meaning only when it shares a word
+	// with the query; 0 turns the test off.
+	ThinChars int
 	// Verbatim is the share of a query's words (of four or more) that a
 	// question must hold in the query's order to rank first; 0 turns the
 	// test off.
@@ -82,7 +86,7 @@ type Tuning struct {
 // DefaultTuning is what recall uses for an embedder.
 func DefaultTuning(identity string) Tuning {
 	return Tuning{FusionK: FusionK, ExactWeight: exactWeight, Floor: Floor(identity), Domain: Domain(identity),
-		LongChars: longChars, LongDamp: 1, Verbatim: verbatimShare}
+		LongChars: longChars, LongDamp: 1, Verbatim: verbatimShare, ThinChars: thinChars}
 }
 
 // Recall is the answer to a query.
@@ -282,6 +286,10 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tunin
 		return hits, 0, "", err
 	}
 	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune)
+	if err != nil {
+		return nil, mean, "", err
+	}
+	hits, err = s.dropThin(ctx, hits, parseQuery(opts.Query), tune.ThinChars)
 	return hits, mean, "", err
 }
 
