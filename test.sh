@@ -8,3 +8,6 @@ go vet ./...
 go test -race -count=1 ./...
 go test -count=1 ./bench/eval ./memory
 go test -run '^$' -fuzz FuzzParse -fuzztime 20s ./aider
+for pkg in ./claude ./codex ./gemini; do
+	go test -run '^$' -fuzz FuzzParse -fuzztime 10s "$pkg"
+done

@@ -6,25 +6,14 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/deja-dev/deja/harness"
 )
 
-// Options tune Parse.
-type Options struct {
-	// Path is the history's absolute path. It names the sessions (see
-	// SessionID) and file records under its directory are made relative.
-	Path string
-	// Offset is where data starts in the file, when a file is re-read from
-	// the start of a session already known. Session offsets are absolute.
-	Offset int64
-	// FirstOrdinal is the ordinal of the first session in data; 0 means 1.
-	FirstOrdinal int
-	// Reserved reports IDs that must not be handed out again: sessions
-	// before Offset, or sessions that have left the file. A session whose
-	// ID is taken gets the next free -N suffix.
-	Reserved func(id string) bool
-	// Location is the zone of header times; nil means time.Local.
-	Location *time.Location
-}
+// Options tune Parse. They are the harness seam's options: Path names the
+// sessions (see SessionID) and file records under its directory are made
+// relative; Reserved IDs get the next free -N suffix.
+type Options = harness.ParseOptions
 
 // headerPrefix starts every session (io.py: InputOutput.__init__).
 const headerPrefix = "# aider chat started at"
@@ -313,11 +302,12 @@ func (p *parser) tool(line []byte) {
 	if p.stripped || !complete {
 		p.st = inToolOutput
 	}
-	if kind, value, ok := toolRecord(text); ok {
-		if kind == FileRecord {
-			value = normalizeFile(value, p.historyDir)
+	if r, ok := toolRecord(text); ok {
+		if r.Kind == FileRecord {
+			r.Value = normalizeFile(r.Value, p.historyDir)
 		}
-		p.addRecord(kind, p.clean(value), p.line)
+		r.Value, r.Turn, r.Line = p.clean(r.Value), p.turn, p.line
+		p.sess.Records = append(p.sess.Records, r)
 		return
 	}
 	if !p.afterUserLine && bytes.Equal(text, processingRequest) {

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
+	"time"
 
 	"github.com/deja-dev/deja/harness"
 )
@@ -23,6 +24,13 @@ type Turn struct {
 	// repeats.
 	Files    []string
 	Commands []string
+	// Actions is how the turn touched each of Files (same positions): the
+	// strongest of its records for that file, empty when the harness did
+	// not say.
+	Actions []harness.FileAction
+	// Time is when the turn's first message was written, zero when the
+	// harness records no message times.
+	Time time.Time
 }
 
 // Turns groups a session's messages and records into turns, in order. A
@@ -44,6 +52,9 @@ func Turns(s harness.Session) []Turn {
 	}
 	for _, m := range s.Messages {
 		t := get(m.Turn, m.Line)
+		if t.Time.IsZero() && !m.Time.IsZero() {
+			t.Time = m.Time
+		}
 		text := strings.TrimSpace(m.Text)
 		if text == "" {
 			continue
@@ -59,7 +70,7 @@ func Turns(s harness.Session) []Turn {
 		t := get(r.Turn, r.Line)
 		switch r.Kind {
 		case harness.FileRecord:
-			t.Files = appendNew(t.Files, r.Value)
+			t.addFile(r.Value, r.Action)
 		case harness.CommandRecord:
 			t.Commands = appendNew(t.Commands, r.Value)
 		}
@@ -90,6 +101,37 @@ func join(a, b string) string {
 		return b
 	}
 	return a + "\n\n" + b
+}
+
+// addFile adds a file record, or strengthens the action of a file the
+// turn already names (read, then edited, is edited).
+func (t *Turn) addFile(v string, action harness.FileAction) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return
+	}
+	for i, x := range t.Files {
+		if x == v {
+			if actionRank(action) > actionRank(t.Actions[i]) {
+				t.Actions[i] = action
+			}
+			return
+		}
+	}
+	t.Files = append(t.Files, v)
+	t.Actions = append(t.Actions, action)
+}
+
+func actionRank(a harness.FileAction) int {
+	switch a {
+	case harness.Edited:
+		return 3
+	case harness.Added:
+		return 2
+	case harness.Read:
+		return 1
+	}
+	return 0
 }
 
 func appendNew(list []string, v string) []string {

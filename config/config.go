@@ -25,6 +25,8 @@ type Config struct {
 	Ollama Ollama
 	Chunk  Chunk
 	Recall Recall
+	// Harnesses configure each harness by name (see HarnessNames).
+	Harnesses map[string]Harness
 }
 
 // Embed selects and tunes the embedder.
@@ -69,6 +71,17 @@ var defaults = map[string]any{
 	"chunk.budget":   2000,
 	"recall.mode":    "hybrid",
 	"recall.limit":   5,
+
+	"aider.enabled":    true,
+	"aider.dirs":       "",
+	"claude.enabled":   true,
+	"claude.dirs":      "",
+	"codex.enabled":    true,
+	"codex.dirs":       "",
+	"gemini.enabled":   true,
+	"gemini.dirs":      "",
+	"opencode.enabled": true,
+	"opencode.dirs":    "",
 }
 
 // Keys lists every configuration key deja knows, for help and `deja config`.
@@ -133,6 +146,11 @@ func Load(flags Flags) (Config, error) {
 	if c.DataDir == "" {
 		c.DataDir = DataDir()
 	}
+	h, err := loadHarnesses(v)
+	if err != nil {
+		return c, err
+	}
+	c.Harnesses = h
 	return c, c.validate()
 }
 

@@ -79,6 +79,10 @@ type Session struct {
 	// sidechains and agent files, Codex exec and review runs): kept, linked
 	// to Parent, and out of default recall.
 	Subagent bool
+	// Marker is a WholeReader's change marker for the session (OpenCode's
+	// time_updated); empty for FileReaders, whose changes the file's bytes
+	// show.
+	Marker   string
 	Messages []Message
 	Records  []Record
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
@@ -22,6 +21,10 @@ import (
 type IndexOptions struct {
 	// Paths are history files, absolute and resolved (aider.ResolvePath).
 	Paths []string
+	// Harnesses read the histories: a file the store knows goes to the
+	// harness that read it before, a new one to the first harness that
+	// claims it (harness.Registry.Detect). Nil means aider alone.
+	Harnesses harness.Registry
 	// Embedder embeds new turns; nil stores them without vectors, to be
 	// filled by a later run.
 	Embedder embed.Embedder
@@ -81,6 +84,8 @@ type fileState struct {
 	lastOrdinal int
 	fingerprint []byte
 	known       bool
+	// harness is the name of the harness that read the file.
+	harness string
 }
 
 // Index brings the store up to date with the given histories: only bytes
@@ -233,6 +238,8 @@ type indexer struct {
 // newTurn is a turn to write, with its vectors once embedded.
 type newTurn struct {
 	session string
+	// project is the session's project, which its vectors are filed under.
+	project string
 	turn    chunk.Turn
 	hash    string
 	texts   []string
@@ -252,12 +259,26 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 		}
 		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 	}
+	reader, err := ix.reader(path, st, fi)
+	if err != nil || reader == nil {
+		return err
+	}
+	// A store read whole is read every run: its writes land in a WAL or in
+	// files below it, so its own size and time do not show them, and its
+	// sessions' markers keep the re-read cheap.
+	if whole, ok := reader.(harness.WholeReader); ok {
+		return ix.whole(ctx, path, whole, fi)
+	}
 	if fi.IsDir() {
 		return fmt.Errorf("%s: is a directory, skipped (name the history files in it, or the directory on the command line)", path)
 	}
 	mtime := fi.ModTime().UnixNano()
 	if st.known && fi.Size() == st.size && mtime == st.mtime {
 		return nil
+	}
+	fr, ok := reader.(harness.FileReader)
+	if !ok {
+		return fmt.Errorf("%s: harness %s reads no files, skipped", path, reader.Name())
 	}
 	readFile := os.ReadFile
 	if ix.opts.readFile != nil {
@@ -275,15 +296,20 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 		}
 		return fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
 	}
-	if aider.IsBinary(data) {
-		return fmt.Errorf("%s: %v, skipped", path, aider.ErrBinary)
+	if dec, ok := fr.(harness.Decoder); ok {
+		if data, err = dec.Decode(path, data); err != nil {
+			return fmt.Errorf("%s: %v, skipped", path, err)
+		}
+	}
+	if err := fr.Sniff(path, data); err != nil {
+		return fmt.Errorf("%s: %v, skipped", path, err)
 	}
 	ix.rep.Read++
 
 	// Re-read from the start of the last known session when the bytes
 	// before it are the ones already read; any other change (the file
 	// shrank, was rewritten or replaced) re-reads it whole.
-	incremental := st.known && int64(len(data)) >= st.size && st.lastOffset <= int64(len(data)) &&
+	incremental := st.known && st.harness == fr.Name() && int64(len(data)) >= st.size && st.lastOffset <= int64(len(data)) &&
 		bytes.Equal(fingerprint(data[:st.lastOffset]), st.fingerprint)
 	from, ordinal := int64(0), 1
 	if incremental {
@@ -302,7 +328,7 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 		}
 	}
 	parse := func() *harness.History {
-		return aider.Parse(data[from:], aider.Options{
+		return fr.Parse(data[from:], harness.ParseOptions{
 			Path:         path,
 			Offset:       from,
 			FirstOrdinal: ordinal,
@@ -327,6 +353,7 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 	var sessions []harness.Session
 	for _, sess := range hist.Sessions {
 		if !tomb[sess.ID] {
+			sess = withProject(sess, path)
 			ix.rep.Redacted += redactSession(&sess)
 			sessions = append(sessions, sess)
 		}
@@ -337,7 +364,7 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 	}
 	ix.embedTurns(ctx, pending)
 
-	next := fileState{size: int64(len(data)), mtime: mtime, lastOffset: from, lastOrdinal: ordinal}
+	next := fileState{size: fi.Size(), mtime: mtime, lastOffset: from, lastOrdinal: ordinal, harness: fr.Name()}
 	if n := len(hist.Sessions); n > 0 {
 		next.lastOffset, next.lastOrdinal = hist.Sessions[n-1].Offset, hist.Sessions[n-1].Ordinal
 	}
@@ -352,9 +379,8 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 		parsed[sess.ID] = true
 	}
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
-		project := filepath.Dir(path)
 		for _, sess := range sessions {
-			if err := upsertSession(ctx, tx, path, project, sess); err != nil {
+			if err := upsertSession(ctx, tx, path, fr.Name(), sess); err != nil {
 				return err
 			}
 		}
@@ -383,10 +409,13 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 				return err
 			}
 		}
-		if err := ix.writeTurns(ctx, tx, project, pending); err != nil {
+		if err := ix.writeTurns(ctx, tx, pending); err != nil {
 			return err
 		}
-		return putFileState(ctx, tx, path, project, next)
+		if err := touchTurns(ctx, tx, sessions); err != nil {
+			return err
+		}
+		return putFileState(ctx, tx, path, next)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -412,7 +441,7 @@ func (ix *indexer) changedTurns(ctx context.Context, sessions []harness.Session)
 			if old, ok := have[t.Index]; ok && old == h && !ix.opts.Full {
 				continue
 			}
-			out = append(out, &newTurn{session: sess.ID, turn: t, hash: h, texts: chunk.Texts(t, ix.opts.Budget)})
+			out = append(out, &newTurn{session: sess.ID, project: sessionProject(sess), turn: t, hash: h, texts: chunk.Texts(t, ix.opts.Budget)})
 		}
 		if len(out) > n {
 			changed++
@@ -466,7 +495,7 @@ const embedBatch = 256
 
 // writeTurns replaces the stored turns with the new ones and stores their
 // vectors. Turns written without vectors mark the embedder incomplete.
-func (ix *indexer) writeTurns(ctx context.Context, tx *sql.Tx, project string, turns []*newTurn) error {
+func (ix *indexer) writeTurns(ctx context.Context, tx *sql.Tx, turns []*newTurn) error {
 	if len(turns) == 0 {
 		return nil
 	}
@@ -475,7 +504,7 @@ func (ix *indexer) writeTurns(ctx context.Context, tx *sql.Tx, project string, t
 		return err
 	}
 	defer del.Close()
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -491,7 +520,7 @@ func (ix *indexer) writeTurns(ctx context.Context, tx *sql.Tx, project string, t
 			return err
 		}
 		res, err := ins.ExecContext(ctx, t.session, t.turn.Index, t.turn.Line, t.hash, t.turn.User, t.turn.Assistant,
-			strings.Join(t.turn.Files, "\n"), strings.Join(t.turn.Commands, "\n"))
+			strings.Join(t.turn.Files, "\n"), strings.Join(t.turn.Commands, "\n"), turnActions(t.turn), turnTime(t.turn))
 		if err != nil {
 			return err
 		}
@@ -506,7 +535,7 @@ func (ix *indexer) writeTurns(ctx context.Context, tx *sql.Tx, project string, t
 			lacking = true
 			continue
 		}
-		if err := putVectors(ctx, vec, ix.opts.Embedder.Identity(), project, t.session, t.turn.Index, id, t.vectors); err != nil {
+		if err := putVectors(ctx, vec, ix.opts.Embedder.Identity(), t.project, t.session, t.turn.Index, id, t.vectors); err != nil {
 			return err
 		}
 	}
@@ -560,7 +589,7 @@ func pruneTurns(ctx context.Context, tx *sql.Tx, session string, turns []chunk.T
 	return err
 }
 
-func upsertSession(ctx context.Context, tx *sql.Tx, path, project string, s harness.Session) error {
+func upsertSession(ctx context.Context, tx *sql.Tx, path, harnessName string, s harness.Session) error {
 	var started any
 	var startedNS any
 	if s.HasStart() {
@@ -568,27 +597,30 @@ func upsertSession(ctx context.Context, tx *sql.Tx, path, project string, s harn
 		startedNS = s.Started.UnixNano()
 	}
 	_, err := tx.ExecContext(ctx, `
-		INSERT INTO sessions(id, path, project, ordinal, started, started_ns, header, offset, end_offset, present)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
+		INSERT INTO sessions(id, path, project, ordinal, started, started_ns, header, offset, end_offset, present,
+			harness, parent, subagent, marker)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
 		ON CONFLICT(id) DO UPDATE SET path = excluded.path, project = excluded.project,
 			ordinal = excluded.ordinal, started = excluded.started, started_ns = excluded.started_ns,
-			header = excluded.header, offset = excluded.offset, end_offset = excluded.end_offset, present = 1`,
-		s.ID, path, project, s.Ordinal, started, startedNS, s.Header, s.Offset, s.End)
+			header = excluded.header, offset = excluded.offset, end_offset = excluded.end_offset, present = 1,
+			harness = excluded.harness, parent = excluded.parent, subagent = excluded.subagent, marker = excluded.marker`,
+		s.ID, path, sessionProject(s), s.Ordinal, started, startedNS, s.Header, s.Offset, s.End,
+		harnessName, s.Parent, s.Subagent, s.Marker)
 	return err
 }
 
-func putFileState(ctx context.Context, tx *sql.Tx, path, project string, st fileState) error {
+func putFileState(ctx context.Context, tx *sql.Tx, path string, st fileState) error {
 	_, err := tx.ExecContext(ctx, `
-		INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		path, project, st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano())
+		INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		path, filepath.Dir(path), st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano(), st.harness)
 	return err
 }
 
 func (s *Store) fileState(ctx context.Context, path string) (fileState, error) {
 	var st fileState
-	err := s.db.QueryRowContext(ctx, `SELECT size, mtime_ns, last_offset, last_ordinal, fingerprint FROM files WHERE path = ?`, path).
-		Scan(&st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint)
+	err := s.db.QueryRowContext(ctx, `SELECT size, mtime_ns, last_offset, last_ordinal, fingerprint, harness FROM files WHERE path = ?`, path).
+		Scan(&st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint, &st.harness)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, nil
 	}
@@ -665,9 +697,12 @@ func firstQuestion(sess harness.Session) string {
 // read now under another ID: one starting at the same byte whose header
 // completes the old one (aider was writing it during the last run). A
 // session cut by hand and followed by a new one is not: it stays, gone.
+// Sessions without headers (those of JSONL harnesses, which all start at
+// their file's first byte) are never re-read as another: a session that
+// left such a file stays, gone.
 func rereadAs(ks knownSession, parsed []harness.Session) bool {
 	for _, sess := range parsed {
-		if sess.Offset == ks.offset && strings.HasPrefix(sess.Header, ks.header) {
+		if sess.Offset == ks.offset && sess.Header != "" && strings.HasPrefix(sess.Header, ks.header) {
 			return true
 		}
 	}

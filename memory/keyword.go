@@ -72,7 +72,7 @@ func (s *Store) keywordMatch(ctx context.Context, m string, sc Scope) ([]keyword
 	query := `SELECT rowid, bm25(turns_fts, ` + bm25Weights + `) AS score FROM turns_fts
 		WHERE turns_fts MATCH ? ORDER BY score LIMIT ?`
 	args := []any{m}
-	if sc != (Scope{}) {
+	if sc.filtered() || (sc.excludesSubagents() && s.hasSubagents(ctx)) {
 		where, wargs := sc.sql()
 		query = `SELECT t.id, bm25(turns_fts, ` + bm25Weights + `) AS score
 			FROM turns_fts JOIN turns t ON t.id = turns_fts.rowid JOIN sessions s ON s.id = t.session_id
@@ -170,4 +170,12 @@ func literalFirst(h []keywordHit) {
 		return 2
 	}
 	sort.SliceStable(h, func(i, j int) bool { return class(h[i]) < class(h[j]) })
+}
+
+// hasSubagents reports whether the store holds a subagent session, which
+// an unscoped keyword recall must then join sessions to leave out.
+func (s *Store) hasSubagents(ctx context.Context) bool {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sessions WHERE subagent = 1)`).Scan(&n)
+	return err != nil || n == 1
 }

@@ -2,7 +2,7 @@ package memory
 
 // schemaVersion is stored in meta; a store written by another version is
 // refused with a message rather than misread.
-const schemaVersion = "2"
+const schemaVersion = "3"
 
 // schema is the whole store. Everything a recall needs is here, so a
 // SIGKILL between two transactions leaves a consistent store:
@@ -22,6 +22,13 @@ const schemaVersion = "2"
 //     turns table, whose rows are large (measured: the join made a cold
 //     load of the corpus's 2,044 chunks take 220 ms).
 //   - tombstones: forgotten session IDs that indexing must not bring back.
+//
+// Harnesses (schema 3): files and sessions name the harness that reads
+// them; sessions carry the parent they were resumed, forked or spawned
+// from, whether a subagent ran them (out of default recall) and a
+// WholeReader's change marker; turns carry each file's action (edited,
+// added, read), one a line beside files, and the time of the turn's first
+// message where the harness records one.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -35,7 +42,8 @@ CREATE TABLE IF NOT EXISTS files (
 	last_offset  INTEGER NOT NULL,
 	last_ordinal INTEGER NOT NULL,
 	fingerprint  BLOB NOT NULL,
-	indexed_at   INTEGER NOT NULL
+	indexed_at   INTEGER NOT NULL,
+	harness      TEXT NOT NULL DEFAULT 'aider'
 );
 CREATE TABLE IF NOT EXISTS sessions (
 	id         TEXT PRIMARY KEY,
@@ -47,7 +55,11 @@ CREATE TABLE IF NOT EXISTS sessions (
 	header     TEXT NOT NULL,
 	offset     INTEGER NOT NULL,
 	end_offset INTEGER NOT NULL,
-	present    INTEGER NOT NULL DEFAULT 1
+	present    INTEGER NOT NULL DEFAULT 1,
+	harness    TEXT NOT NULL DEFAULT 'aider',
+	parent     TEXT NOT NULL DEFAULT '',
+	subagent   INTEGER NOT NULL DEFAULT 0,
+	marker     TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS sessions_path ON sessions(path, offset);
 CREATE INDEX IF NOT EXISTS sessions_started ON sessions(started_ns);
@@ -62,6 +74,8 @@ CREATE TABLE IF NOT EXISTS turns (
 	assistant  TEXT NOT NULL,
 	files      TEXT NOT NULL,
 	commands   TEXT NOT NULL,
+	actions    TEXT NOT NULL DEFAULT '',
+	time_ns    INTEGER,
 	UNIQUE (session_id, turn)
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5(
@@ -100,3 +114,19 @@ CREATE TABLE IF NOT EXISTS tombstones (
 	forgotten  INTEGER NOT NULL
 );
 `
+
+// upgrades bring a store of an older schema to schemaVersion, keyed by the
+// version they upgrade from; each leaves the store at the next version.
+// Columns are added with defaults that describe what the older store held
+// (aider's sessions, no parents, no times), so nothing is re-read.
+var upgrades = map[string]struct{ to, sql string }{
+	"2": {to: "3", sql: `
+ALTER TABLE files ADD COLUMN harness TEXT NOT NULL DEFAULT 'aider';
+ALTER TABLE sessions ADD COLUMN harness TEXT NOT NULL DEFAULT 'aider';
+ALTER TABLE sessions ADD COLUMN parent TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN subagent INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN marker TEXT NOT NULL DEFAULT '';
+ALTER TABLE turns ADD COLUMN actions TEXT NOT NULL DEFAULT '';
+ALTER TABLE turns ADD COLUMN time_ns INTEGER;
+`},
+}

@@ -16,7 +16,22 @@ type Scope struct {
 	// Since and Until bound the session start time; sessions with an
 	// unknown start match neither bound.
 	Since, Until time.Time
+	// Harness, when set, keeps the sessions of that harness alone.
+	Harness string
+	// Subagents includes sessions a subagent ran (Claude Code sidechains,
+	// Codex exec runs), which recall leaves out by default so they do not
+	// flood it. A Session scope always includes its session.
+	Subagents bool
 }
+
+// filtered reports whether the scope narrows anything beyond leaving
+// subagent sessions out.
+func (sc Scope) filtered() bool {
+	return sc.Project != "" || sc.Session != "" || !sc.Since.IsZero() || !sc.Until.IsZero() || sc.Harness != ""
+}
+
+// excludesSubagents reports whether subagent sessions are out of scope.
+func (sc Scope) excludesSubagents() bool { return !sc.Subagents && sc.Session == "" }
 
 // sql returns a WHERE fragment over sessions aliased s, and its arguments.
 func (sc Scope) sql() (string, []any) {
@@ -39,6 +54,13 @@ func (sc Scope) sql() (string, []any) {
 	if !sc.Until.IsZero() {
 		conds = append(conds, `s.started_ns < ?`)
 		args = append(args, sc.Until.UnixNano())
+	}
+	if sc.Harness != "" {
+		conds = append(conds, `s.harness = ?`)
+		args = append(args, sc.Harness)
+	}
+	if sc.excludesSubagents() {
+		conds = append(conds, `s.subagent = 0`)
 	}
 	if len(conds) == 0 {
 		return "1", nil

@@ -60,9 +60,15 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 		if c.dimension != len(qvec) {
 			return nil, mean, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, c.dimension, len(qvec))
 		}
-		var where map[string]string
+		where := map[string]string{}
 		if sc.Session != "" {
-			where = map[string]string{"session": sc.Session}
+			where["session"] = sc.Session
+		}
+		if sc.Harness != "" {
+			where["harness"] = sc.Harness
+		}
+		if sc.excludesSubagents() {
+			where["subagent"] = "0"
 		}
 		n := semanticDepth
 		if !sc.Since.IsZero() || !sc.Until.IsZero() {
@@ -272,11 +278,13 @@ func (s *Store) loadCollection(ctx context.Context, key collectionKey) (*collect
 		id.WriteString(strconv.Itoa(part))
 		sm := sessions[session]
 		meta := map[string]string{
-			"turn_id": strconv.FormatInt(turnID, 10),
-			"session": session,
-			"turn":    strconv.Itoa(turn),
-			"history": sm.history,
-			"project": key.project,
+			"turn_id":  strconv.FormatInt(turnID, 10),
+			"session":  session,
+			"turn":     strconv.Itoa(turn),
+			"history":  sm.history,
+			"project":  key.project,
+			"harness":  sm.harness,
+			"subagent": sm.subagent,
 		}
 		if sm.started != "" {
 			meta["started"] = sm.started
@@ -304,11 +312,12 @@ func refuseEmbedding(context.Context, string) ([]float32, error) {
 // sessionMeta is the session metadata chromem documents carry.
 type sessionMeta struct {
 	history, started, startedNS string
+	harness, subagent           string
 }
 
 // sessionMeta reads the sessions of a project once per collection load.
 func (s *Store) sessionMeta(ctx context.Context, project string) (map[string]sessionMeta, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, path, coalesce(started, ''), coalesce(started_ns, '') FROM sessions WHERE project = ?`, project)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, path, coalesce(started, ''), coalesce(started_ns, ''), harness, subagent FROM sessions WHERE project = ?`, project)
 	if err != nil {
 		return nil, fmt.Errorf("store: loading sessions: %w", err)
 	}
@@ -317,7 +326,7 @@ func (s *Store) sessionMeta(ctx context.Context, project string) (map[string]ses
 	for rows.Next() {
 		var id string
 		var m sessionMeta
-		if err := rows.Scan(&id, &m.history, &m.started, &m.startedNS); err != nil {
+		if err := rows.Scan(&id, &m.history, &m.started, &m.startedNS, &m.harness, &m.subagent); err != nil {
 			return nil, err
 		}
 		out[id] = m

@@ -23,6 +23,12 @@ type SessionInfo struct {
 	Present bool
 	// First is the session's first user message.
 	First string
+	// Harness names the harness that wrote the session ("aider", "claude").
+	Harness string
+	// Parent is the session this one was resumed, forked or spawned from.
+	Parent string
+	// Subagent marks a session a subagent ran.
+	Subagent bool
 }
 
 // TurnDetail is one stored turn, in full.
@@ -50,7 +56,7 @@ var ErrNoSession = errors.New("no such session")
 func (s *Store) Sessions(ctx context.Context, sc Scope) ([]SessionInfo, error) {
 	where, args := sc.sql()
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT s.id, s.ordinal, s.started, s.path, s.project, s.present,
+		SELECT s.id, s.ordinal, s.started, s.path, s.project, s.present, s.harness, s.parent, s.subagent,
 			(SELECT count(*) FROM turns t WHERE t.session_id = s.id),
 			coalesce((SELECT t.user FROM turns t WHERE t.session_id = s.id AND t.user != '' ORDER BY t.turn LIMIT 1), '')
 		FROM sessions s WHERE `+where+`
@@ -63,7 +69,7 @@ func (s *Store) Sessions(ctx context.Context, sc Scope) ([]SessionInfo, error) {
 	for rows.Next() {
 		var si SessionInfo
 		var started *string
-		if err := rows.Scan(&si.ID, &si.Ordinal, &started, &si.History, &si.Project, &si.Present, &si.Turns, &si.First); err != nil {
+		if err := rows.Scan(&si.ID, &si.Ordinal, &started, &si.History, &si.Project, &si.Present, &si.Harness, &si.Parent, &si.Subagent, &si.Turns, &si.First); err != nil {
 			return nil, err
 		}
 		si.Started = parseStarted(started)
@@ -76,8 +82,8 @@ func (s *Store) Sessions(ctx context.Context, sc Scope) ([]SessionInfo, error) {
 func (s *Store) Session(ctx context.Context, id string) (*SessionDetail, error) {
 	d := &SessionDetail{}
 	var started *string
-	err := s.db.QueryRowContext(ctx, `SELECT id, ordinal, started, path, project, present, header FROM sessions WHERE id = ?`, id).
-		Scan(&d.ID, &d.Ordinal, &started, &d.History, &d.Project, &d.Present, &d.Header)
+	err := s.db.QueryRowContext(ctx, `SELECT id, ordinal, started, path, project, present, header, harness, parent, subagent FROM sessions WHERE id = ?`, id).
+		Scan(&d.ID, &d.Ordinal, &started, &d.History, &d.Project, &d.Present, &d.Header, &d.Harness, &d.Parent, &d.Subagent)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w %q: 'deja sessions' lists the IDs", ErrNoSession, id)
 	}

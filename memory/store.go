@@ -102,6 +102,8 @@ func (s *Store) migrate(ctx context.Context) error {
 	switch {
 	case err == nil && v == schemaVersion:
 		return nil
+	case err == nil && upgrades[v].sql != "":
+		return s.upgrade(ctx, v)
 	case err == nil:
 		return fmt.Errorf("store: %s has schema %s, this deja reads %s: move the directory away and run 'deja index' to rebuild", s.dir, v, schemaVersion)
 	case errors.Is(err, sql.ErrNoRows) || isNoTable(err):
@@ -121,6 +123,33 @@ func (s *Store) migrate(ctx context.Context) error {
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: creating the schema: %w", diskHint(err))
+	}
+	return nil
+}
+
+// upgrade applies the upgrades from version v to schemaVersion in one
+// transaction, so a store is never left between two versions.
+func (s *Store) upgrade(ctx context.Context, v string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: upgrading the schema: %w", err)
+	}
+	defer tx.Rollback()
+	for v != schemaVersion {
+		u, ok := upgrades[v]
+		if !ok {
+			return fmt.Errorf("store: no upgrade from schema %s: move the directory away and run 'deja index' to rebuild", v)
+		}
+		if _, err := tx.ExecContext(ctx, u.sql); err != nil {
+			return fmt.Errorf("store: upgrading the schema from %s: %w", v, diskHint(err))
+		}
+		v = u.to
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'schema'`, schemaVersion); err != nil {
+		return fmt.Errorf("store: upgrading the schema: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: upgrading the schema: %w", diskHint(err))
 	}
 	return nil
 }

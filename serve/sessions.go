@@ -22,11 +22,17 @@ type SessionInfo struct {
 	Turns   int     `json:"turns"`
 	Present bool    `json:"present"`
 	First   string  `json:"first"`
+	// Harness, Parent and Subagent say which agent wrote the session and
+	// what it was resumed from or run for.
+	Harness  string `json:"harness"`
+	Parent   string `json:"parent,omitempty"`
+	Subagent bool   `json:"subagent,omitempty"`
 }
 
 // NewSessionInfo lays out a session as 'deja sessions --json' prints it.
 func NewSessionInfo(s memory.SessionInfo) SessionInfo {
-	j := SessionInfo{ID: s.ID, Ordinal: s.Ordinal, History: s.History, Project: s.Project, Turns: s.Turns, Present: s.Present, First: s.First}
+	j := SessionInfo{ID: s.ID, Ordinal: s.Ordinal, History: s.History, Project: s.Project, Turns: s.Turns, Present: s.Present, First: s.First,
+		Harness: s.Harness, Parent: s.Parent, Subagent: s.Subagent}
 	if !s.Started.IsZero() {
 		t := s.Started.Format(time.RFC3339)
 		j.Started = &t

@@ -92,6 +92,7 @@ type doctorReport struct {
 	Ollama         ollamaHealth         `json:"ollama"`
 	Serve          serveHealth          `json:"serve"`
 	Lock           lockHealth           `json:"lock"`
+	Cleanup        *cleanupHealth       `json:"cleanup,omitempty"`
 }
 
 type storeHealth struct {
@@ -140,12 +141,12 @@ const doctorProbe = 1500 * time.Millisecond
 
 func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 	rep := doctorReport{ConfigFile: cfg.File, DataDir: cfg.DataDir, Embedders: []embedderStatusJSON{}}
-	sources, warnings := discoverSources()
+	sources, warnings := discoverSources(cfg)
 	rep.Sources = make([]sourceJSON, 0, len(sources))
 	for _, s := range sources {
-		js := sourceJSON{Path: s.Path, Reasons: []reasonJSON{}, Size: s.Size, Modified: s.ModTime.Format(time.RFC3339)}
+		js := sourceJSON{Path: s.Path, Harness: s.Harness, Reasons: []reasonJSON{}, Size: s.Size, Modified: s.ModTime.Format(time.RFC3339)}
 		for _, r := range s.Reasons {
-			js.Reasons = append(js.Reasons, reasonJSON{Kind: string(r.Kind), From: r.From})
+			js.Reasons = append(js.Reasons, reasonJSON{Kind: r.Kind, From: r.From})
 		}
 		rep.Sources = append(rep.Sources, js)
 	}
@@ -155,6 +156,7 @@ func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 	rep.Ollama = ollamaDiagnosis(ctx, cfg)
 	rep.Serve = serveDiagnosis(ctx, cfg.DataDir)
 	rep.Lock = lockDiagnosis(ctx, cfg.DataDir)
+	rep.Cleanup = claudeCleanup(ctx, cfg, time.Now())
 	return rep
 }
 
@@ -367,4 +369,5 @@ func printDoctor(io *IO, rep doctorReport) {
 	default:
 		fmt.Fprintln(w, "lock        free")
 	}
+	printCleanup(w, rep.Cleanup)
 }

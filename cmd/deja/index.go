@@ -8,15 +8,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/memory"
 )
 
-const indexLong = `Index aider chat histories into deja's store, so 'deja recall' finds their
-turns. With no PATH, deja indexes the histories 'deja sources' finds and every
-history it indexed before; a PATH is a history file, or a directory searched
-for .aider.chat.history.md files in it and two levels below it (hidden
-directories, node_modules and vendor are skipped; symlinks are followed, and
-a history reached twice is indexed once).
+const indexLong = `Index histories (aider, Claude Code, Codex) into deja's store, so 'deja
+recall' finds their turns. With no PATH, deja indexes the histories 'deja
+sources' finds and every history it indexed before; a PATH is a history file,
+or a directory searched for .aider.chat.history.md files and Claude Code and
+Codex .jsonl transcripts in it and two levels below it (hidden directories,
+node_modules and vendor are skipped; symlinks are followed, and a history
+reached twice is indexed once). Each file goes to the harness that claims it.
 
 Indexing is incremental: a file is read again only from the start of its last
 session, a file that did not change is not read at all, and only new turns are
@@ -40,7 +42,7 @@ func newIndexCmd(io *IO) *cobra.Command {
 	var opts indexOptions
 	cmd := &cobra.Command{
 		Use:   "index [PATH...]",
-		Short: "Index aider histories so recall can find their turns",
+		Short: "Index histories so recall can find their turns",
 		Long:  indexLong,
 		Example: `  deja index
   deja index ~/src/shop
@@ -63,9 +65,9 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	}
 	defer store.Close()
 
-	paths, problems := historyPaths(opts.paths)
+	paths, problems := historyPaths(opts.paths, claimedByTranscriptHarness(enabledHarnesses(cfg)))
 	if len(opts.paths) == 0 {
-		paths, problems, err = defaultPaths(ctx, store)
+		paths, problems, err = defaultPaths(ctx, cfg, store)
 		if err != nil {
 			return err
 		}
@@ -74,7 +76,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		fmt.Fprintln(io.Err, "deja: warning:", p)
 	}
 	if len(paths) == 0 {
-		return exitError{code: 1, msg: "no aider histories to index: name a file or directory (deja index PATH), or see 'deja sources' for where deja looks"}
+		return exitError{code: 1, msg: "no histories to index: name a file or directory (deja index PATH), or see 'deja sources' for where deja looks"}
 	}
 
 	emb, why := selectEmbedder(ctx, io, cfg)
@@ -83,10 +85,11 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	}
 	bar := newProgressBar(io)
 	iopts := memory.IndexOptions{
-		Paths:    paths,
-		Budget:   cfg.Chunk.Budget,
-		Full:     opts.full,
-		Progress: bar.update,
+		Paths:     paths,
+		Harnesses: enabledHarnesses(cfg),
+		Budget:    cfg.Chunk.Budget,
+		Full:      opts.full,
+		Progress:  bar.update,
 		Lock: memory.LockOptions{
 			Wait: opts.wait,
 			Waiting: func(pid int) {
@@ -134,8 +137,8 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 
 // defaultPaths are the discovered histories and every history indexed
 // before (a file given once on the command line stays up to date).
-func defaultPaths(ctx context.Context, store *memory.Store) ([]string, []string, error) {
-	found, warnings := discoverSources()
+func defaultPaths(ctx context.Context, cfg config.Config, store *memory.Store) ([]string, []string, error) {
+	found, warnings := discoverSources(cfg)
 	known, err := store.KnownFiles(ctx)
 	if err != nil {
 		return nil, nil, err

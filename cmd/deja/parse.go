@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/harness"
 )
 
 type parseOptions struct {
@@ -22,17 +24,22 @@ func newParseCmd(io *IO) *cobra.Command {
 	var opts parseOptions
 	cmd := &cobra.Command{
 		Use:   "parse [FILE...]",
-		Short: "Show exactly what deja reads from aider histories",
-		Long: `Parse aider chat histories and show what deja reads from them: the
-sessions, their start times and IDs, and each session's messages and file and
-command records. With no FILE, the histories 'deja sources' finds are parsed.
+		Short: "Show exactly what deja reads from histories",
+		Long: `Parse histories (aider, Claude Code, Codex) and show what deja reads from
+them: the sessions, their start times and IDs, and each session's messages
+and file and command records. With no FILE, the histories 'deja sources'
+finds are parsed. Each file goes to the harness that claims it.
 
 Nothing is written; use it to check a history before indexing it.`,
 		Example: `  deja parse .aider.chat.history.md
   deja parse --json ~/src/app/.aider.chat.history.md | jq '.files[0].sessions[0]'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.files = args
-			return runParse(io, opts)
+			cfg, err := loadConfig(cmd, nil)
+			if err != nil {
+				return err
+			}
+			return runParse(cmd.Context(), io, cfg, opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print one JSON object for scripts and agents")
@@ -46,6 +53,7 @@ type parseJSON struct {
 
 type fileJSON struct {
 	Path     string        `json:"path"`
+	Harness  string        `json:"harness"`
 	Stripped bool          `json:"whitespace_stripped"`
 	Sessions []sessionJSON `json:"sessions"`
 }
@@ -56,35 +64,40 @@ type sessionJSON struct {
 	Started  *string       `json:"started"`
 	Header   string        `json:"header"`
 	Offset   int64         `json:"offset"`
+	Project  string        `json:"project,omitempty"`
+	Parent   string        `json:"parent,omitempty"`
+	Subagent bool          `json:"subagent,omitempty"`
 	Messages []messageJSON `json:"messages"`
 	Records  []recordJSON  `json:"records"`
 }
 
 type messageJSON struct {
-	Role string `json:"role"`
-	Text string `json:"text"`
-	Turn int    `json:"turn"`
-	Line int    `json:"line"`
+	Role string  `json:"role"`
+	Text string  `json:"text"`
+	Turn int     `json:"turn"`
+	Line int     `json:"line"`
+	Time *string `json:"time,omitempty"`
 }
 
 type recordJSON struct {
-	Kind  string `json:"kind"`
-	Value string `json:"value"`
-	Turn  int    `json:"turn"`
-	Line  int    `json:"line"`
+	Kind   string `json:"kind"`
+	Value  string `json:"value"`
+	Action string `json:"action,omitempty"`
+	Turn   int    `json:"turn"`
+	Line   int    `json:"line"`
 }
 
-func runParse(io *IO, opts parseOptions) error {
+func runParse(ctx context.Context, io *IO, cfg config.Config, opts parseOptions) error {
 	out := parseJSON{Files: []fileJSON{}, Warnings: []string{}}
 	paths := opts.files
 	if len(paths) == 0 {
-		found, warnings := discoverSources()
+		found, warnings := discoverSources(cfg)
 		out.Warnings = append(out.Warnings, warnings...)
 		for _, s := range found {
 			paths = append(paths, s.Path)
 		}
 		if len(paths) == 0 {
-			return exitError{code: 1, msg: "no aider histories found; name a file (deja parse FILE) or see 'deja sources'"}
+			return exitError{code: 1, msg: "no histories found; name a file (deja parse FILE) or see 'deja sources'"}
 		}
 	}
 	failed := 0
@@ -95,7 +108,7 @@ func runParse(io *IO, opts parseOptions) error {
 			failed++
 			continue
 		}
-		h, err := aider.ParseFile(abs, aider.Options{})
+		name, h, err := parseHistory(ctx, enabledHarnesses(cfg), abs)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				err = fmt.Errorf("%s: no such file", p)
@@ -107,7 +120,9 @@ func runParse(io *IO, opts parseOptions) error {
 		for _, w := range h.Warnings {
 			out.Warnings = append(out.Warnings, abs+": "+w)
 		}
-		out.Files = append(out.Files, historyJSON(h))
+		f := historyJSON(h)
+		f.Harness = name
+		out.Files = append(out.Files, f)
 	}
 	if opts.json {
 		enc := json.NewEncoder(io.Out)
@@ -124,20 +139,26 @@ func runParse(io *IO, opts parseOptions) error {
 	return nil
 }
 
-func historyJSON(h *aider.History) fileJSON {
+func historyJSON(h *harness.History) fileJSON {
 	f := fileJSON{Path: h.Path, Stripped: h.Stripped, Sessions: make([]sessionJSON, 0, len(h.Sessions))}
 	for _, s := range h.Sessions {
 		sj := sessionJSON{ID: s.ID, Ordinal: s.Ordinal, Header: s.Header, Offset: s.Offset,
+			Project: s.Project, Parent: s.Parent, Subagent: s.Subagent,
 			Messages: make([]messageJSON, 0, len(s.Messages)), Records: make([]recordJSON, 0, len(s.Records))}
 		if s.HasStart() {
 			t := s.Started.Format(time.RFC3339)
 			sj.Started = &t
 		}
 		for _, m := range s.Messages {
-			sj.Messages = append(sj.Messages, messageJSON{Role: string(m.Role), Text: m.Text, Turn: m.Turn, Line: m.Line})
+			mj := messageJSON{Role: string(m.Role), Text: m.Text, Turn: m.Turn, Line: m.Line}
+			if !m.Time.IsZero() {
+				t := m.Time.Format(time.RFC3339)
+				mj.Time = &t
+			}
+			sj.Messages = append(sj.Messages, mj)
 		}
 		for _, r := range s.Records {
-			sj.Records = append(sj.Records, recordJSON{Kind: string(r.Kind), Value: r.Value, Turn: r.Turn, Line: r.Line})
+			sj.Records = append(sj.Records, recordJSON{Kind: string(r.Kind), Value: r.Value, Action: string(r.Action), Turn: r.Turn, Line: r.Line})
 		}
 		f.Sessions = append(f.Sessions, sj)
 	}
@@ -177,7 +198,36 @@ func printParse(io *IO, out parseJSON) {
 	}
 }
 
-// discoverSources returns the histories discovery finds, with its warnings.
-func discoverSources() ([]aider.Source, []string) {
-	return aider.Discover(aider.DiscoverOptionsFromEnv(config.ProjectsFile()))
+// parseHistory reads the file at path with the first harness that claims
+// it, and returns that harness's name with what it read.
+func parseHistory(ctx context.Context, reg harness.Registry, path string) (string, *harness.History, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return "", nil, err
+	}
+	if info.IsDir() {
+		return "", nil, fmt.Errorf("%s is a directory, not a history file", path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, err
+	}
+	h, err := reg.Detect(path, data[:min(len(data), 8192)])
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w, skipped", path, err)
+	}
+	opts := harness.ParseOptions{Path: path}
+	switch r := h.(type) {
+	case harness.WholeReader:
+		hist, err := r.Read(ctx, path, opts)
+		return h.Name(), hist, err
+	case harness.FileReader:
+		if dec, ok := r.(harness.Decoder); ok {
+			if data, err = dec.Decode(path, data); err != nil {
+				return "", nil, fmt.Errorf("%s: %w, skipped", path, err)
+			}
+		}
+		return h.Name(), r.Parse(data, opts), nil
+	}
+	return "", nil, fmt.Errorf("%s: harness %s reads no files", path, h.Name())
 }

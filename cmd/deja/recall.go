@@ -36,6 +36,8 @@ type recallOptions struct {
 	since, until string
 	session      string
 	limit        int
+	harness      string
+	subagents    bool
 }
 
 func newRecallCmd(io *IO) *cobra.Command {
@@ -62,6 +64,7 @@ func newRecallCmd(io *IO) *cobra.Command {
 	f.StringVar(&opts.until, "until", "", "only sessions started before (a date includes that day)")
 	f.StringVar(&opts.session, "session", "", "only this session (its ID, or a part only it has)")
 	f.IntVar(&opts.limit, "limit", 0, "how many turns to show (default from recall.limit: 5)")
+	addHarnessFlags(cmd, &opts.harness, &opts.subagents)
 	return cmd
 }
 
@@ -76,7 +79,10 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 		return err
 	}
 	now := time.Now()
-	sc := memory.Scope{Session: opts.session}
+	sc := memory.Scope{Session: opts.session, Harness: opts.harness, Subagents: opts.subagents}
+	if err := checkHarness(sc.Harness); err != nil {
+		return err
+	}
 	if sc.Since, err = serve.ParseWhen(opts.since, now, false); err != nil {
 		return fmt.Errorf("--since: %w", err)
 	}
@@ -90,12 +96,16 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	}
 	// A running 'deja serve' for this data directory answers warm; without
 	// one, recall reads the store itself (recall_served.go).
-	if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
-		if opts.json {
-			return printRecallJSON(io, r)
+	// The server's requests carry no harness filter, so a filtered recall
+	// reads the store itself.
+	if sc.Harness == "" && !sc.Subagents {
+		if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
+			if opts.json {
+				return printRecallJSON(io, r)
+			}
+			printRecall(io, r)
+			return nil
 		}
-		printRecall(io, r)
-		return nil
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
@@ -156,7 +166,9 @@ func printRecall(io *IO, r *memory.Recall) {
 			fmt.Fprintf(io.Out, "   you:   %s\n", oneLine(res.User, 100))
 		}
 		if res.Assistant != "" {
-			fmt.Fprintf(io.Out, "   aider: %s\n", oneLine(res.Assistant, 160))
+			// Session IDs start with their harness's name (aider-, claude-).
+			agent, _, _ := strings.Cut(res.SessionID, "-")
+			fmt.Fprintf(io.Out, "   %-6s %s\n", agent+":", oneLine(res.Assistant, 160))
 		}
 		if len(res.Files) > 0 {
 			fmt.Fprintf(io.Out, "   files: %s\n", strings.Join(res.Files, ", "))

@@ -9,10 +9,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory"
 )
 
 const resumeLong = `Say how to carry on an indexed session's work.
+
+For a Claude Code or Codex session deja prints the agent's own command that
+reopens it ('claude --resume ID', 'codex resume ID', run in the session's
+project); a subagent's session is not reopened on its own, so deja names the
+session that ran it.
 
 deja does not reopen an aider session, and says why: aider has no way to
 load one session back. Its only restore is 'aider --restore-chat-history',
@@ -21,8 +28,8 @@ deja names that flag and the file, and shows the way it supports instead:
 a context file for the project ('deja context') that 'deja aider' hands to
 aider with --read.
 
-Exit codes: 3 when deja refuses to resume (every aider session), 1 for an
-unknown or forgotten session ID.`
+Exit codes: 0 with the command printed, 3 when deja refuses to resume (every
+aider session, and subagents), 1 for an unknown or forgotten session ID.`
 
 // exitRefused is the exit code of a resume deja will not do, so scripts can
 // tell it from an ID that names nothing.
@@ -31,7 +38,7 @@ const exitRefused = 3
 func newResumeCmd(io *IO) *cobra.Command {
 	return &cobra.Command{
 		Use:     "resume SESSION",
-		Short:   "Explain how to carry on a session (aider cannot reopen one)",
+		Short:   "Print the command that reopens a session, or say why there is none",
 		Long:    resumeLong,
 		Example: `  deja resume aider-0123456789ab-20260717T090000`,
 		Args:    cobra.ExactArgs(1),
@@ -63,6 +70,9 @@ func runResume(cmd *cobra.Command, io *IO, ref string) error {
 	d, err := store.Session(ctx, id)
 	if err != nil {
 		return exitError{code: 1, msg: err.Error()}
+	}
+	if d.Harness != aider.Name {
+		return resumeOther(io, d)
 	}
 	siblings, err := store.Sessions(ctx, memory.Scope{Project: filepath.Dir(d.History)})
 	if err != nil {
@@ -113,4 +123,30 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// resumeOther prints the command that reopens a session of a harness that
+// can reopen its own sessions, or refuses with what to do instead.
+func resumeOther(io *IO, d *memory.SessionDetail) error {
+	if d.Subagent {
+		msg := fmt.Sprintf("will not resume %s: a subagent ran it for another session and %s cannot reopen it on its own.", d.ID, d.Harness)
+		if d.Parent != "" {
+			msg += fmt.Sprintf("\nThe session that ran it is %s: 'deja resume %s'", d.Parent, d.Parent)
+		}
+		msg += fmt.Sprintf("\n'deja show %s' prints what it did", d.ID)
+		return exitError{code: exitRefused, msg: msg}
+	}
+	r, _ := knownHarnesses().Lookup(d.Harness).(harness.Resumer)
+	cmd := ""
+	if r != nil {
+		cmd = r.ResumeCommand(d.ID, d.Project)
+	}
+	if cmd == "" {
+		return exitError{code: exitRefused, msg: fmt.Sprintf("will not resume %s: deja knows no command of %s that reopens it; 'deja show %s' prints what it did", d.ID, d.Harness, d.ID)}
+	}
+	fmt.Fprintln(io.Out, cmd)
+	if _, err := os.Stat(d.History); err != nil {
+		fmt.Fprintf(io.Err, "deja: %s's transcript %s is gone, so %s may not find the session; 'deja show %s' prints what deja kept\n", d.ID, d.History, d.Harness, d.ID)
+	}
+	return nil
 }

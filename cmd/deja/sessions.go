@@ -12,9 +12,11 @@ import (
 )
 
 type sessionsOptions struct {
-	json    bool
-	project string
-	limit   int
+	json      bool
+	project   string
+	limit     int
+	harness   string
+	subagents bool
 }
 
 func newSessionsCmd(io *IO) *cobra.Command {
@@ -33,12 +35,16 @@ are marked "gone" (deja keeps them; 'deja forget' drops them).`,
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON for scripts and agents")
 	cmd.Flags().StringVar(&opts.project, "project", "", "only sessions of histories in DIR or below it")
 	cmd.Flags().IntVar(&opts.limit, "limit", 0, "show at most N sessions (0: all)")
+	addHarnessFlags(cmd, &opts.harness, &opts.subagents)
 	return cmd
 }
 
 func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 	ctx := cmd.Context()
-	var sc memory.Scope
+	sc := memory.Scope{Harness: opts.harness, Subagents: opts.subagents}
+	if err := checkHarness(sc.Harness); err != nil {
+		return err
+	}
 	if opts.project != "" {
 		var err error
 		if sc.Project, err = resolveDir(opts.project); err != nil {
@@ -71,7 +77,7 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tSTARTED\tTURNS\tPROJECT\tFIRST QUESTION")
+	fmt.Fprintln(tw, "SESSION\tHARNESS\tSTARTED\tTURNS\tPROJECT\tFIRST QUESTION")
 	for _, s := range list {
 		when := "-"
 		if !s.Started.IsZero() {
@@ -81,7 +87,11 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		if !s.Present {
 			project += " (gone)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", s.ID, when, s.Turns, project, oneLine(s.First, 60))
+		h := s.Harness
+		if s.Subagent {
+			h += " (subagent)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, h, when, s.Turns, project, oneLine(s.First, 60))
 	}
 	return tw.Flush()
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/deja-dev/deja/config"
 )
 
-const sourcesLong = `List the aider chat histories deja finds, with each file's size and the
-places that led to it:
+const sourcesLong = `List the histories deja finds, with each file's size and the places that
+led to it. For aider:
 
   home                     ~/.aider.chat.history.md, written when aider runs in
                            your home directory
@@ -29,23 +29,37 @@ places that led to it:
                            PATH), searched with the two levels below it; hidden
                            directories and node_modules are skipped
 
+Claude Code transcripts are found under ~/.claude/projects
+($CLAUDE_CONFIG_DIR/projects when set), Codex rollouts under ~/.codex/sessions
+and ~/.codex/archived_sessions ($CODEX_HOME when set); their reasons start
+with the harness's name. Each harness's places are replaced by <name>.dirs in
+the config (DEJA_<NAME>_DIRS), and a harness is switched off with
+<name>.enabled = false.
+
 A file found from several places is listed once. Places that are missing or
-unreadable are reported as warnings on stderr.`
+unreadable are reported as warnings on stderr, and so is a harness that is
+installed but left nothing to read.`
 
 // sourcesOptions is what `deja sources` acts on.
 type sourcesOptions struct {
 	JSON     bool
 	Discover aider.DiscoverOptions
+	Config   config.Config
 }
 
 func newSourcesCmd(io *IO) *cobra.Command {
 	var opts sourcesOptions
 	cmd := &cobra.Command{
 		Use:   "sources",
-		Short: "List the aider histories deja finds and why",
+		Short: "List the histories deja finds and why",
 		Long:  sourcesLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, nil)
+			if err != nil {
+				return err
+			}
+			opts.Config = cfg
 			opts.Discover = aider.DiscoverOptionsFromEnv(config.ProjectsFile())
 			return runSources(io, opts)
 		},
@@ -55,17 +69,15 @@ func newSourcesCmd(io *IO) *cobra.Command {
 }
 
 func runSources(io *IO, opts sourcesOptions) error {
-	sources, warnings := aider.Discover(opts.Discover)
+	found := discoverAll(opts.Config)
+	sources, warnings := discoverSources(opts.Config)
+	warnings = append(warnings, emptyHarnesses(found)...)
 	if opts.JSON {
 		return printSourcesJSON(io.Out, sources, warnings)
 	}
 	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
 	for _, s := range sources {
-		reasons := make([]string, len(s.Reasons))
-		for i, r := range s.Reasons {
-			reasons[i] = r.String()
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Path, formatSize(s.Size), strings.Join(reasons, ", "))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Path, formatSize(s.Size), sourceReasons(s))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -77,6 +89,47 @@ func runSources(io *IO, opts sourcesOptions) error {
 		printNothingFound(io.Err, opts.Discover)
 	}
 	return nil
+}
+
+// sourceReasons names the places that led to a source; those of a harness
+// other than aider start with its name ("claude ~/.claude/projects").
+func sourceReasons(s foundSource) string {
+	reasons := make([]string, len(s.Reasons))
+	for i, r := range s.Reasons {
+		reasons[i] = r.String()
+		if s.Harness != aider.Name {
+			reasons[i] = s.Harness + " " + reasons[i]
+		}
+	}
+	return strings.Join(reasons, ", ")
+}
+
+// emptyHarnesses says, for each harness installed here that left nothing
+// to read, where deja looked and why it found nothing: the sessions a user
+// expects are missing, and silence would hide it.
+func emptyHarnesses(found []discovered) []string {
+	var out []string
+	for _, d := range found {
+		if !d.Enabled || !d.Installed || len(d.Sources) > 0 || d.Harness == aider.Name {
+			continue
+		}
+		var looked []string
+		exists := false
+		for _, p := range d.Places {
+			looked = append(looked, p.Path)
+			exists = exists || p.Exists
+		}
+		why := "none of them exists"
+		if exists {
+			why = "it holds no session files"
+		}
+		if len(looked) > 1 && exists {
+			why = "they hold no session files"
+		}
+		out = append(out, fmt.Sprintf("%s is installed but deja found no sessions: it looked in %s, and %s (the harness may have deleted old ones; set %s.dirs in the config if they live elsewhere)",
+			d.Harness, strings.Join(looked, ", "), why, d.Harness))
+	}
+	return out
 }
 
 // sourcesJSON is the --json output; its slices are never nil, so agents
@@ -91,6 +144,7 @@ type sourceJSON struct {
 	Reasons  []reasonJSON `json:"reasons"`
 	Size     int64        `json:"size"`
 	Modified string       `json:"modified"`
+	Harness  string       `json:"harness"`
 }
 
 type reasonJSON struct {
@@ -98,7 +152,7 @@ type reasonJSON struct {
 	From string `json:"from"`
 }
 
-func printSourcesJSON(w io.Writer, sources []aider.Source, warnings []string) error {
+func printSourcesJSON(w io.Writer, sources []foundSource, warnings []string) error {
 	out := sourcesJSON{
 		Sources:  make([]sourceJSON, 0, len(sources)),
 		Warnings: append([]string{}, warnings...),
@@ -106,12 +160,13 @@ func printSourcesJSON(w io.Writer, sources []aider.Source, warnings []string) er
 	for _, s := range sources {
 		js := sourceJSON{
 			Path:     s.Path,
+			Harness:  s.Harness,
 			Reasons:  make([]reasonJSON, 0, len(s.Reasons)),
 			Size:     s.Size,
 			Modified: s.ModTime.Format(time.RFC3339),
 		}
 		for _, r := range s.Reasons {
-			js.Reasons = append(js.Reasons, reasonJSON{Kind: string(r.Kind), From: r.From})
+			js.Reasons = append(js.Reasons, reasonJSON{Kind: r.Kind, From: r.From})
 		}
 		out.Sources = append(out.Sources, js)
 	}

@@ -52,9 +52,11 @@ func selectEmbedder(ctx context.Context, io *IO, cfg config.Config) (embed.Embed
 
 // historyPaths expands the command line into history files: a file as
 // given, a directory into the aider histories in it and up to walkDepth
-// levels below. Every path is resolved as the store names histories, and
-// listed once, so a history reached through a symlink is not indexed twice.
-func historyPaths(args []string) ([]string, []string) {
+// levels below, and the .jsonl transcripts there that a harness other than
+// aider claims (claims). Every path is resolved as the store names
+// histories, and listed once, so a history reached through a symlink is
+// not indexed twice.
+func historyPaths(args []string, claims func(path string) bool) ([]string, []string) {
 	var paths, problems []string
 	seen := map[string]bool{}
 	add := func(p string) {
@@ -75,11 +77,11 @@ func historyPaths(args []string) ([]string, []string) {
 			add(abs)
 			continue
 		}
-		w := historyWalk{add: add}
+		w := historyWalk{add: add, claims: claims}
 		w.walk(abs, 0)
 		problems = append(problems, w.problems...)
 		if w.found == 0 {
-			problems = append(problems, fmt.Sprintf("%s: no aider history (%s) in it or two levels below it", a, aider.HistoryFileName))
+			problems = append(problems, fmt.Sprintf("%s: no aider history (%s) and no transcript in it or two levels below it", a, aider.HistoryFileName))
 		}
 	}
 	return paths, problems
@@ -93,6 +95,7 @@ const walkDepth = 2
 // historyWalk collects the histories below one directory.
 type historyWalk struct {
 	add      func(path string)
+	claims   func(path string) bool
 	found    int
 	problems []string
 }
@@ -120,7 +123,7 @@ func (w *historyWalk) walk(dir string, depth int) {
 			continue
 		}
 		if !info.IsDir() {
-			if isHistoryName(name) {
+			if isHistoryName(name) || (isTranscriptName(name) && w.claims != nil && w.claims(p)) {
 				w.addResolved(p)
 			}
 			continue
@@ -149,6 +152,11 @@ func skippedDir(name string) bool {
 // copies of it (project.aider.chat.history.md).
 func isHistoryName(name string) bool {
 	return name == aider.HistoryFileName || strings.HasSuffix(name, aider.HistoryFileName)
+}
+
+// isTranscriptName accepts the names JSONL harnesses give their files.
+func isTranscriptName(name string) bool {
+	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.zst")
 }
 
 // homeShort writes a path under the home directory with ~.

@@ -1,0 +1,89 @@
+package aider
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/deja-dev/deja/harness"
+)
+
+// Name is aider's name among the harnesses.
+const Name = "aider"
+
+// Reader is aider as a harness: it discovers .aider.chat.history.md files
+// and parses them with Parse. A registry puts it last, because it reads any
+// text file it is given.
+type Reader struct{}
+
+var _ harness.FileReader = Reader{}
+
+// Name returns "aider".
+func (Reader) Name() string { return Name }
+
+// Sniff accepts any text file: aider's histories are Markdown named by the
+// user (AIDER_CHAT_HISTORY_FILE), so no name or first line marks them. A
+// binary file is refused with ErrBinary.
+func (Reader) Sniff(path string, head []byte) error {
+	if IsBinary(head) {
+		return ErrBinary
+	}
+	return nil
+}
+
+// Parse parses one history; see the package function Parse.
+func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
+	return Parse(data, opts)
+}
+
+// Discover looks where DiscoverOptionsFromEnv says, with opts' home,
+// working directory and environment; the aider.dirs configuration key adds
+// roots beside DEJA_AIDER_ROOTS.
+func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery {
+	do := DiscoverOptions{
+		Home:       opts.Home,
+		HistoryEnv: opts.Env("AIDER_CHAT_HISTORY_FILE"),
+		WorkDir:    opts.WorkDir,
+	}
+	if opts.ConfigDir != "" {
+		do.ProjectsFile = filepath.Join(opts.ConfigDir, "aider-projects")
+	}
+	for _, root := range filepath.SplitList(opts.Env("DEJA_AIDER_ROOTS")) {
+		if root != "" {
+			do.Roots = append(do.Roots, expandHome(root, opts.Home))
+		}
+	}
+	for _, root := range opts.Dirs {
+		do.Roots = append(do.Roots, expandHome(root, opts.Home))
+	}
+	sources, warnings := Discover(do)
+	d := harness.Discovery{Warnings: warnings}
+	for _, s := range sources {
+		hs := harness.Source{Path: s.Path, Size: s.Size, ModTime: s.ModTime}
+		for _, r := range s.Reasons {
+			hs.Reasons = append(hs.Reasons, harness.Reason{Kind: string(r.Kind), From: r.From, Name: r.String()})
+		}
+		d.Sources = append(d.Sources, hs)
+	}
+	if do.Home != "" {
+		p := filepath.Join(do.Home, HistoryFileName)
+		d.Places = append(d.Places, harness.Place{Path: p, Why: "home", Exists: exists(p)})
+	}
+	if do.HistoryEnv != "" {
+		d.Places = append(d.Places, harness.Place{Path: do.HistoryEnv, Why: "AIDER_CHAT_HISTORY_FILE", Exists: exists(do.HistoryEnv)})
+	}
+	if do.ProjectsFile != "" {
+		d.Places = append(d.Places, harness.Place{Path: do.ProjectsFile, Why: "aider-projects", Exists: exists(do.ProjectsFile)})
+	}
+	for _, r := range do.Roots {
+		d.Places = append(d.Places, harness.Place{Path: r, Why: "root", Exists: exists(r)})
+	}
+	// aider keeps no directory of its own, so it counts as installed only
+	// when a history was found.
+	d.Installed = len(d.Sources) > 0
+	return d
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

@@ -1,0 +1,390 @@
+package claude
+
+import (
+	"bytes"
+	"github.com/segmentio/encoding/json"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/harness"
+)
+
+// line is the part of a transcript line deja reads. Everything else
+// (toolUseResult, usage, snapshots) is skipped by the decoder unread.
+type line struct {
+	Type        string `json:"type"`
+	UUID        string `json:"uuid"`
+	SessionID   string `json:"sessionId"`
+	Timestamp   string `json:"timestamp"`
+	Cwd         string `json:"cwd"`
+	IsSidechain bool   `json:"isSidechain"`
+	AgentID     string `json:"agentId"`
+	// IsMeta marks injected text ("Caveat: The messages below…"),
+	// IsCompactSummary the summary written after a compaction, and
+	// IsAPIErrorMessage an assistant line Claude Code made up locally
+	// (FORMATS.md §1.3).
+	IsMeta            bool     `json:"isMeta"`
+	IsCompactSummary  bool     `json:"isCompactSummary"`
+	IsAPIErrorMessage bool     `json:"isApiErrorMessage"`
+	Message           *message `json:"message"`
+}
+
+type message struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+}
+
+// block is one content block. A tool_result's content is not decoded.
+type block struct {
+	Type  string          `json:"type"`
+	Text  string          `json:"text"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// toolInput holds the inputs that name a file or a command (§1.5).
+type toolInput struct {
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+	Command      string `json:"command"`
+}
+
+// metadataTypes are line types outside the conversation (§1.2): read
+// and left alone without a warning. Any other unknown type is counted.
+var metadataTypes = map[string]bool{
+	"system": true, "summary": true, "file-history-snapshot": true, "queue-operation": true,
+	"progress": true, "attachment": true, "permission-mode": true, "last-prompt": true,
+	"custom-title": true, "agent-name": true, "ai-title": true, "pr-link": true,
+}
+
+// Parse reads one transcript and returns its session, then one session per
+// subagent (sidechain) whose lines it holds, in the order they first
+// appear. It never fails: bad lines are skipped and counted in Warnings.
+//
+// Every session of a transcript starts at the file's first byte, so the
+// indexer re-reads a grown transcript whole (see harness.FileReader): a
+// resumed session appends to its file (§1.7) and its copied history must
+// be seen again to be recognised.
+func Parse(data []byte, opts harness.ParseOptions) *harness.History {
+	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, byKey: map[string]*state{}, seen: map[string]bool{}}
+	p.own = fileSessionID(opts.Path)
+	if p.own == "" {
+		p.own = lastSessionID(data)
+	}
+	lines := harness.NewLines(data)
+	end := 0
+	for lines.Next() {
+		if p.line(lines) {
+			end = lines.End()
+		}
+	}
+	p.finish(opts.Offset + int64(end))
+	return p.hist
+}
+
+type parser struct {
+	opts harness.ParseOptions
+	hist *harness.History
+	// own is the transcript's session id: its file name, or the id of its
+	// last main-chain line.
+	own   string
+	order []*state
+	byKey map[string]*state
+	// parent is the first other session whose lines this transcript
+	// copies: the session it was resumed or forked from.
+	parent string
+	seen   map[string]bool
+	warn   harness.Warnings
+}
+
+// state is one session being built.
+type state struct {
+	sess harness.Session
+	turn int
+}
+
+var toolUseIDKey = []byte(`"tool_use_id":`)
+
+// line handles one line and reports whether it was consumed (a partial
+// last line that is not yet complete JSON is not).
+func (p *parser) line(l *harness.Lines) bool {
+	raw := bytes.TrimSpace(l.Line)
+	if len(raw) == 0 {
+		return true
+	}
+	// A tool's answer is the largest kind of line (a file read, a command's
+	// output) and holds no typed text: the key tool_use_id, unquoted, only
+	// occurs in a tool_result block, so such a line is skipped undecoded.
+	if bytes.Contains(raw, toolUseIDKey) && json.Valid(raw) {
+		return true
+	}
+	var ln line
+	if _, err := json.Parse(raw, &ln, json.ZeroCopy); err != nil {
+		if l.Partial {
+			return false
+		}
+		p.warn.Add("not valid JSON", l.Number)
+		return true
+	}
+	switch {
+	case ln.Type == "user" || ln.Type == "assistant":
+	case metadataTypes[ln.Type]:
+		return true
+	default:
+		p.warn.Add("of unknown type "+quote(ln.Type), l.Number)
+		return true
+	}
+	if ln.Message == nil {
+		p.warn.Add("without a message", l.Number)
+		return true
+	}
+	// A uuid seen before is history copied again (a resume that rewrote
+	// earlier lines): it is not a second message.
+	if ln.UUID != "" {
+		if p.seen[ln.UUID] {
+			return true
+		}
+		p.seen[ln.UUID] = true
+	}
+	if !ln.IsSidechain && ln.SessionID != "" && p.own != "" && ln.SessionID != p.own {
+		// History of the session this one was resumed or forked from: it
+		// lives in that session's transcript, so it is linked, not
+		// duplicated.
+		if p.parent == "" {
+			p.parent = ln.SessionID
+		}
+		return true
+	}
+	st := p.session(ln)
+	t := parseTime(ln.Timestamp)
+	if !t.IsZero() && (st.sess.Started.IsZero() || t.Before(st.sess.Started)) {
+		st.sess.Started = t
+	}
+	if st.sess.Project == "" && ln.Cwd != "" {
+		st.sess.Project = filepath.Clean(ln.Cwd)
+	}
+	if ln.Type == "user" {
+		p.user(st, ln, l.Number, t)
+	} else {
+		p.assistant(st, ln, l.Number, t)
+	}
+	return true
+}
+
+// session returns the session a conversational line belongs to: the
+// transcript's own, or a subagent's (every line of a sidechain carries
+// isSidechain and its agentId, §1.6).
+func (p *parser) session(ln line) *state {
+	key := ""
+	if ln.IsSidechain {
+		key = "agent-" + ln.AgentID
+		if ln.AgentID == "" {
+			key = "sidechain"
+		}
+	}
+	if st, ok := p.byKey[key]; ok {
+		return st
+	}
+	st := &state{turn: -1}
+	st.sess.Offset = p.opts.Offset
+	p.byKey[key] = st
+	p.order = append(p.order, st)
+	if key == "" {
+		st.sess.ID = SessionID(p.ownOr(ln.SessionID))
+		return st
+	}
+	// A subagent's lines carry the parent's sessionId (§1.6).
+	parent := ln.SessionID
+	if parent == "" {
+		parent = p.own
+	}
+	st.sess.ID = SessionID(parent) + "-" + key
+	st.sess.Parent = SessionID(parent)
+	st.sess.Subagent = true
+	return st
+}
+
+func (p *parser) ownOr(id string) string {
+	if p.own != "" {
+		return p.own
+	}
+	return id
+}
+
+// user adds the typed text of a user line. Tool results, injected meta
+// text, compaction summaries, local command echoes and interrupt markers
+// are not typed text (§1.4).
+func (p *parser) user(st *state, ln line, n int, t time.Time) {
+	if ln.IsMeta || ln.IsCompactSummary {
+		return
+	}
+	text, ok := userText(ln.Message.Content)
+	if !ok {
+		p.warn.Add("with unreadable content", n)
+		return
+	}
+	if text == "" || injected(text) {
+		return
+	}
+	st.turn++
+	st.sess.Messages = append(st.sess.Messages, harness.Message{Role: harness.User, Text: text, Turn: st.turn, Line: n, Time: t})
+}
+
+// assistant adds an assistant line's prose and the records of its tool
+// calls; thinking blocks are not prose.
+func (p *parser) assistant(st *state, ln line, n int, t time.Time) {
+	if ln.IsAPIErrorMessage {
+		return
+	}
+	blocks, ok := contentBlocks(ln.Message.Content)
+	if !ok {
+		p.warn.Add("with unreadable content", n)
+		return
+	}
+	var text []string
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			if s := strings.TrimSpace(b.Text); s != "" {
+				text = append(text, s)
+			}
+		case "tool_use":
+			if r, ok := toolRecord(b, st.sess.Project); ok {
+				r.Turn, r.Line = st.turn, n
+				st.sess.Records = append(st.sess.Records, r)
+			}
+		}
+	}
+	if len(text) > 0 {
+		st.sess.Messages = append(st.sess.Messages, harness.Message{Role: harness.Assistant, Text: strings.Join(text, "\n\n"), Turn: st.turn, Line: n, Time: t})
+	}
+}
+
+// toolRecord turns a tool call into a record: edits and writes are files
+// edited, reads files read, Bash a command (§1.5). Other tools leave none.
+func toolRecord(b block, cwd string) (harness.Record, bool) {
+	var action harness.FileAction
+	switch b.Name {
+	case "Edit", "MultiEdit", "Write", "NotebookEdit":
+		action = harness.Edited
+	case "Read":
+		action = harness.Read
+	case "Bash":
+	default:
+		return harness.Record{}, false
+	}
+	var in toolInput
+	if json.Unmarshal(b.Input, &in) != nil {
+		return harness.Record{}, false
+	}
+	if b.Name == "Bash" {
+		cmd := strings.TrimSpace(in.Command)
+		return harness.Record{Kind: harness.CommandRecord, Value: cmd}, cmd != ""
+	}
+	file := in.FilePath
+	if file == "" {
+		file = in.NotebookPath
+	}
+	file = harness.RelPath(cwd, file)
+	return harness.Record{Kind: harness.FileRecord, Value: file, Action: action}, file != ""
+}
+
+// userText returns a user line's text: the string content, or its text
+// blocks joined. A line that carries tool results is a tool's answer, and
+// its text blocks (an interrupt marker, an image caption) are not typed.
+func userText(content json.RawMessage) (string, bool) {
+	content = bytes.TrimSpace(content)
+	if len(content) > 0 && content[0] == '"' {
+		var s string
+		if json.Unmarshal(content, &s) != nil {
+			return "", false
+		}
+		return strings.TrimSpace(s), true
+	}
+	blocks, ok := contentBlocks(content)
+	if !ok {
+		return "", false
+	}
+	var parts []string
+	for _, b := range blocks {
+		switch b.Type {
+		case "tool_result":
+			return "", true
+		case "text":
+			if s := strings.TrimSpace(b.Text); s != "" {
+				parts = append(parts, s)
+			}
+		}
+	}
+	return strings.Join(parts, "\n\n"), true
+}
+
+func contentBlocks(content json.RawMessage) ([]block, bool) {
+	content = bytes.TrimSpace(content)
+	if len(content) == 0 || string(content) == "null" {
+		return nil, true
+	}
+	if content[0] == '"' {
+		var s string
+		if json.Unmarshal(content, &s) != nil {
+			return nil, false
+		}
+		return []block{{Type: "text", Text: s}}, true
+	}
+	var blocks []block
+	if json.Unmarshal(content, &blocks) != nil {
+		return nil, false
+	}
+	return blocks, true
+}
+
+// injected reports user-line text that Claude Code wrote, not the user:
+// local command echoes and caveats (§1.3, §1.4) and interrupt markers.
+func injected(s string) bool {
+	return strings.HasPrefix(s, "<command-name>") || strings.HasPrefix(s, "<command-message>") ||
+		strings.HasPrefix(s, "<local-command-") || strings.HasPrefix(s, "Caveat: ") ||
+		strings.HasPrefix(s, "[Request interrupted by user")
+}
+
+// finish closes the sessions: each ends where the parse stopped; the own
+// session gets the parent it was resumed from. A transcript with no
+// message and no record (a summary-only file, §1.7) has no session.
+func (p *parser) finish(end int64) {
+	ordinal := p.opts.FirstOrdinal
+	if ordinal == 0 {
+		ordinal = 1
+	}
+	for _, st := range p.order {
+		if len(st.sess.Messages) == 0 && len(st.sess.Records) == 0 {
+			continue
+		}
+		st.sess.End = end
+		st.sess.Ordinal = ordinal
+		ordinal++
+		if !st.sess.Subagent && p.parent != "" {
+			st.sess.Parent = SessionID(p.parent)
+		}
+		p.hist.Sessions = append(p.hist.Sessions, st.sess)
+	}
+	p.hist.Warnings = p.warn.List()
+}
+
+func parseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+func quote(s string) string {
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -1,0 +1,73 @@
+package claude
+
+import (
+	"bytes"
+	"errors"
+	"github.com/segmentio/encoding/json"
+	"strings"
+
+	"github.com/deja-dev/deja/harness"
+)
+
+// Name is Claude Code's name among the harnesses.
+const Name = "claude"
+
+// Reader is Claude Code as a harness.
+type Reader struct{}
+
+var (
+	_ harness.FileReader = Reader{}
+	_ harness.Resumer    = Reader{}
+)
+
+// Name returns "claude".
+func (Reader) Name() string { return Name }
+
+// Parse parses one transcript; see the package function Parse.
+func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
+	return Parse(data, opts)
+}
+
+// errNotTranscript is Sniff's answer for a file that is not one.
+var errNotTranscript = errors.New("not a Claude Code transcript")
+
+// Sniff accepts a .jsonl file whose first line is a Claude Code line: one
+// with a type and a sessionId, or a summary or file-history-snapshot line, which
+// carry none and may open a transcript (§1.2).
+func (Reader) Sniff(path string, head []byte) error {
+	if !strings.HasSuffix(path, ".jsonl") {
+		return errNotTranscript
+	}
+	first, _, _ := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
+	var l struct {
+		Type      string `json:"type"`
+		SessionID string `json:"sessionId"`
+	}
+	if json.Unmarshal(first, &l) != nil {
+		// A first line longer than the head: judge by its opening keys.
+		if bytes.HasPrefix(first, []byte("{")) && bytes.Contains(first, []byte(`"sessionId":"`)) {
+			return nil
+		}
+		return errNotTranscript
+	}
+	// Every Claude Code line has a type; Gemini CLI's header has a
+	// sessionId but none.
+	if (l.SessionID != "" && l.Type != "") || l.Type == "summary" || l.Type == "file-history-snapshot" {
+		return nil
+	}
+	return errNotTranscript
+}
+
+// ResumeCommand is `claude --resume <sessionId>`, run in the session's
+// project; a subagent's session cannot be resumed on its own.
+func (Reader) ResumeCommand(id, project string) string {
+	sid, ok := strings.CutPrefix(id, "claude-")
+	if !ok || !isUUID(sid) {
+		return ""
+	}
+	cmd := "claude --resume " + sid
+	if project != "" {
+		cmd = "cd " + harness.ShellQuote(project) + " && " + cmd
+	}
+	return cmd
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/claude"
+	"github.com/deja-dev/deja/codex"
+	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/gemini"
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/opencode"
+)
+
+// knownHarnesses are the harnesses deja reads, in the order a file named
+// on the command line is offered to them: the formats that sniff for
+// their own first line first, aider, which reads any text, last.
+func knownHarnesses() harness.Registry {
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+}
+
+// enabledHarnesses are the known harnesses the configuration leaves on.
+func enabledHarnesses(cfg config.Config) harness.Registry {
+	var reg harness.Registry
+	for _, h := range knownHarnesses() {
+		if cfg.Harness(h.Name()).Enabled {
+			reg = append(reg, h)
+		}
+	}
+	return reg
+}
+
+// discoverOptions are one harness's places: the environment, the home
+// and working directories, and its <name>.dirs configuration.
+func discoverOptions(cfg config.Config, name string) harness.DiscoverOptions {
+	// Without a home or working directory the places that need them are
+	// skipped, rather than failing discovery.
+	home, _ := os.UserHomeDir()
+	wd, _ := os.Getwd()
+	return harness.DiscoverOptions{
+		Home:      home,
+		WorkDir:   wd,
+		Getenv:    os.Getenv,
+		ConfigDir: cfg.ConfigDir,
+		Dirs:      cfg.Harness(name).Dirs,
+	}
+}
+
+// discovered is what one harness's discovery found.
+type discovered struct {
+	Harness string
+	// Enabled is false for a harness switched off in the configuration,
+	// which is then not searched.
+	Enabled bool
+	harness.Discovery
+}
+
+// discoverAll runs every enabled harness's discovery, in registry order.
+func discoverAll(cfg config.Config) []discovered {
+	var out []discovered
+	for _, h := range knownHarnesses() {
+		d := discovered{Harness: h.Name(), Enabled: cfg.Harness(h.Name()).Enabled}
+		if d.Enabled {
+			d.Discovery = h.Discover(discoverOptions(cfg, h.Name()))
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// foundSource is a discovered history with the harness that reads it.
+type foundSource struct {
+	Harness string
+	harness.Source
+}
+
+// discoverSources returns every enabled harness's histories, with the
+// warnings of their discovery.
+func discoverSources(cfg config.Config) ([]foundSource, []string) {
+	var sources []foundSource
+	var warnings []string
+	for _, d := range discoverAll(cfg) {
+		for _, s := range d.Sources {
+			sources = append(sources, foundSource{Harness: d.Harness, Source: s})
+		}
+		for _, w := range d.Warnings {
+			if d.Harness != aider.Name {
+				w = d.Harness + ": " + w
+			}
+			warnings = append(warnings, w)
+		}
+	}
+	return sources, warnings
+}
+
+// addHarnessFlags adds --harness and --include-subagents, which recall
+// and sessions share.
+func addHarnessFlags(cmd *cobra.Command, name *string, subagents *bool) {
+	cmd.Flags().StringVar(name, "harness", "", "only sessions of this harness: "+strings.Join(knownHarnesses().Names(), ", "))
+	cmd.Flags().BoolVar(subagents, "include-subagents", false, "include sessions subagents ran (Claude Code sidechains, Codex exec and review runs)")
+}
+
+// checkHarness refuses a --harness that names no harness deja reads.
+func checkHarness(name string) error {
+	if name == "" || knownHarnesses().Lookup(name) != nil {
+		return nil
+	}
+	return fmt.Errorf("--harness %q: deja reads %s", name, strings.Join(knownHarnesses().Names(), ", "))
+}
+
+// claimedByTranscriptHarness reports whether a harness other than aider
+// (which reads any text) claims the file: a directory walk must not take
+// every .jsonl it meets for a history.
+func claimedByTranscriptHarness(reg harness.Registry) func(path string) bool {
+	var specific harness.Registry
+	for _, h := range reg {
+		if h.Name() != aider.Name {
+			specific = append(specific, h)
+		}
+	}
+	return func(path string) bool {
+		head, err := readHead(path)
+		if err != nil {
+			return false
+		}
+		_, err = specific.Detect(path, head)
+		return err == nil
+	}
+}
+
+// readHead returns a file's first 8 KiB, what harnesses sniff.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, 8192)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return head[:n], nil
+}

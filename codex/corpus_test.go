@@ -1,0 +1,146 @@
+package codex
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
+)
+
+// corpusDir holds real public rollouts beside the repository; a user's
+// clone has none, so the tests that read it skip.
+const corpusDir = "../../shared/harness/corpus/codex"
+
+func corpusFiles(t testing.TB) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*rollout-*.jsonl"))
+	if len(files) == 0 {
+		t.Skipf("no corpus at %s (it sits beside the repository in CI)", corpusDir)
+	}
+	return files
+}
+
+// counts is what a generic reading of a rollout finds: the user_message
+// events (the typed text), tool outputs, apply_patch calls and shell calls.
+type counts struct {
+	typed          []string
+	outputs        []string
+	patches, shell int
+}
+
+func count(data []byte) counts {
+	var c counts
+	lastTyped := ""
+	for _, l := range strings.Split(string(data), "\n") {
+		var v struct {
+			Timestamp string         `json:"timestamp"`
+			Type      string         `json:"type"`
+			Payload   map[string]any `json:"payload"`
+		}
+		if json.Unmarshal([]byte(l), &v) != nil || v.Payload == nil {
+			continue
+		}
+		p := v.Payload
+		switch {
+		case v.Type == "event_msg" && p["type"] == "user_message":
+			// A request written twice at one instant is one request.
+			if s, _ := p["message"].(string); strings.TrimSpace(s) != "" && v.Timestamp+s != lastTyped {
+				c.typed = append(c.typed, strings.TrimSpace(s))
+				lastTyped = v.Timestamp + s
+			}
+		case v.Type == "response_item" && (p["type"] == "function_call_output" || p["type"] == "custom_tool_call_output"):
+			if s, _ := p["output"].(string); len(s) > 60 {
+				c.outputs = append(c.outputs, s)
+			}
+		case v.Type == "response_item" && (p["type"] == "function_call" || p["type"] == "custom_tool_call"):
+			switch p["name"] {
+			case "apply_patch":
+				c.patches++
+			case "shell", "shell_command", "exec_command":
+				c.shell++
+			}
+		}
+	}
+	return c
+}
+
+// TestCorpusInvariants checks every real wrapped rollout: each typed user
+// message lands in exactly one message, so none is read twice from the
+// double log; no tool output is in a message; every apply_patch call
+// yields a file edited and every shell call a record.
+func TestCorpusInvariants(t *testing.T) {
+	for _, path := range corpusFiles(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := Parse(data, harness.ParseOptions{Path: path})
+			harnesstest.CheckInvariants(t, h, 0, len(data))
+			c := count(data)
+			var users, texts []string
+			files, commands := 0, 0
+			for _, s := range h.Sessions {
+				for _, m := range s.Messages {
+					texts = append(texts, m.Text)
+					if m.Role == harness.User {
+						users = append(users, m.Text)
+					}
+				}
+				for _, r := range s.Records {
+					if r.Kind == harness.FileRecord {
+						files++
+					} else {
+						commands++
+					}
+				}
+			}
+			if len(c.typed) > 0 && strings.Join(users, "\x00") != strings.Join(c.typed, "\x00") {
+				t.Errorf("%d user messages, want the %d typed ones once each", len(users), len(c.typed))
+			}
+			for i := 1; i < len(texts); i++ {
+				if texts[i] == texts[i-1] {
+					t.Errorf("message %.60q read twice in a row", texts[i])
+				}
+			}
+			for _, o := range c.outputs {
+				for _, m := range texts {
+					if strings.Contains(m, o) {
+						t.Errorf("tool output %.60q is in a message", o)
+					}
+				}
+			}
+			if c.patches > 0 && files < c.patches {
+				t.Errorf("%d file records for %d apply_patch calls", files, c.patches)
+			}
+			if files+commands < c.patches+c.shell {
+				t.Errorf("%d records for %d patch and shell calls", files+commands, c.patches+c.shell)
+			}
+		})
+	}
+}
+
+// TestCorpusSniff pins that every real rollout is claimed from the head
+// the indexer reads (8 KiB), long instructions in its first line or not,
+// and that Codex's history.jsonl is not.
+func TestCorpusSniff(t *testing.T) {
+	var r Reader
+	for _, path := range corpusFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := "/home/u/.codex/sessions/" + filepath.Base(path)
+		if err := r.Sniff(name, data[:min(len(data), 8192)]); err != nil {
+			t.Errorf("%s: %v", filepath.Base(path), err)
+		}
+	}
+	hist, err := os.ReadFile(filepath.Join(corpusDir, "Xu-Wentao__dotfile__.codex_history.jsonl"))
+	if err == nil && r.Sniff("/home/u/.codex/history.jsonl", hist) == nil {
+		t.Error("history.jsonl was taken for a rollout")
+	}
+}

@@ -1,0 +1,54 @@
+package gemini
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+
+	"github.com/deja-dev/deja/harness"
+)
+
+// Name is Gemini CLI's name among the harnesses.
+const Name = "gemini"
+
+// Reader is Gemini CLI as a harness: it discovers chat recordings with
+// Discover and parses them with Parse, the project recovered by
+// ProjectResolver.
+type Reader struct{}
+
+var _ harness.FileReader = Reader{}
+
+// Name returns "gemini".
+func (Reader) Name() string { return Name }
+
+// Discover finds the recordings; see the package function Discover.
+func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery { return Discover(opts) }
+
+// errNotChat is Sniff's answer for a file that is not a chat recording.
+var errNotChat = errors.New("not a Gemini CLI chat recording (a JSON file with sessionId and projectHash under .gemini/tmp/<project>/chats)")
+
+// Sniff accepts a JSON or JSONL file whose head holds the recording's
+// header fields, sessionId and projectHash; Claude Code's lines carry a
+// sessionId too, but never a projectHash.
+func (Reader) Sniff(path string, head []byte) error {
+	switch filepath.Ext(path) {
+	case ".json", ".jsonl":
+	default:
+		return errNotChat
+	}
+	h := bytes.TrimLeft(head, " \t\r\n\xef\xbb\xbf")
+	if len(h) == 0 || h[0] != '{' || !bytes.Contains(h, []byte(`"sessionId"`)) || !bytes.Contains(h, []byte(`"projectHash"`)) {
+		return errNotChat
+	}
+	return nil
+}
+
+// Parse parses one recording; see the package function Parse.
+func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
+	return Parse(data, Options{
+		Path:         opts.Path,
+		Offset:       opts.Offset,
+		FirstOrdinal: opts.FirstOrdinal,
+		Project:      ProjectResolver(opts.Path),
+	})
+}

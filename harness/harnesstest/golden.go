@@ -1,0 +1,168 @@
+// Package harnesstest holds what every harness reader's tests share: the
+// golden form of a parsed history, the golden-file check with its -update
+// flag, and the invariants a reader must keep on any input.
+package harnesstest
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deja-dev/deja/harness"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// History is the golden form of a parsed history.
+type History struct {
+	Warnings []string  `json:"warnings"`
+	Sessions []Session `json:"sessions"`
+}
+
+// Session is the golden form of a session.
+type Session struct {
+	ID       string    `json:"id"`
+	Ordinal  int       `json:"ordinal"`
+	Started  *string   `json:"started"`
+	Project  string    `json:"project,omitempty"`
+	Parent   string    `json:"parent,omitempty"`
+	Subagent bool      `json:"subagent,omitempty"`
+	Offset   int64     `json:"offset"`
+	End      int64     `json:"end"`
+	Messages []Message `json:"messages"`
+	Records  []Record  `json:"records"`
+}
+
+// Message is the golden form of a message.
+type Message struct {
+	Role string  `json:"role"`
+	Turn int     `json:"turn"`
+	Line int     `json:"line"`
+	Time *string `json:"time,omitempty"`
+	Text string  `json:"text"`
+}
+
+// Record is the golden form of a record.
+type Record struct {
+	Kind   string `json:"kind"`
+	Action string `json:"action,omitempty"`
+	Value  string `json:"value"`
+	Turn   int    `json:"turn"`
+	Line   int    `json:"line"`
+}
+
+// Golden returns h in golden form.
+func Golden(h *harness.History) History {
+	g := History{Warnings: append([]string{}, h.Warnings...), Sessions: []Session{}}
+	for _, s := range h.Sessions {
+		gs := Session{ID: s.ID, Ordinal: s.Ordinal, Project: s.Project, Parent: s.Parent, Subagent: s.Subagent,
+			Offset: s.Offset, End: s.End, Messages: []Message{}, Records: []Record{}}
+		gs.Started = timePtr(s.Started)
+		for _, m := range s.Messages {
+			gs.Messages = append(gs.Messages, Message{string(m.Role), m.Turn, m.Line, timePtr(m.Time), m.Text})
+		}
+		for _, r := range s.Records {
+			gs.Records = append(gs.Records, Record{string(r.Kind), string(r.Action), r.Value, r.Turn, r.Line})
+		}
+		g.Sessions = append(g.Sessions, gs)
+	}
+	return g
+}
+
+func timePtr(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format(time.RFC3339Nano)
+	return &s
+}
+
+// CheckGoldens parses every testdata file with the extension ext through
+// parse and compares it with its .golden.json beside it; -update rewrites
+// them. It fails when fewer than min fixtures exist.
+func CheckGoldens(t *testing.T, ext string, min int, parse func(name string, data []byte) *harness.History) {
+	t.Helper()
+	fixtures, _ := filepath.Glob(filepath.Join("testdata", "*"+ext))
+	if len(fixtures) < min {
+		t.Fatalf("found %d fixtures, want at least %d", len(fixtures), min)
+	}
+	for _, fx := range fixtures {
+		name := strings.TrimSuffix(filepath.Base(fx), ext)
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(fx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.MarshalIndent(Golden(parse(filepath.Base(fx), data)), "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			file := strings.TrimSuffix(fx, ext) + ".golden.json"
+			if *update {
+				if err := os.WriteFile(file, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("parse differs from %s (run go test -update and review the diff):\n%s", file, firstDiff(string(want), string(got)))
+			}
+		})
+	}
+}
+
+func firstDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var lw, lg string
+		if i < len(w) {
+			lw = w[i]
+		}
+		if i < len(g) {
+			lg = g[i]
+		}
+		if lw != lg {
+			return "line " + strconv.Itoa(i+1) + ":\n  want " + lw + "\n  got  " + lg
+		}
+	}
+	return ""
+}
+
+// CheckInvariants fails t when a parse breaks what every reader keeps on
+// any input: sessions with IDs, unique within the history; byte ranges
+// inside the data; messages of a known role
+// and non-empty text; records of a known kind with a value.
+func CheckInvariants(t *testing.T, h *harness.History, offset int64, size int) {
+	t.Helper()
+	ids := map[string]bool{}
+	for _, s := range h.Sessions {
+		if s.ID == "" || ids[s.ID] {
+			t.Fatalf("session ID %q empty or repeated", s.ID)
+		}
+		ids[s.ID] = true
+		if s.Offset < offset || s.End < s.Offset || s.End > offset+int64(size) {
+			t.Fatalf("session %s spans [%d,%d), outside the data [%d,%d)", s.ID, s.Offset, s.End, offset, offset+int64(size))
+		}
+		for _, m := range s.Messages {
+			if (m.Role != harness.User && m.Role != harness.Assistant) || strings.TrimSpace(m.Text) == "" {
+				t.Fatalf("session %s: bad message %+v", s.ID, m)
+			}
+		}
+		for _, r := range s.Records {
+			if (r.Kind != harness.FileRecord && r.Kind != harness.CommandRecord) || strings.TrimSpace(r.Value) == "" {
+				t.Fatalf("session %s: bad record %+v", s.ID, r)
+			}
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package opencode
+
+// sessionInfo is one session row (or session file): what deja needs of it.
+type sessionInfo struct {
+	ID        string
+	ParentID  string
+	Directory string
+	Title     string
+	Created   int64 // epoch milliseconds
+	Updated   int64
+	// Changed is the latest update time of the session, its messages and
+	// its parts, and Parts their count: together the session's marker.
+	Changed int64
+	Parts   int
+}
+
+// messageInfo is one message with its parts in id order (ids sort by
+// creation: FORMATS.md §4.2).
+type messageInfo struct {
+	ID      string
+	Session string
+	Role    string
+	Created int64
+	// Cwd is the assistant's path.cwd, where 0.5 sessions name their
+	// directory.
+	Cwd   string
+	Parts []partInfo
+}
+
+// partInfo is one part: text, reasoning, tool, patch … (message-v2.ts).
+type partInfo struct {
+	ID        string
+	Message   string
+	Type      string
+	Text      string
+	Synthetic bool
+	Ignored   bool
+	Tool      string
+	Status    string
+	Input     toolInput
+	// Files are a patch part's changed files.
+	Files []string
+}
+
+// toolInput holds the inputs of the tools that name files or commands.
+type toolInput struct {
+	FilePath  string
+	Path      string
+	Command   string
+	PatchText string
+}

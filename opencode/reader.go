@@ -1,0 +1,53 @@
+package opencode
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/deja-dev/deja/harness"
+)
+
+// Name is OpenCode's name among the harnesses.
+const Name = "opencode"
+
+// Reader is OpenCode as a harness: a store it reads whole, each session
+// with a marker of its latest change.
+type Reader struct{}
+
+var _ harness.WholeReader = Reader{}
+
+// Name returns "opencode".
+func (Reader) Name() string { return Name }
+
+// Discover finds the stores; see the package function Discover.
+func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery { return Discover(opts) }
+
+var sqliteMagic = []byte("SQLite format 3\x00")
+
+// Sniff accepts a SQLite file named opencode*.db, or a JSON storage tree
+// (a directory named storage holding session/).
+func (Reader) Sniff(path string, head []byte) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		if isStorageDir(path) {
+			return nil
+		}
+		return errNotStore
+	}
+	name := filepath.Base(path)
+	if strings.HasPrefix(name, "opencode") && strings.HasSuffix(name, ".db") && bytes.HasPrefix(head, sqliteMagic) {
+		return nil
+	}
+	return errNotStore
+}
+
+// Read reads every session of the store at path: ReadStorage for a
+// storage tree, ReadStore for a SQLite file.
+func (Reader) Read(ctx context.Context, path string, _ harness.ParseOptions) (*harness.History, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return ReadStorage(ctx, path)
+	}
+	return ReadStore(ctx, path)
+}

@@ -1,0 +1,180 @@
+package opencode
+
+import (
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/harness"
+)
+
+// IDPrefix starts every OpenCode session's ID: opencode-<session id>.
+const IDPrefix = "opencode-"
+
+// The tools whose calls become records (FORMATS.md §4.3; tool names are
+// lower-case): edit, write and patch change files (multiedit and
+// apply_patch in other releases), read reads one, bash runs a command.
+var (
+	editTools  = map[string]bool{"edit": true, "write": true, "patch": true, "multiedit": true, "apply_patch": true}
+	readTools  = map[string]bool{"read": true}
+	shellTools = map[string]bool{"bash": true}
+)
+
+// buildSession turns one session and its messages, in order, into the
+// neutral shape. A message's Line is its 1-based position in the session:
+// a store has no lines.
+func buildSession(info sessionInfo, msgs []messageInfo) harness.Session {
+	s := harness.Session{
+		ID:      IDPrefix + info.ID,
+		Project: info.Directory,
+		Marker:  fmt.Sprintf("%d/%d", info.Changed, info.Parts),
+	}
+	if info.Created > 0 {
+		s.Started = time.UnixMilli(info.Created).UTC()
+	}
+	if info.ParentID != "" {
+		s.Parent, s.Subagent = IDPrefix+info.ParentID, true
+	}
+	if s.Project == "" {
+		// 0.5 session files have no directory; its assistant messages
+		// carry the working directory.
+		for _, m := range msgs {
+			if m.Cwd != "" {
+				s.Project = m.Cwd
+				break
+			}
+		}
+	}
+	turn := -1
+	seen := map[harness.Record]bool{}
+	for i, m := range msgs {
+		line := i + 1
+		var when time.Time
+		if m.Created > 0 {
+			when = time.UnixMilli(m.Created).UTC()
+		}
+		if s.Started.IsZero() {
+			s.Started = when
+		}
+		var texts []string
+		for _, p := range m.Parts {
+			// Synthetic text is OpenCode's, not the user's ("The following
+			// tool was executed by the user"); reasoning is the thinking.
+			if p.Type == "text" && !p.Synthetic && !p.Ignored && strings.TrimSpace(p.Text) != "" {
+				texts = append(texts, p.Text)
+			}
+		}
+		switch m.Role {
+		case "user":
+			if len(texts) > 0 {
+				turn++
+				s.Messages = append(s.Messages, harness.Message{Role: harness.User, Text: strings.TrimSpace(strings.Join(texts, "\n\n")), Turn: turn, Line: line, Time: when})
+			}
+		case "assistant":
+			if len(texts) > 0 {
+				s.Messages = append(s.Messages, harness.Message{Role: harness.Assistant, Text: strings.TrimSpace(strings.Join(texts, "\n\n")), Turn: turn, Line: line, Time: when})
+			}
+		default:
+			continue
+		}
+		for _, p := range m.Parts {
+			for _, r := range partRecords(p, s.Project) {
+				r.Turn, r.Line = turn, line
+				key := r
+				key.Line = 0
+				if !seen[key] {
+					seen[key] = true
+					s.Records = append(s.Records, r)
+				}
+			}
+		}
+	}
+	return s
+}
+
+// partRecords returns the records one part yields. A tool still pending
+// has not run and one that failed touched no file, so their file calls
+// yield none; a command is recorded once it was started. A patch part
+// lists the files a step changed, whichever tool changed them.
+func partRecords(p partInfo, project string) []harness.Record {
+	switch p.Type {
+	case "patch":
+		var out []harness.Record
+		for _, f := range p.Files {
+			if v := relative(f, project); v != "" {
+				out = append(out, harness.Record{Kind: harness.FileRecord, Value: v, Action: harness.Edited})
+			}
+		}
+		return out
+	case "tool":
+	default:
+		return nil
+	}
+	switch {
+	case shellTools[p.Tool]:
+		if cmd := strings.TrimSpace(p.Input.Command); cmd != "" && p.Status != "pending" {
+			return []harness.Record{{Kind: harness.CommandRecord, Value: cmd}}
+		}
+	case editTools[p.Tool], readTools[p.Tool]:
+		if p.Status == "pending" || p.Status == "error" {
+			return nil
+		}
+		action := harness.Read
+		if editTools[p.Tool] {
+			action = harness.Edited
+		}
+		files := patchFiles(p.Input.PatchText)
+		if f := p.Input.FilePath; f != "" {
+			files = append([]string{f}, files...)
+		} else if f := p.Input.Path; f != "" && len(files) == 0 {
+			files = []string{f}
+		}
+		var out []harness.Record
+		for _, f := range files {
+			if v := relative(f, project); v != "" {
+				out = append(out, harness.Record{Kind: harness.FileRecord, Value: v, Action: action})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// patchFiles returns the files a patch tool's patchText names in its
+// "*** Add File: ", "*** Update File: ", "*** Delete File: " and
+// "*** Move to: " headers.
+func patchFiles(text string) []string {
+	var out []string
+	for text != "" {
+		var l string
+		l, text, _ = strings.Cut(text, "\n")
+		l = strings.TrimRight(l, "\r")
+		for _, h := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "} {
+			if rest, ok := strings.CutPrefix(l, h); ok && strings.TrimSpace(rest) != "" {
+				out = append(out, strings.TrimSpace(rest))
+			}
+		}
+	}
+	return out
+}
+
+// relative writes p relative to the session's directory when it lies
+// under it; other paths stay as written, cleaned.
+func relative(p, project string) string {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return ""
+	}
+	if project != "" && filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(project, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return filepath.ToSlash(rel)
+		}
+		return p
+	}
+	if strings.Contains(p, "./") || strings.Contains(p, "//") {
+		return path.Clean(p)
+	}
+	return p
+}
