@@ -65,6 +65,9 @@ type Eval struct {
 	Tiny map[string]*Eval
 	// sessions maps "history#ordinal" to a session ID.
 	sessions map[string]string
+	// corpus holds the histories of the first Index, which queries are
+	// written from (not those -extra adds).
+	corpus map[string]bool
 }
 
 // empty reports a kind whose queries must return nothing.
@@ -112,6 +115,12 @@ func Corpus(dir string) ([]string, error) {
 
 // Index brings the store up to date with the corpus.
 func (e *Eval) Index(ctx context.Context, paths []string) (memory.IndexReport, error) {
+	if e.corpus == nil {
+		e.corpus = map[string]bool{}
+		for _, p := range paths {
+			e.corpus[p] = true
+		}
+	}
 	rep, err := e.Store.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: e.Embedder})
 	if err != nil {
 		return rep, err

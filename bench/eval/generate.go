@@ -58,6 +58,9 @@ func (e *Eval) Generate(ctx context.Context, perSet int) ([]Generated, error) {
 	byQuestion := map[string][]string{}
 	byFile := map[string]map[string]bool{}
 	for _, si := range list {
+		if !e.corpus[si.History] {
+			continue
+		}
 		d, err := e.Store.Session(ctx, si.ID)
 		if err != nil {
 			return nil, err

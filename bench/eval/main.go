@@ -1,11 +1,15 @@
 // Command eval measures deja's recall on the aider corpus in
 // ../shared/aider/corpus: hit@1, hit@5 and MRR per mode for the queries
-// in queries.json (paraphrases, exact lookups), and whether every
-// negative query returns nothing. Without the corpus it says so and exits 0.
+// in queries.json (paraphrases, exact lookups, near-verbatim questions,
+// hub probes, and queries against the tiny stores in tiny/), whether
+// every negative and missing literal returns nothing, and the hubness of
+// queries written from the corpus. Without the corpus it says so and
+// exits 0.
 //
 //	go run ./bench/eval            # the table in the README
 //	go run ./bench/eval -v         # and each query's rank per mode
 //	go run ./bench/eval -sweep     # hybrid over a grid of floor, domain, k and weight
+//	go run ./bench/eval -store DIR/store  # the same beside the 100,000 turns 'go run ./bench/perf -big DIR' generates
 package main
 
 import (
