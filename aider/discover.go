@@ -1,6 +1,7 @@
 package aider
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/deja-dev/deja/userfile"
 )
 
 // HistoryFileName is the name aider gives its chat history by default.
@@ -224,10 +227,11 @@ func (d *discovery) readable(path string, r Reason, ifMissing string) (fs.FileIn
 		return nil, false
 	case !info.Mode().IsRegular():
 		// Opening a named pipe would block until someone writes to it.
-		d.warn("%s is not a regular file (from %s); point deja at the history file itself", path, r)
+		d.warn("%s is a %s, not a regular file (from %s); point deja at the history file itself", path, userfile.Kind(info.Mode()), r)
 		return nil, false
 	}
-	f, err := os.Open(path)
+	// Not os.Open: the path may have become a FIFO since the Stat.
+	f, _, err := userfile.Open(path)
 	if err != nil {
 		d.warn("cannot read %s (from %s): %v", path, r, err)
 		return nil, false
@@ -249,7 +253,7 @@ func (s *Source) addReason(r Reason) {
 // Lines are absolute paths; blank lines and lines starting with # are
 // skipped.
 func (d *discovery) readProjects(file string) {
-	data, err := os.ReadFile(file)
+	data, _, err := userfile.Read(context.Background(), file, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}

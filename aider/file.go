@@ -2,10 +2,12 @@ package aider
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+
+	"github.com/deja-dev/deja/userfile"
 )
 
 // ErrBinary marks a file that is not a text history.
@@ -13,38 +15,28 @@ var ErrBinary = errors.New("not a text file")
 
 // ParseFile reads the history at path from opts.Offset and parses it. The
 // path should be absolute (see ResolvePath); opts.Path defaults to it. A
-// binary file yields an error wrapping ErrBinary and no sessions.
+// binary file yields an error wrapping ErrBinary and no sessions; a FIFO,
+// device or socket one wrapping userfile.ErrNotRegular, without being
+// opened.
 func ParseFile(path string, opts Options) (*History, error) {
+	return ParseFileContext(context.Background(), path, opts)
+}
+
+// ParseFileContext is ParseFile that stops reading when ctx ends.
+func ParseFileContext(ctx context.Context, path string, opts Options) (*History, error) {
 	if opts.Path == "" {
 		opts.Path = path
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return nil, fmt.Errorf("%s is a directory, not a history file", path)
 	}
-	if opts.Offset > 0 {
-		if _, err := f.Seek(opts.Offset, io.SeekStart); err != nil {
-			return nil, err
-		}
+	data, _, err := userfile.Read(ctx, path, opts.Offset)
+	if errors.Is(err, userfile.ErrNotRegular) {
+		return nil, fmt.Errorf("%w, skipped (point deja at the history file itself)", err)
 	}
-	size := st.Size() - opts.Offset
-	if size < 0 {
-		size = 0
+	if err != nil {
+		return nil, err
 	}
-	data := make([]byte, 0, size+1)
-	buf := bytes.NewBuffer(data)
-	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	data = buf.Bytes()
 	if IsBinary(data) {
 		return nil, fmt.Errorf("%s: %w, skipped", path, ErrBinary)
 	}

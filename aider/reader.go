@@ -35,6 +35,11 @@ func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
 	return Parse(data, opts)
 }
 
+// SessionStart is what begins every session at the start of a line, the
+// header: Parse starts a session there whatever state it is in, so a
+// history can be parsed a window of whole sessions at a time.
+func (Reader) SessionStart() []byte { return []byte(headerPrefix) }
+
 // Discover looks where DiscoverOptionsFromEnv says, with opts' home,
 // working directory and environment; the aider.dirs configuration key adds
 // roots beside DEJA_AIDER_ROOTS.

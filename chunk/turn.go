@@ -3,6 +3,7 @@ package chunk
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"sort"
 	"strings"
 	"time"
 
@@ -66,13 +67,30 @@ func Turns(s harness.Session) []Turn {
 			t.Assistant = join(t.Assistant, text)
 		}
 	}
+	// seen holds where each turn lists each record: a turn of 300,000
+	// records compared each with all before it took minutes to index.
+	seen := map[recordKey]int{}
 	for _, r := range s.Records {
 		t := get(r.Turn, r.Line)
-		switch r.Kind {
-		case harness.FileRecord:
-			t.addFile(r.Value, r.Action)
-		case harness.CommandRecord:
-			t.Commands = appendNew(t.Commands, r.Value)
+		v := strings.TrimSpace(r.Value)
+		if v == "" {
+			continue
+		}
+		key := recordKey{r.Turn, r.Kind, v}
+		i, ok := seen[key]
+		switch {
+		case r.Kind == harness.FileRecord && ok:
+			// Read, then edited, is edited.
+			if actionRank(r.Action) > actionRank(t.Actions[i]) {
+				t.Actions[i] = r.Action
+			}
+		case r.Kind == harness.FileRecord:
+			seen[key] = len(t.Files)
+			t.Files = append(t.Files, v)
+			t.Actions = append(t.Actions, r.Action)
+		case r.Kind == harness.CommandRecord && !ok:
+			seen[key] = len(t.Commands)
+			t.Commands = append(t.Commands, v)
 		}
 	}
 	kept := turns[:0]
@@ -103,23 +121,11 @@ func join(a, b string) string {
 	return a + "\n\n" + b
 }
 
-// addFile adds a file record, or strengthens the action of a file the
-// turn already names (read, then edited, is edited).
-func (t *Turn) addFile(v string, action harness.FileAction) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return
-	}
-	for i, x := range t.Files {
-		if x == v {
-			if actionRank(action) > actionRank(t.Actions[i]) {
-				t.Actions[i] = action
-			}
-			return
-		}
-	}
-	t.Files = append(t.Files, v)
-	t.Actions = append(t.Actions, action)
+// recordKey is a record as a turn lists it: once per turn, kind and value.
+type recordKey struct {
+	turn  int
+	kind  harness.RecordKind
+	value string
 }
 
 func actionRank(a harness.FileAction) int {
@@ -134,25 +140,9 @@ func actionRank(a harness.FileAction) int {
 	return 0
 }
 
-func appendNew(list []string, v string) []string {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return list
-	}
-	for _, x := range list {
-		if x == v {
-			return list
-		}
-	}
-	return append(list, v)
-}
-
-// sortByIndex orders turns by index; insertion sort, as the input is
-// almost always in order already.
+// sortByIndex orders turns by index, keeping the order of equal ones. The
+// input is almost always in order already; a stable sort stays
+// O(n log n) when it is not, where insertion sort was quadratic.
 func sortByIndex(ts []Turn) {
-	for i := 1; i < len(ts); i++ {
-		for j := i; j > 0 && ts[j].Index < ts[j-1].Index; j-- {
-			ts[j], ts[j-1] = ts[j-1], ts[j]
-		}
-	}
+	sort.SliceStable(ts, func(i, j int) bool { return ts[i].Index < ts[j].Index })
 }

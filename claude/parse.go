@@ -72,6 +72,10 @@ func Parse(data []byte, opts harness.ParseOptions) *harness.History {
 	if p.own == "" {
 		p.own = lastSessionID(data)
 	}
+	if p.own == "" {
+		// Lines without a sessionId at all: the file's name is the id.
+		p.own = strings.TrimSuffix(filepath.Base(opts.Path), ".jsonl")
+	}
 	lines := harness.NewLines(data)
 	end := 0
 	for lines.Next() {
@@ -115,8 +119,9 @@ func (p *parser) line(l *harness.Lines) bool {
 	}
 	// A tool's answer is the largest kind of line (a file read, a command's
 	// output) and holds no typed text: the key tool_use_id, unquoted, only
-	// occurs in a tool_result block, so such a line is skipped undecoded.
-	if bytes.Contains(raw, toolUseIDKey) && json.Valid(raw) {
+	// occurs in a tool_result block, so such a line is skipped undecoded
+	// (and unvalidated, unless it is a last line that may be half written).
+	if bytes.Contains(raw, toolUseIDKey) && (!l.Partial || json.Valid(raw)) {
 		return true
 	}
 	var ln line

@@ -116,7 +116,10 @@ func (p *parser) line(l *harness.Lines) bool {
 	if len(raw) == 0 {
 		return true
 	}
-	if skippable(raw) && json.Valid(raw) {
+	// Lines deja does not read are not decoded, nor validated unless they
+	// may be half written (the last line): a damaged one among them would
+	// be skipped anyway.
+	if p.skippable(raw) && (!l.Partial || json.Valid(raw)) {
 		return true
 	}
 	var rl rolloutLine
@@ -158,18 +161,37 @@ var unreadPayloads = map[string]bool{
 
 var payloadType = []byte(`,"payload":{"type":"`)
 
-// skippable reports a wrapped line whose payload type, read from the
-// line's opening bytes as Codex writes them, is one deja does not read,
-// so the line need not be decoded.
-func skippable(raw []byte) bool {
+// lineType is the opening of a wrapped line of the given type, as Codex
+// writes it: {"timestamp":"…","type":"event_msg","payload":…
+func lineType(typ string) []byte { return []byte(`","type":"` + typ + `","payload":`) }
+
+var (
+	eventLine       = lineType("event_msg")
+	turnContextLine = lineType("turn_context")
+)
+
+// skippable reports a wrapped line that, by its opening bytes, holds
+// nothing deja reads: a payload type it never reads, a message of the
+// stream not read, or a turn context once the project is known.
+func (p *parser) skippable(raw []byte) bool {
 	head := raw[:min(len(raw), 160)]
+	switch {
+	case !p.useEvents && bytes.Contains(head, eventLine):
+		return true
+	case p.st.sess.Project != "" && bytes.Contains(head, turnContextLine):
+		return true
+	}
 	i := bytes.Index(head, payloadType)
 	if i < 0 {
 		return false
 	}
 	rest := raw[i+len(payloadType):]
 	j := bytes.IndexByte(rest[:min(len(rest), 40)], '"')
-	return j > 0 && unreadPayloads[string(rest[:j])]
+	if j <= 0 {
+		return false
+	}
+	typ := string(rest[:j])
+	return unreadPayloads[typ] || (p.useEvents && typ == "message")
 }
 
 func (p *parser) wrapped(rl rolloutLine, t time.Time, n int) {

@@ -22,9 +22,11 @@ func BenchmarkParseCorpus(b *testing.B) {
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	b.ResetTimer()
+	start := cpuTime()
 	for range b.N {
 		for j, data := range files {
 			Parse(data, Options{Path: paths[j]})
 		}
 	}
+	reportCPURate(b, start, int64(size))
 }

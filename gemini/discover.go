@@ -44,7 +44,7 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 		places = append(places, place{dir, harness.Reason{Kind: "env", From: dir, Name: HomeEnv}})
 	case opts.Home != "":
 		dir := filepath.Join(opts.Home, ".gemini", "tmp")
-		places = append(places, place{dir, harness.Reason{Kind: "default", From: dir, Name: "default"}})
+		places = append(places, place{dir, harness.Reason{Kind: "default", From: dir, Name: "~/.gemini/tmp"}})
 	}
 	found := map[string]int{}
 	for _, pl := range places {

@@ -37,8 +37,8 @@ func TestDiscoverPlaces(t *testing.T) {
 	var got []string
 	for _, s := range d.Sources {
 		got = append(got, s.Path)
-		if len(s.Reasons) != 1 || s.Reasons[0].String() != "default" {
-			t.Errorf("%s: reasons %v, want default", s.Path, s.Reasons)
+		if len(s.Reasons) != 1 || s.Reasons[0].String() != "~/.gemini/tmp" {
+			t.Errorf("%s: reasons %v, want ~/.gemini/tmp", s.Path, s.Reasons)
 		}
 	}
 	want := []string{legacy, sub, migrated + "l", main}
@@ -53,7 +53,7 @@ func TestDiscoverPlaces(t *testing.T) {
 			t.Errorf("source %d = %s, want %s", i, got[i], want[i])
 		}
 	}
-	if !d.Installed || len(d.Places) != 1 || d.Places[0].Path != tmp || !d.Places[0].Exists || d.Places[0].Why != "default" {
+	if !d.Installed || len(d.Places) != 1 || d.Places[0].Path != tmp || !d.Places[0].Exists || d.Places[0].Why != "~/.gemini/tmp" {
 		t.Errorf("installed %v places %+v", d.Installed, d.Places)
 	}
 

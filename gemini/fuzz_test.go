@@ -35,8 +35,16 @@ func FuzzParse(f *testing.F) {
 			if s.Offset != 0 || s.End < 0 || s.End > int64(len(data)) {
 				t.Fatalf("session range %d..%d of %d bytes", s.Offset, s.End, len(data))
 			}
+			for _, r := range s.Records {
+				if (r.Kind != harness.FileRecord && r.Kind != harness.CommandRecord) || strings.TrimSpace(r.Value) == "" {
+					t.Fatalf("bad record %+v", r)
+				}
+			}
 			turn := -1
 			for _, m := range s.Messages {
+				if (m.Role != harness.User && m.Role != harness.Assistant) || strings.TrimSpace(m.Text) == "" {
+					t.Fatalf("bad message %+v", m)
+				}
 				if m.Role == harness.User {
 					turn++
 					if strings.TrimSpace(m.Text) == "" {

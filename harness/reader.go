@@ -67,9 +67,11 @@ type Decoder interface {
 // store the harness rewrites (OpenCode's SQLite database). Read opens the
 // source read-only, without locking it against the harness, and returns
 // every session in it, each with its own change Marker (OpenCode's
-// time_updated, say). The indexer re-stores only sessions whose Marker
-// changed, and keeps sessions that left the source, as it keeps sessions
-// that left a file.
+// time_updated, say). The indexer calls Read on every run (a store's
+// writes land in its WAL or in files below it, which its own size and time
+// do not show), re-stores only sessions whose Marker changed (an empty
+// Marker always counts as changed), and keeps sessions that left the
+// source, as it keeps sessions that left a file. path may be a directory.
 type WholeReader interface {
 	Reader
 	Read(ctx context.Context, path string, opts ParseOptions) (*History, error)

@@ -11,9 +11,18 @@ import (
 	"time"
 )
 
+// ErrNotScrubbed reports a Forget that committed: the sessions are gone
+// from the ledger, the indexes and recall, and stay out. What failed came
+// after: scrubbing their text from the store's files, or removing the
+// digests that quote them. Forgetting the same IDs again finishes it.
+var ErrNotScrubbed = errors.New("forgotten, but their text may remain in the store's files until the same 'deja forget' is run again")
+
 // Forget removes sessions from the ledger, the keyword index and the
 // vectors, and leaves a tombstone so no later Index brings them back. It
-// takes the writer's lock. IDs already forgotten are not an error.
+// takes the writer's lock. IDs already forgotten are not an error, and
+// forgetting them again scrubs again. An error wrapping ErrNotScrubbed
+// means the forget itself committed; any other error means nothing was
+// forgotten.
 func (s *Store) Forget(ctx context.Context, ids []string, lock LockOptions) error {
 	l, err := AcquireLock(ctx, s.dir, lock)
 	if err != nil {
@@ -46,12 +55,18 @@ func (s *Store) Forget(ctx context.Context, ids []string, lock LockOptions) erro
 		return nil
 	})
 	if err != nil {
-		return err
+		if errors.Is(err, ErrNoSession) {
+			return err
+		}
+		return fmt.Errorf("nothing was forgotten: %w", err)
 	}
 	if err := s.scrub(ctx); err != nil {
-		return err
+		return fmt.Errorf("%w: %v", ErrNotScrubbed, err)
 	}
-	return s.dropDigests(ids)
+	if err := s.dropDigests(ids); err != nil {
+		return fmt.Errorf("%w: %v", ErrNotScrubbed, err)
+	}
+	return nil
 }
 
 // DigestDir is the directory, inside the data directory, that holds the

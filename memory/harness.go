@@ -2,18 +2,19 @@ package memory
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // sniffBytes is how much of a new file the harnesses see to claim it.
@@ -48,7 +49,8 @@ func (ix *indexer) reader(path string, st fileState, fi fs.FileInfo) (harness.Re
 
 // readHead returns the file's first sniffBytes.
 func readHead(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	// Not os.Open: the path may have become a FIFO since it was looked at.
+	f, _, err := userfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -91,36 +93,14 @@ func turnTime(t chunk.Turn) any {
 	return t.Time.UnixNano()
 }
 
-// touchTurns brings the actions and times of stored turns up to date
-// where their content did not change, so a store written before the
-// harness recorded them gains them without re-embedding.
-func touchTurns(ctx context.Context, tx *sql.Tx, sessions []harness.Session) error {
-	stmt, err := tx.PrepareContext(ctx, `UPDATE turns SET actions = ?, time_ns = ?
-		WHERE session_id = ? AND turn = ? AND (actions != ? OR time_ns IS NOT ?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
-	for _, sess := range sessions {
-		for _, t := range chunk.Turns(sess) {
-			a, tm := turnActions(t), turnTime(t)
-			if _, err := stmt.ExecContext(ctx, a, tm, sess.ID, t.Index, a, tm); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
 // whole indexes a store a WholeReader reads whole: sessions whose marker
-// changed are stored again, sessions that left it stay, as they stay when
-// they leave a file.
-func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReader, fi fs.FileInfo) error {
+// changed are stored again (with full, every session), sessions that left
+// it stay, as they stay when they leave a file.
+func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReader, fi fs.FileInfo, full bool) error {
 	hist, err := wr.Read(ctx, path, harness.ParseOptions{Path: path, Location: ix.opts.Location})
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			ix.rep.Missing++
-			return nil
+			return ix.missing(ctx, path, full)
 		}
 		return fmt.Errorf("%s: %v, skipped", path, err)
 	}
@@ -133,57 +113,83 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 	if err != nil {
 		return err
 	}
-	var sessions []harness.Session
+	var plans []*sessionPlan
 	parsed := map[string]bool{}
-	for _, sess := range hist.Sessions {
+	redacted := 0
+	for i := range hist.Sessions {
+		sess := &hist.Sessions[i]
 		parsed[sess.ID] = true
 		if tomb[sess.ID] {
 			continue
 		}
-		if m, ok := markers[sess.ID]; ok && m.marker == sess.Marker && m.present && sess.Marker != "" && !ix.opts.Full {
+		m, ok := markers[sess.ID]
+		if ok && m.marker == sess.Marker && m.present && sess.Marker != "" && !full {
 			continue
 		}
-		sess = withProject(sess, path)
-		ix.rep.Redacted += redactSession(&sess)
-		sessions = append(sessions, sess)
-	}
-	pending, changedSessions, err := ix.changedTurns(ctx, sessions)
-	if err != nil {
-		return err
-	}
-	ix.embedTurns(ctx, pending)
-	next := fileState{size: fi.Size(), mtime: fi.ModTime().UnixNano(), lastOrdinal: 1, fingerprint: fingerprint(nil), harness: wr.Name()}
-	err = ix.s.write(ctx, func(tx *sql.Tx) error {
-		for _, sess := range sessions {
-			if err := upsertSession(ctx, tx, path, wr.Name(), sess); err != nil {
+		*sess = withProject(*sess, path)
+		redacted += redactSession(sess)
+		var stored map[int]ledgerTurn
+		if ok {
+			if stored, err = ix.s.ledgerTurns(ctx, sess.ID); err != nil {
 				return err
 			}
 		}
+		plans = append(plans, newPlan(sess, chunk.Turns(*sess), stored, full))
+	}
+	ix.rep.Redacted += redacted
+	empty := sha256.Sum256(nil)
+	next := fileState{size: fi.Size(), mtime: fi.ModTime().UnixNano(), lastOrdinal: 1, fingerprint: empty[:], harness: wr.Name()}
+	changedSessions, newTurns := 0, 0
+	err = ix.s.write(ctx, func(tx *sql.Tx) error {
+		changedSessions, newTurns = 0, 0
+		ix.toEmbed, ix.embedded = 0, 0
+		for _, pl := range plans {
+			ix.toEmbed += pl.pending
+		}
+		w, err := ix.newLedgerWriter(ctx, tx, full)
+		if err != nil {
+			return err
+		}
+		defer w.close()
+		var kept []string
 		for id, m := range markers {
-			if !parsed[id] && m.present {
+			if parsed[id] {
+				continue
+			}
+			kept = append(kept, id)
+			if m.present {
 				if _, err := tx.ExecContext(ctx, `UPDATE sessions SET present = 0 WHERE id = ?`, id); err != nil {
 					return err
 				}
 			}
 		}
-		for _, sess := range sessions {
-			if err := pruneTurns(ctx, tx, sess.ID, chunk.Turns(sess)); err != nil {
+		for _, pl := range plans {
+			if err := upsertSession(ctx, tx, path, wr.Name(), *pl.sess); err != nil {
+				return err
+			}
+			n, err := w.session(pl)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				changedSessions++
+				newTurns += n
+			}
+			pl.sess.Messages, pl.sess.Records = nil, nil
+		}
+		if full {
+			if err := w.reembed(kept); err != nil {
 				return err
 			}
 		}
-		if err := ix.writeTurns(ctx, tx, pending); err != nil {
-			return err
-		}
-		if err := touchTurns(ctx, tx, sessions); err != nil {
-			return err
-		}
+		next.full = full && w.embedFailed()
 		return putFileState(ctx, tx, path, next)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	ix.rep.Sessions += changedSessions
-	ix.rep.NewTurns += len(pending)
+	ix.rep.NewTurns += newTurns
 	return nil
 }
 

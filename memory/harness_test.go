@@ -137,7 +137,8 @@ func TestSchemaUpgradesFrom2(t *testing.T) {
 		`ALTER TABLE files DROP COLUMN harness`, `ALTER TABLE sessions DROP COLUMN harness`,
 		`ALTER TABLE sessions DROP COLUMN parent`, `ALTER TABLE sessions DROP COLUMN subagent`,
 		`ALTER TABLE sessions DROP COLUMN marker`, `ALTER TABLE turns DROP COLUMN actions`,
-		`ALTER TABLE turns DROP COLUMN time_ns`, `UPDATE meta SET value = '2' WHERE key = 'schema'`,
+		`ALTER TABLE turns DROP COLUMN time_ns`, `ALTER TABLE files DROP COLUMN full_pending`,
+		`UPDATE meta SET value = '2' WHERE key = 'schema'`,
 	} {
 		if _, err := s.db.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)

@@ -1,20 +1,23 @@
 package memory
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // IndexOptions say what Index reads and how it embeds.
@@ -40,9 +43,12 @@ type IndexOptions struct {
 	// Progress, when set, is told how far indexing got.
 	Progress func(Progress)
 
-	// readFile replaces os.ReadFile when set, so a test can delete a file
-	// between its Stat and its read.
-	readFile func(string) ([]byte, error)
+	// open replaces os.Open when set, so a test can delete a file between
+	// its Stat and its read.
+	open func(string) (*os.File, error)
+	// window replaces windowSize when set, so a test can parse a history
+	// a session at a time.
+	window int
 }
 
 // Progress is how far an Index run got in its current phase.
@@ -83,7 +89,10 @@ type fileState struct {
 	lastOffset  int64
 	lastOrdinal int
 	fingerprint []byte
-	known       bool
+	// full: 'deja index --full' marked the history, and no run has yet
+	// re-read it whole and re-embedded it.
+	full  bool
+	known bool
 	// harness is the name of the harness that read the file.
 	harness string
 }
@@ -91,7 +100,9 @@ type fileState struct {
 // Index brings the store up to date with the given histories: only bytes
 // after the start of each file's last known session are parsed, only new or
 // changed turns are embedded, and each file's changes are committed in one
-// transaction. It holds the store's writer lock while it runs.
+// transaction. It holds the store's writer lock while it runs. A full disk
+// ends the run with an error wrapping ErrDiskFull: every file after it would
+// fail the same way.
 func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, error) {
 	start := time.Now()
 	var rep IndexReport
@@ -107,10 +118,8 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 			return rep, err
 		}
 	}
-	if opts.Full {
-		if err := s.resetForFull(ctx, emb, opts.Paths); err != nil {
-			return rep, err
-		}
+	if err := s.track(ctx, opts.Paths, opts.Full); err != nil {
+		return rep, err
 	}
 	ix := &indexer{s: s, opts: opts, emb: emb, rep: &rep}
 	for i, path := range opts.Paths {
@@ -125,6 +134,10 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
 			}
+			if errors.Is(err, ErrDiskFull) {
+				s.giveBackLog(ctx)
+				return rep, err
+			}
 			rep.Skipped++
 			rep.Problems = append(rep.Problems, err.Error())
 		}
@@ -136,6 +149,10 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 		if err := ix.fill(ctx); err != nil {
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
+			}
+			if errors.Is(err, ErrDiskFull) {
+				s.giveBackLog(ctx)
+				return rep, err
 			}
 			rep.Problems = append(rep.Problems, err.Error())
 		}
@@ -149,6 +166,14 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 	}
 	rep.Took = time.Since(start)
 	return rep, nil
+}
+
+// giveBackLog truncates the write-ahead log after a write failed for lack
+// of space: the failed transaction grew it, and its frames are never
+// committed, so the space goes back to the disk. Best effort: a reader
+// holding an old snapshot keeps the log until the next run.
+func (s *Store) giveBackLog(ctx context.Context) {
+	_, _ = s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 }
 
 // KnownFiles lists the histories the store has indexed, deleted ones too.
@@ -180,36 +205,61 @@ func (s *Store) registerEmbedder(ctx context.Context, emb embed.Embedder) error 
 	return nil
 }
 
-// resetForFull forgets what was read of the given histories and drops the
-// embedder's vectors of their sessions (gone ones included), so this run
-// re-reads and re-embeds them. Other histories keep their files rows, or a
-// plain 'deja index' would no longer know a history only ever named on the
-// command line. Turns stay until their file is re-read, so recall keeps
-// working meanwhile; a run killed half-way is completed by the next one.
-func (s *Store) resetForFull(ctx context.Context, emb embed.Embedder, paths []string) error {
+// track records, before any history is read, what this run means to do:
+// a history named for the first time gets a files row of size -1 (read it
+// whole), and with full every named history is marked to be re-read whole
+// and re-embedded. Each mark is cleared in the transaction that re-reads its
+// history, so a run killed half-way leaves the rest marked and tracked, and
+// the next plain 'deja index' finishes them. Nothing is deleted up front:
+// until its history is re-read, a session keeps its turns and vectors, and
+// recall answers from them.
+func (s *Store) track(ctx context.Context, paths []string, full bool) error {
+	known, err := s.KnownFiles(ctx)
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for _, p := range known {
+		have[p] = true
+	}
+	var fresh []string
+	for _, path := range paths {
+		// Only a regular file is tracked ahead: a path that is gone, a
+		// directory or a device is reported when it is reached.
+		if fi, err := os.Stat(path); !have[path] && err == nil && fi.Mode().IsRegular() {
+			fresh = append(fresh, path)
+		}
+	}
+	if !full && len(fresh) == 0 {
+		return nil
+	}
 	return s.write(ctx, func(tx *sql.Tx) error {
-		for _, path := range paths {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE path = ?`, path); err != nil {
-				return err
-			}
-			if emb == nil {
-				continue
-			}
+		for _, path := range fresh {
 			if _, err := tx.ExecContext(ctx, `
-				DELETE FROM vectors WHERE embedder = ? AND turn_id IN (
-					SELECT turns.id FROM turns JOIN sessions ON sessions.id = turns.session_id WHERE sessions.path = ?)`,
-				emb.Identity(), path); err != nil {
+				INSERT OR IGNORE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
+				VALUES (?, ?, -1, 0, 0, 1, x'', 0, '', 0)`, path, filepath.Dir(path)); err != nil {
 				return err
 			}
 		}
-		if emb != nil {
-			if _, err := tx.ExecContext(ctx, `UPDATE embedders SET complete = 0 WHERE identity = ?`, emb.Identity()); err != nil {
+		if !full {
+			return nil
+		}
+		for _, path := range paths {
+			if _, err := tx.ExecContext(ctx, `UPDATE files SET full_pending = 1 WHERE path = ?`, path); err != nil {
 				return err
 			}
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('rebuild')`)
 		return err
 	})
+}
+
+// dropUntracked removes the files row track made for a history that turned
+// out not to be indexable (binary, unreadable), so later runs do not warn
+// about a file that was never indexed.
+func (s *Store) dropUntracked(ctx context.Context, path string) {
+	// Best effort: the row only makes a later run look at the file again.
+	_, _ = s.db.ExecContext(ctx, `DELETE FROM files WHERE path = ? AND size = -1`, path)
 }
 
 // write runs fn in one immediate transaction.
@@ -233,6 +283,9 @@ type indexer struct {
 	opts IndexOptions
 	emb  embed.Embedder
 	rep  *IndexReport
+	// toEmbed and embedded count the current file's turns to embed, for
+	// Progress; toEmbed grows as the file's windows are read.
+	toEmbed, embedded int
 }
 
 // newTurn is a turn to write, with its vectors once embedded.
@@ -244,20 +297,69 @@ type newTurn struct {
 	hash    string
 	texts   []string
 	vectors [][]float32
+	// keep is the stored row of a turn that is re-embedded unchanged.
+	keep int64
 }
+
+// embedTurns embeds the turns' texts in batches. On failure the turns are
+// written without vectors, the problem is reported once and the rest of
+// the run stores turns only; the next run fills the gap.
+func (ix *indexer) embedTurns(ctx context.Context, tx *sql.Tx, turns []*newTurn) {
+	if ix.emb == nil || len(turns) == 0 {
+		return
+	}
+	for len(turns) > 0 {
+		var batch []*newTurn
+		var texts []string
+		for len(turns) > 0 && (len(texts) == 0 || len(texts)+len(turns[0].texts) <= embedBatch) {
+			batch = append(batch, turns[0])
+			texts = append(texts, turns[0].texts...)
+			turns = turns[1:]
+		}
+		if err := ix.embedNewTurns(ctx, tx, batch, texts); err != nil {
+			ix.rep.Problems = append(ix.rep.Problems, fmt.Sprintf("embedding with %s failed: %v; turns are stored without vectors and the next 'deja index' embeds them", ix.emb.Identity(), err))
+			for _, t := range batch {
+				t.vectors = nil
+			}
+			ix.emb = nil
+			return
+		}
+		ix.rep.Embedded += len(batch)
+		ix.embedded += len(batch)
+		if ix.opts.Progress != nil && ix.toEmbed > embedBatch {
+			ix.opts.Progress(Progress{Phase: "embedding", Done: ix.embedded, Total: ix.toEmbed})
+		}
+	}
+}
+
+// embedBatch is how many texts go to the embedder at once.
+const embedBatch = 256
 
 func (ix *indexer) file(ctx context.Context, path string) error {
 	st, err := ix.s.fileState(ctx, path)
 	if err != nil {
 		return err
 	}
+	err = ix.read(ctx, path, st)
+	if err != nil && st.size == -1 && !errors.Is(err, ErrDiskFull) && ctx.Err() == nil {
+		ix.s.dropUntracked(ctx, path)
+	}
+	return err
+}
+
+// read indexes one history whose files row is st.
+func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
+	full := ix.opts.Full || st.full
 	fi, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) && st.known {
-			ix.rep.Missing++
-			return nil
+			return ix.missing(ctx, path, full)
 		}
 		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// Opening a FIFO would wait for a writer for ever.
+		return fmt.Errorf("%s: is a %s, not a regular file, skipped (point deja at the history file itself)", path, userfile.Kind(fi.Mode()))
 	}
 	reader, err := ix.reader(path, st, fi)
 	if err != nil || reader == nil {
@@ -267,53 +369,54 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 	// files below it, so its own size and time do not show them, and its
 	// sessions' markers keep the re-read cheap.
 	if whole, ok := reader.(harness.WholeReader); ok {
-		return ix.whole(ctx, path, whole, fi)
+		return ix.whole(ctx, path, whole, fi, full)
 	}
 	if fi.IsDir() {
 		return fmt.Errorf("%s: is a directory, skipped (name the history files in it, or the directory on the command line)", path)
 	}
 	mtime := fi.ModTime().UnixNano()
-	if st.known && fi.Size() == st.size && mtime == st.mtime {
+	if st.known && !full && fi.Size() == st.size && mtime == st.mtime {
 		return nil
 	}
 	fr, ok := reader.(harness.FileReader)
 	if !ok {
 		return fmt.Errorf("%s: harness %s reads no files, skipped", path, reader.Name())
 	}
-	readFile := os.ReadFile
-	if ix.opts.readFile != nil {
-		readFile = ix.opts.readFile
-	}
-	data, err := readFile(path)
+	src, marker, err := ix.source(path, fr)
 	if err != nil {
-		// Deleted since the Stat: the same as deleted before it.
 		if errors.Is(err, os.ErrNotExist) {
+			// Deleted since the Stat: the same as deleted before it.
 			if st.known {
-				ix.rep.Missing++
-				return nil
+				return ix.missing(ctx, path, full)
 			}
 			return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 		}
-		return fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
+		return err
 	}
-	if dec, ok := fr.(harness.Decoder); ok {
-		if data, err = dec.Decode(path, data); err != nil {
-			return fmt.Errorf("%s: %v, skipped", path, err)
-		}
-	}
-	if err := fr.Sniff(path, data); err != nil {
-		return fmt.Errorf("%s: %v, skipped", path, err)
-	}
+	defer src.Close()
 	ix.rep.Read++
 
 	// Re-read from the start of the last known session when the bytes
 	// before it are the ones already read; any other change (the file
-	// shrank, was rewritten or replaced) re-reads it whole.
-	incremental := st.known && st.harness == fr.Name() && int64(len(data)) >= st.size && st.lastOffset <= int64(len(data)) &&
-		bytes.Equal(fingerprint(data[:st.lastOffset]), st.fingerprint)
+	// shrank, was rewritten or replaced, another harness reads it) re-reads
+	// it whole, and so does a --full not yet finished.
+	sum := sha256.New()
+	lines := &lineCounter{}
 	from, ordinal := int64(0), 1
+	incremental := false
+	if !full && st.known && st.harness == fr.Name() && fi.Size() >= st.size {
+		if n, err := io.CopyN(io.MultiWriter(sum, lines), src, st.lastOffset); err == nil && n == st.lastOffset {
+			incremental = bytes.Equal(sum.Sum(nil), st.fingerprint)
+		}
+	}
 	if incremental {
 		from, ordinal = st.lastOffset, st.lastOrdinal
+	} else {
+		sum.Reset()
+		lines.n = 0
+	}
+	if _, err := src.Seek(from, io.SeekStart); err != nil {
+		return fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 	}
 	known, err := ix.s.fileSessions(ctx, path)
 	if err != nil {
@@ -327,76 +430,125 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 			reserved[ks.id] = true
 		}
 	}
-	parse := func() *harness.History {
-		return fr.Parse(data[from:], harness.ParseOptions{
-			Path:         path,
-			Offset:       from,
-			FirstOrdinal: ordinal,
-			Reserved:     func(id string) bool { return reserved[id] },
-			Location:     ix.opts.Location,
-		})
-	}
-	hist := parse()
-	// An ID that depends on position (a same-second -2, an ordinal for an
-	// unreadable header) slides to a later session when an earlier one is
-	// cut out by hand. On a whole re-read such an ID is reserved, and the
-	// file parsed again, until every taken ID names the session it named
-	// before; each pass reserves one more known ID, so this ends.
-	for !incremental && reserveTakenIDs(hist.Sessions, known, reserved) {
-		hist = parse()
-	}
-
 	tomb, err := ix.s.tombstones(ctx, path)
 	if err != nil {
 		return err
 	}
-	var sessions []harness.Session
-	for _, sess := range hist.Sessions {
-		if !tomb[sess.ID] {
-			sess = withProject(sess, path)
-			ix.rep.Redacted += redactSession(&sess)
-			sessions = append(sessions, sess)
-		}
-	}
-	pending, changedSessions, err := ix.changedTurns(ctx, sessions)
-	if err != nil {
-		return err
-	}
-	ix.embedTurns(ctx, pending)
 
 	next := fileState{size: fi.Size(), mtime: mtime, lastOffset: from, lastOrdinal: ordinal, harness: fr.Name()}
-	if n := len(hist.Sessions); n > 0 {
-		next.lastOffset, next.lastOrdinal = hist.Sessions[n-1].Offset, hist.Sessions[n-1].Ordinal
-	}
-	next.fingerprint = fingerprint(data[:next.lastOffset])
-	if after, err := os.Stat(path); err == nil && after.ModTime().UnixNano() != mtime {
-		// Written while we read: keep a time that makes the next run look again.
-		next.mtime = 0
-	}
-
-	parsed := map[string]bool{}
-	for _, sess := range hist.Sessions {
-		parsed[sess.ID] = true
-	}
+	// parsed holds, for each session read, what the end of the file needs
+	// of it: its ID, offset and header, without its text.
+	var parsed []harness.Session
+	parsedID := map[string]bool{}
+	displaced := map[string]bool{}
+	changedSessions, newTurns := 0, 0
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
-		for _, sess := range sessions {
-			if err := upsertSession(ctx, tx, path, fr.Name(), sess); err != nil {
+		changedSessions, newTurns = 0, 0
+		ix.toEmbed, ix.embedded = 0, 0
+		w, err := ix.newLedgerWriter(ctx, tx, full)
+		if err != nil {
+			return err
+		}
+		defer w.close()
+		size := windowSize
+		if marker == nil {
+			// Sessions cannot be told apart in the bytes: one window.
+			size = math.MaxInt
+		}
+		if ix.opts.window > 0 {
+			size = ix.opts.window
+		}
+		win := newWindowReader(bufio.NewReaderSize(src, 64<<10), from, sum, size, marker)
+		for last := false; !last; {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
+			var data []byte
+			var offset int64
+			if data, offset, last, err = win.next(); err != nil {
+				return fmt.Errorf("reading: %v", unwrapPath(err))
+			}
+			parse := func() *harness.History {
+				return fr.Parse(data, harness.ParseOptions{
+					Path:         path,
+					Offset:       offset,
+					FirstOrdinal: ordinal,
+					Reserved:     func(id string) bool { return reserved[id] || parsedID[id] },
+					Location:     ix.opts.Location,
+				})
+			}
+			// A parsed session that takes a known session's ID without
+			// continuing it (see continues) gets another: the known one's
+			// ID is reserved, and the window parsed again, until every
+			// taken ID names the session it named before; each pass
+			// reserves one more known ID, so this ends.
+			var hist *harness.History
+			var plans []*sessionPlan
+			for {
+				hist = parse()
+				// The parser numbers lines from the start of what it reads.
+				shiftLines(hist.Sessions, lines.n)
+				if plans, err = ix.plan(ctx, path, hist.Sessions, tomb, known, full); err != nil {
+					return err
+				}
+				if !reserveTakenIDs(plans, reserved, displaced) {
+					break
+				}
+			}
+			for _, pl := range plans {
+				ix.toEmbed += pl.pending
+			}
+			for _, pl := range plans {
+				if err := upsertSession(ctx, tx, path, fr.Name(), *pl.sess); err != nil {
+					return err
+				}
+				n, err := w.session(pl)
+				if err != nil {
+					return err
+				}
+				if n > 0 {
+					changedSessions++
+					newTurns += n
+				}
+				// Written: let the session's text go before the next
+				// one's turns are built.
+				pl.sess.Messages, pl.sess.Records = nil, nil
+			}
+			hashed := len(data)
+			for _, sess := range hist.Sessions {
+				parsed = append(parsed, harness.Session{ID: sess.ID, Offset: sess.Offset, Header: sess.Header})
+				parsedID[sess.ID] = true
+				next.lastOffset, next.lastOrdinal = sess.Offset, sess.Ordinal
+				ordinal = sess.Ordinal + 1
+			}
+			if last {
+				// The fingerprint covers the bytes before the last session.
+				hashed = int(max(0, next.lastOffset-offset))
+			}
+			lines.Write(data)
+			win.done(data, hashed)
 		}
+		next.fingerprint = win.fingerprint()
+		if after, err := os.Stat(path); err == nil && after.ModTime().UnixNano() != mtime {
+			// Written while we read: keep a time that makes the next run look again.
+			next.mtime = 0
+		}
+		var kept []string
 		for _, ks := range known {
-			if parsed[ks.id] || !ks.present {
+			if parsedID[ks.id] {
 				continue
 			}
-			if incremental && ks.offset < from {
+			kept = append(kept, ks.id)
+			if !ks.present || (incremental && ks.offset < from) {
 				continue
 			}
-			if incremental && rereadAs(ks, hist.Sessions) {
+			if incremental && !displaced[ks.id] && rereadAs(ks, parsed) {
 				// Read from bytes read again now: the re-read session
 				// replaces it (a header that was half written, say).
 				if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, ks.id); err != nil {
 					return err
 				}
+				kept = kept[:len(kept)-1]
 				continue
 			}
 			// It left the file: keep it, as a deleted transcript is kept.
@@ -404,223 +556,160 @@ func (ix *indexer) file(ctx context.Context, path string) error {
 				return err
 			}
 		}
-		for _, sess := range sessions {
-			if err := pruneTurns(ctx, tx, sess.ID, chunk.Turns(sess)); err != nil {
+		if full {
+			// Sessions the file no longer holds are re-embedded too.
+			if err := w.reembed(kept); err != nil {
 				return err
 			}
 		}
-		if err := ix.writeTurns(ctx, tx, pending); err != nil {
-			return err
-		}
-		if err := touchTurns(ctx, tx, sessions); err != nil {
-			return err
-		}
+		next.full = full && w.embedFailed()
 		return putFileState(ctx, tx, path, next)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	ix.rep.Sessions += changedSessions
-	ix.rep.NewTurns += len(pending)
+	ix.rep.NewTurns += newTurns
 	return nil
 }
 
-// changedTurns returns the turns of sessions that are new or differ from
-// the stored ones, with their texts to embed.
-func (ix *indexer) changedTurns(ctx context.Context, sessions []harness.Session) ([]*newTurn, int, error) {
-	var out []*newTurn
-	changed := 0
-	for _, sess := range sessions {
-		have, err := ix.s.turnHashes(ctx, sess.ID)
-		if err != nil {
-			return nil, 0, err
-		}
-		n := len(out)
-		for _, t := range chunk.Turns(sess) {
-			h := t.Hash()
-			if old, ok := have[t.Index]; ok && old == h && !ix.opts.Full {
-				continue
-			}
-			out = append(out, &newTurn{session: sess.ID, project: sessionProject(sess), turn: t, hash: h, texts: chunk.Texts(t, ix.opts.Budget)})
-		}
-		if len(out) > n {
-			changed++
-		}
-	}
-	return out, changed, nil
+// sessionStarter is implemented by a FileReader whose sessions each begin
+// at a line its parser takes as a session start whatever came before
+// (aider's header): such a history is read a window of whole sessions at a
+// time (see windowReader). Other histories are read whole.
+type sessionStarter interface {
+	SessionStart() []byte
 }
 
-// embedTurns embeds the turns' texts in batches. On failure the turns are
-// written without vectors, the problem is reported once and the rest of
-// the run stores turns only; the next run fills the gap.
-func (ix *indexer) embedTurns(ctx context.Context, turns []*newTurn) {
-	if ix.emb == nil || len(turns) == 0 {
+// source opens a history for reading from its first byte, after checking
+// that its harness reads it, and returns the session start its windows
+// end at (nil: read it whole). A history that must be decoded first is
+// decoded whole.
+func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser, []byte, error) {
+	// Not os.Open: the path may have become a FIFO since it was looked at.
+	open := func(p string) (*os.File, error) {
+		f, _, err := userfile.Open(p)
+		return f, err
+	}
+	if ix.opts.open != nil {
+		open = ix.opts.open
+	}
+	f, err := open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
+	}
+	starter, windowed := fr.(sessionStarter)
+	dec, decodes := fr.(harness.Decoder)
+	if windowed && !decodes {
+		head := make([]byte, sniffBytes)
+		n, err := io.ReadFull(f, head)
+		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = fr.Sniff(path, head[:n])
+		}
+		if err == nil {
+			_, err = f.Seek(0, io.SeekStart)
+		}
+		if err != nil {
+			f.Close()
+			return nil, nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+		}
+		return f, starter.SessionStart(), nil
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+	}
+	if decodes {
+		if data, err = dec.Decode(path, data); err != nil {
+			return nil, nil, fmt.Errorf("%s: %v, skipped", path, err)
+		}
+	}
+	if err := fr.Sniff(path, data); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v, skipped", path, err)
+	}
+	return nopCloser{bytes.NewReader(data)}, nil, nil
+}
+
+// nopCloser is a ReadSeeker with a Close that does nothing.
+type nopCloser struct{ io.ReadSeeker }
+
+func (nopCloser) Close() error { return nil }
+
+// lineCounter counts the lines written to it.
+type lineCounter struct{ n int }
+
+func (c *lineCounter) Write(b []byte) (int, error) {
+	c.n += bytes.Count(b, []byte("\n"))
+	return len(b), nil
+}
+
+// shiftLines adds n to the lines of the sessions' messages and records.
+func shiftLines(sessions []harness.Session, n int) {
+	if n == 0 {
 		return
 	}
-	total := len(turns)
-	done := 0
-	for len(turns) > 0 {
-		var batch []*newTurn
-		var texts []string
-		for len(turns) > 0 && (len(texts) == 0 || len(texts)+len(turns[0].texts) <= embedBatch) {
-			batch = append(batch, turns[0])
-			texts = append(texts, turns[0].texts...)
-			turns = turns[1:]
+	for i := range sessions {
+		for j := range sessions[i].Messages {
+			sessions[i].Messages[j].Line += n
 		}
-		vecs, err := ix.emb.Embed(ctx, embed.Document, texts)
-		if err == nil && len(vecs) != len(texts) {
-			err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(texts))
-		}
-		if err != nil {
-			ix.rep.Problems = append(ix.rep.Problems, fmt.Sprintf("embedding with %s failed: %v; turns are stored without vectors and the next 'deja index' embeds them", ix.emb.Identity(), err))
-			for _, t := range batch {
-				t.vectors = nil
-			}
-			ix.emb = nil
-			return
-		}
-		for _, t := range batch {
-			t.vectors, vecs = vecs[:len(t.texts)], vecs[len(t.texts):]
-		}
-		done += len(batch)
-		ix.rep.Embedded += len(batch)
-		if ix.opts.Progress != nil && total > embedBatch {
-			ix.opts.Progress(Progress{Phase: "embedding", Done: done, Total: total})
+		for j := range sessions[i].Records {
+			sessions[i].Records[j].Line += n
 		}
 	}
 }
 
-// embedBatch is how many texts go to the embedder at once.
-const embedBatch = 256
-
-// writeTurns replaces the stored turns with the new ones and stores their
-// vectors. Turns written without vectors mark the embedder incomplete.
-func (ix *indexer) writeTurns(ctx context.Context, tx *sql.Tx, turns []*newTurn) error {
-	if len(turns) == 0 {
+// missing handles a known history that is gone. Its sessions stay; a --full
+// re-embeds them from the store and is then done with the history.
+func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
+	ix.rep.Missing++
+	if !full {
 		return nil
 	}
-	del, err := tx.PrepareContext(ctx, `DELETE FROM turns WHERE session_id = ? AND turn = ?`)
+	known, err := ix.s.fileSessions(ctx, path)
 	if err != nil {
 		return err
 	}
-	defer del.Close()
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
+	var ids []string
+	for _, ks := range known {
+		ids = append(ids, ks.id)
 	}
-	defer ins.Close()
-	vec, err := tx.PrepareContext(ctx, insertVector)
-	if err != nil {
-		return err
-	}
-	defer vec.Close()
-	lacking := false
-	for _, t := range turns {
-		if _, err := del.ExecContext(ctx, t.session, t.turn.Index); err != nil {
-			return err
-		}
-		res, err := ins.ExecContext(ctx, t.session, t.turn.Index, t.turn.Line, t.hash, t.turn.User, t.turn.Assistant,
-			strings.Join(t.turn.Files, "\n"), strings.Join(t.turn.Commands, "\n"), turnActions(t.turn), turnTime(t.turn))
+	err = ix.s.write(ctx, func(tx *sql.Tx) error {
+		w, err := ix.newLedgerWriter(ctx, tx, true)
 		if err != nil {
 			return err
 		}
-		id, err := res.LastInsertId()
-		if err != nil {
+		defer w.close()
+		if err := w.reembed(ids); err != nil {
 			return err
 		}
-		if ix.opts.Embedder == nil {
-			continue
+		if w.embedFailed() {
+			return nil
 		}
-		if t.vectors == nil && len(t.texts) > 0 {
-			lacking = true
-			continue
-		}
-		if err := putVectors(ctx, vec, ix.opts.Embedder.Identity(), t.project, t.session, t.turn.Index, id, t.vectors); err != nil {
-			return err
-		}
-	}
-	// Other embedders' vectors are now incomplete, and so is this one's
-	// when embedding failed.
-	if lacking || ix.opts.Embedder == nil {
-		_, err = tx.ExecContext(ctx, `UPDATE embedders SET complete = 0`)
+		_, err = tx.ExecContext(ctx, `UPDATE files SET full_pending = 0 WHERE path = ?`, path)
 		return err
-	}
-	_, err = tx.ExecContext(ctx, `UPDATE embedders SET complete = 0 WHERE identity != ?`, ix.opts.Embedder.Identity())
-	return err
-}
-
-const insertVector = `INSERT OR REPLACE INTO vectors(embedder, project, turn_id, part, session_id, turn, vec) VALUES (?, ?, ?, ?, ?, ?, ?)`
-
-// putVectors stores one turn's chunk vectors; a turn with no text gets one
-// empty vector, so it no longer counts as lacking.
-func putVectors(ctx context.Context, stmt *sql.Stmt, identity, project, session string, turn int, turnID int64, vecs [][]float32) error {
-	if len(vecs) == 0 {
-		_, err := stmt.ExecContext(ctx, identity, project, turnID, 0, session, turn, []byte{})
-		return err
-	}
-	for part, v := range vecs {
-		if _, err := stmt.ExecContext(ctx, identity, project, turnID, part, session, turn, encodeVector(v)); err != nil {
-			return err
-		}
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
-}
-
-// pruneTurns deletes stored turns of a session that its re-read no longer
-// has among the turns it read. Turns after the last one read stay: aider
-// only appends, so a session with fewer turns than before was cut by hand
-// (a user trimming a big history), and its cut turns stay recallable as a
-// session that left the file does.
-func pruneTurns(ctx context.Context, tx *sql.Tx, session string, turns []chunk.Turn) error {
-	if len(turns) == 0 {
-		return nil
-	}
-	last := turns[0].Index
-	args := make([]any, 0, len(turns)+2)
-	args = append(args, session, 0)
-	marks := make([]string, 0, len(turns))
-	for _, t := range turns {
-		last = max(last, t.Index)
-		args = append(args, t.Index)
-		marks = append(marks, "?")
-	}
-	args[1] = last
-	_, err := tx.ExecContext(ctx, `DELETE FROM turns WHERE session_id = ? AND turn < ? AND turn NOT IN (`+strings.Join(marks, ",")+`)`, args...)
-	return err
-}
-
-func upsertSession(ctx context.Context, tx *sql.Tx, path, harnessName string, s harness.Session) error {
-	var started any
-	var startedNS any
-	if s.HasStart() {
-		started = s.Started.Format(time.RFC3339)
-		startedNS = s.Started.UnixNano()
-	}
-	_, err := tx.ExecContext(ctx, `
-		INSERT INTO sessions(id, path, project, ordinal, started, started_ns, header, offset, end_offset, present,
-			harness, parent, subagent, marker)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
-		ON CONFLICT(id) DO UPDATE SET path = excluded.path, project = excluded.project,
-			ordinal = excluded.ordinal, started = excluded.started, started_ns = excluded.started_ns,
-			header = excluded.header, offset = excluded.offset, end_offset = excluded.end_offset, present = 1,
-			harness = excluded.harness, parent = excluded.parent, subagent = excluded.subagent, marker = excluded.marker`,
-		s.ID, path, sessionProject(s), s.Ordinal, started, startedNS, s.Header, s.Offset, s.End,
-		harnessName, s.Parent, s.Subagent, s.Marker)
-	return err
 }
 
 func putFileState(ctx context.Context, tx *sql.Tx, path string, st fileState) error {
 	_, err := tx.ExecContext(ctx, `
-		INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		path, filepath.Dir(path), st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano(), st.harness)
+		INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		path, filepath.Dir(path), st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano(), st.harness, st.full)
 	return err
 }
 
 func (s *Store) fileState(ctx context.Context, path string) (fileState, error) {
 	var st fileState
-	err := s.db.QueryRowContext(ctx, `SELECT size, mtime_ns, last_offset, last_ordinal, fingerprint, harness FROM files WHERE path = ?`, path).
-		Scan(&st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint, &st.harness)
+	err := s.db.QueryRowContext(ctx, `SELECT size, mtime_ns, last_offset, last_ordinal, fingerprint, full_pending, harness FROM files WHERE path = ?`, path).
+		Scan(&st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint, &st.full, &st.harness)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, nil
 	}
@@ -635,83 +724,15 @@ type knownSession struct {
 	id      string
 	offset  int64
 	header  string
-	started sql.NullInt64
+	started sql.NullString
 	present bool
 	// first is the user text of the session's first stored turn.
 	first string
 }
 
-// reserveTakenIDs reserves the IDs of known sessions that a parsed session
-// took without being that session, and reports whether it reserved any.
-func reserveTakenIDs(parsed []harness.Session, known []knownSession, reserved map[string]bool) bool {
-	byID := map[string]knownSession{}
-	for _, ks := range known {
-		byID[ks.id] = ks
-	}
-	added := false
-	for _, sess := range parsed {
-		ks, ok := byID[sess.ID]
-		if ok && !reserved[sess.ID] && !sameSession(ks, sess, known) {
-			reserved[sess.ID] = true
-			added = true
-		}
-	}
-	return added
-}
-
-// sameSession reports whether a parsed session is the known one: the same
-// header and start, and, when another known session of the file shares
-// them (two launches in one second, unreadable headers), the same first
-// question. Aider writes a question whole when it is sent, so a session
-// cut or grown after its first turn still matches.
-func sameSession(ks knownSession, sess harness.Session, known []knownSession) bool {
-	var started sql.NullInt64
-	if sess.HasStart() {
-		started = sql.NullInt64{Int64: sess.Started.UnixNano(), Valid: true}
-	}
-	if ks.header != sess.Header || ks.started != started {
-		return false
-	}
-	for _, other := range known {
-		if other.id != ks.id && other.header == ks.header && other.started == ks.started {
-			return ks.first == firstQuestion(sess)
-		}
-	}
-	return true
-}
-
-// firstQuestion is the user text of a session's first turn as stored:
-// with its secrets redacted.
-func firstQuestion(sess harness.Session) string {
-	sess.Messages = append([]harness.Message(nil), sess.Messages...)
-	sess.Records = append([]harness.Record(nil), sess.Records...)
-	redactSession(&sess)
-	turns := chunk.Turns(sess)
-	if len(turns) == 0 {
-		return ""
-	}
-	return turns[0].User
-}
-
-// rereadAs reports whether a session read before is among the sessions
-// read now under another ID: one starting at the same byte whose header
-// completes the old one (aider was writing it during the last run). A
-// session cut by hand and followed by a new one is not: it stays, gone.
-// Sessions without headers (those of JSONL harnesses, which all start at
-// their file's first byte) are never re-read as another: a session that
-// left such a file stays, gone.
-func rereadAs(ks knownSession, parsed []harness.Session) bool {
-	for _, sess := range parsed {
-		if sess.Offset == ks.offset && sess.Header != "" && strings.HasPrefix(sess.Header, ks.header) {
-			return true
-		}
-	}
-	return false
-}
-
 func (s *Store) fileSessions(ctx context.Context, path string) ([]knownSession, error) {
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT id, offset, header, started_ns, present,
+		SELECT id, offset, header, started, present,
 			COALESCE((SELECT user FROM turns WHERE session_id = sessions.id ORDER BY turn LIMIT 1), '')
 		FROM sessions WHERE path = ?`, path)
 	if err != nil {
@@ -744,29 +765,6 @@ func (s *Store) tombstones(ctx context.Context, path string) (map[string]bool, e
 		out[id] = true
 	}
 	return out, rows.Err()
-}
-
-func (s *Store) turnHashes(ctx context.Context, session string) (map[int]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT turn, hash FROM turns WHERE session_id = ?`, session)
-	if err != nil {
-		return nil, fmt.Errorf("store: reading the ledger: %w", err)
-	}
-	defer rows.Close()
-	out := map[int]string{}
-	for rows.Next() {
-		var t int
-		var h string
-		if err := rows.Scan(&t, &h); err != nil {
-			return nil, err
-		}
-		out[t] = h
-	}
-	return out, rows.Err()
-}
-
-func fingerprint(b []byte) []byte {
-	sum := sha256.Sum256(b)
-	return sum[:]
 }
 
 // unwrapPath drops the path an *os.PathError repeats.

@@ -3,10 +3,13 @@ package memory
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/deja-dev/deja/aider"
 )
@@ -409,11 +412,11 @@ func TestIndexFileDeletedWhileReadIsMissing(t *testing.T) {
 	index(t, s, emb, path)
 	appendFile(t, path, thirdSession)
 	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Embedder: emb,
-		readFile: func(name string) ([]byte, error) {
+		open: func(name string) (*os.File, error) {
 			if err := os.Remove(name); err != nil {
 				t.Fatal(err)
 			}
-			return os.ReadFile(name)
+			return os.Open(name)
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -423,5 +426,340 @@ func TestIndexFileDeletedWhileReadIsMissing(t *testing.T) {
 	}
 	if n := len(sessionIDs(t, s)); n != 2 {
 		t.Errorf("%d sessions after the history was deleted, want its 2 kept", n)
+	}
+}
+
+// storedTurns lists a session's stored turns as "index:user" in order.
+func storedTurns(t *testing.T, s *Store, id string) []string {
+	t.Helper()
+	rows, err := s.db.Query(`SELECT turn, user FROM turns WHERE session_id = ? ORDER BY turn`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var i int
+		var u string
+		if err := rows.Scan(&i, &u); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%d:%s", i, u))
+	}
+	return out
+}
+
+// presentSessions lists the sessions the file holds now, each with its
+// stored turns.
+func presentSessions(t *testing.T, s *Store) map[string][]string {
+	t.Helper()
+	list, err := s.Sessions(context.Background(), Scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, si := range list {
+		if si.Present {
+			out[si.ID] = storedTurns(t, s, si.ID)
+		}
+	}
+	return out
+}
+
+func TestIndexCutAndRestoreOfAHeaderlessHistoryLeavesNoPhantomTurns(t *testing.T) {
+	const (
+		one   = "#### Add a health check endpoint  \n\nAdded health/check.go.\n\n"
+		two   = "#### Log every rejected login  \n\nThe limiter logs through slog.\n\n"
+		three = "#### Make the bucket size configurable  \n\nAdded RATE_LIMIT_BURST.\n\n"
+	)
+	whole := []string{"0:Add a health check endpoint", "1:Log every rejected login", "2:Make the bucket size configurable"}
+	s, path := fixture(t)
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	emb := newWordsEmbedder()
+	write(one + two + three)
+	index(t, s, emb, path)
+	id := sessionIDs(t, s)[0]
+
+	// The middle turn is cut by hand: the file's one session is the first
+	// and third turn, and nothing else.
+	write(one + three)
+	index(t, s, emb, path)
+	now := presentSessions(t, s)
+	if len(now) != 1 {
+		t.Fatalf("after the cut the file's sessions are %v; want one", now)
+	}
+	for cut, turns := range now {
+		if want := []string{"0:Add a health check endpoint", "1:Make the bucket size configurable"}; !slices.Equal(turns, want) {
+			t.Errorf("session %s after the cut holds %q; want %q, with no phantom turn", cut, turns, want)
+		}
+	}
+	if got := storedTurns(t, s, id); !slices.Equal(got, whole) {
+		t.Errorf("the session as it was (%s) holds %q; want it kept whole, %q", id, got, whole)
+	}
+
+	// Restored: the file's session is whole again.
+	write(one + two + three)
+	index(t, s, emb, path)
+	for restored, turns := range presentSessions(t, s) {
+		if !slices.Equal(turns, whole) {
+			t.Errorf("session %s after the restore holds %q; want %q", restored, turns, whole)
+		}
+	}
+	if r := recall(t, s, emb, "RATE_LIMIT_BURST", Keyword); len(r.Results) == 0 {
+		t.Error("the restored history's last turn is not recalled")
+	}
+}
+
+func TestIndexFileRewrittenWithTheSameHeaderTimesIsNotMixed(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	old := "\n# aider chat started at 2026-07-19 08:15:00\n\n" +
+		"#### Add rate limiting to the login endpoint  \n\nA token bucket in middleware/ratelimit.go.\n\n" +
+		"#### Log every rejected login  \n\nThe limiter logs through slog.\n\n" +
+		"#### Make the bucket size configurable  \n\nAdded RATE_LIMIT_BURST.\n"
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index(t, s, emb, path)
+	id := sessionIDs(t, s)[0]
+	// Another history written over it, with a session started in the same
+	// second (a restored backup, a copy from another machine).
+	rewritten := "\n# aider chat started at 2026-07-19 08:15:00\n\n#### Switch the CI to GitHub Actions  \n\nAdded .github/workflows/ci.yml.\n"
+	if err := os.WriteFile(path, []byte(rewritten), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index(t, s, emb, path)
+	now := presentSessions(t, s)
+	if len(now) != 1 {
+		t.Fatalf("the rewritten file's sessions are %v; want one", now)
+	}
+	for nid, turns := range now {
+		if want := []string{"0:Switch the CI to GitHub Actions"}; !slices.Equal(turns, want) || nid == id {
+			t.Errorf("rewritten session %s holds %q; want %q under an ID of its own, not %s", nid, turns, want, id)
+		}
+	}
+	d, err := s.Session(context.Background(), id)
+	if err != nil {
+		t.Fatalf("the old session is gone: %v", err)
+	}
+	if d.Present || len(d.Turns) != 3 {
+		t.Errorf("old session: present %v, %d turns; want it kept whole and marked gone, as a cut session is", d.Present, len(d.Turns))
+	}
+}
+
+func TestIndexDatesOutsideTheCalendarAreTextAfterRealDates(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	var text strings.Builder
+	for _, when := range []string{"0000-01-01 00:00:00", "1677-06-01 12:00:00", "2262-06-01 12:00:00", "9999-12-31 23:59:59", "2026-07-19 08:15:00"} {
+		fmt.Fprintf(&text, "\n# aider chat started at %s\n\n#### Session of %s about the tenant filter  \n\nDone.\n", when, when[:4])
+	}
+	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index(t, s, emb, path)
+	list, err := s.Sessions(context.Background(), Scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var years []int
+	for _, si := range list {
+		years = append(years, si.Started.Year())
+	}
+	if len(years) != 5 || years[0] != 2026 {
+		t.Fatalf("sessions by start: years %v; want the 2026 one first, the others after it", years)
+	}
+	if got, want := years[1:], []int{0, 1677, 2262, 9999}; !slices.Equal(slices.Sorted(slices.Values(got)), want) {
+		t.Errorf("undated sessions keep years %v; want %v kept as text", got, want)
+	}
+	// Read whole again, each session is still the one stored.
+	if _, err := s.db.Exec(`UPDATE files SET fingerprint = x''`); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, path, "\n#### One more about the tenant filter  \n\nDone too.\n")
+	index(t, s, emb, path)
+	if n := len(sessionIDs(t, s)); n != 5 {
+		t.Errorf("%d sessions after a whole re-read; want the same 5", n)
+	}
+	for _, sc := range []Scope{
+		{Since: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{Until: time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{Since: time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), Until: time.Date(2100, 1, 1, 0, 0, 0, 0, time.UTC)},
+	} {
+		list, err := s.Sessions(context.Background(), sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != 1 || list[0].Started.Year() != 2026 {
+			t.Errorf("sessions in %v..%v: %d; want the 2026 one only", sc.Since, sc.Until, len(list))
+		}
+		for _, mode := range []Mode{Keyword, Semantic} {
+			r, err := s.Recall(context.Background(), RecallOptions{Query: "tenant filter", Mode: mode, Limit: 10, Scope: sc, Embedder: emb})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, res := range r.Results {
+				if res.Started.Year() != 2026 {
+					t.Errorf("%v recall in %v..%v found a session of %d", mode, sc.Since, sc.Until, res.Started.Year())
+				}
+			}
+		}
+	}
+}
+
+// benchmarkIndex indexes the history write makes, afresh each iteration,
+// and reports the time per unit (turn or record): flat across sizes when
+// indexing is linear.
+func benchmarkIndex(b *testing.B, n int, unit string, write func(testing.TB, string, int)) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "p", aider.HistoryFileName)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	write(b, path, n)
+	emb := newWordsEmbedder()
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		s, err := Open(context.Background(), filepath.Join(dir, fmt.Sprintf("data%d", i)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Embedder: emb}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/"+unit)
+}
+
+// BenchmarkIndexTurnRecords indexes one turn of more and more records;
+// comparing every record with those before it once made this quadratic.
+func BenchmarkIndexTurnRecords(b *testing.B) {
+	for _, n := range []int{75000, 150000, 300000} {
+		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) { benchmarkIndex(b, n, "record", manyRecordsHistory) })
+	}
+}
+
+// BenchmarkIndexSessionTurns indexes one session of more and more turns.
+func BenchmarkIndexSessionTurns(b *testing.B) {
+	for _, n := range []int{10000, 20000, 40000} {
+		b.Run(fmt.Sprintf("turns=%d", n), func(b *testing.B) { benchmarkIndex(b, n, "turn", longSessionHistory) })
+	}
+}
+
+func TestIndexKeepsTurnLinesOfTheFile(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	appendFile(t, path, longSession)
+	index(t, s, emb, path)
+	appendFile(t, path, "\n#### One more question about distroless  \n\nSwitched to distroless.\n")
+	index(t, s, emb, path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	rows, err := s.db.Query(`SELECT line, user FROM turns WHERE user != ''`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var line int
+		var user string
+		if err := rows.Scan(&line, &user); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if line < 1 || line > len(lines) || !strings.Contains(lines[line-1], strings.SplitN(user, "\n", 2)[0]) {
+			t.Errorf("turn %q is stored at line %d, which is not where the file has it", user, line)
+		}
+	}
+	// The fixture's "/run" line is a command, not a question.
+	if n != 7 {
+		t.Errorf("checked %d turns, want 7", n)
+	}
+}
+
+// ledgerDump is everything the store holds of its sessions and turns, in
+// a stable order, for comparing two stores.
+func ledgerDump(t *testing.T, s *Store) string {
+	t.Helper()
+	rows, err := s.db.Query(`
+		SELECT s.id, s.ordinal, coalesce(s.started, ''), s.header, s.offset, s.end_offset, s.present,
+			coalesce(t.turn, -2), coalesce(t.line, 0), coalesce(t.hash, '')
+		FROM sessions s LEFT JOIN turns t ON t.session_id = s.id ORDER BY s.id, t.turn`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var id, started, header, hash string
+		var ordinal, offset, end, present, turn, line int
+		if err := rows.Scan(&id, &ordinal, &started, &header, &offset, &end, &present, &turn, &line, &hash); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%s %d %s %q %d-%d %d turn %d line %d %s\n", id, ordinal, started, header, offset, end, present, turn, line, hash)
+	}
+	var files string
+	s.db.QueryRow(`SELECT group_concat(size || ' ' || last_offset || ' ' || last_ordinal || ' ' || hex(fingerprint), ';') FROM files`).Scan(&files)
+	return b.String() + files
+}
+
+func TestIndexWindowByWindowIsIndexWhole(t *testing.T) {
+	corpus, _ := filepath.Glob("../../shared/aider/corpus/*.md")
+	if len(corpus) == 0 {
+		t.Log("../shared/aider/corpus is absent: checking the test histories only")
+	}
+	dir := t.TempDir()
+	same := filepath.Join(dir, "same-second", aider.HistoryFileName)
+	os.MkdirAll(filepath.Dir(same), 0o755)
+	// Two launches in one second, a headerless start and a header split by
+	// a window edge.
+	os.WriteFile(same, []byte("#### before any header  \n\nok\n"+thirdSession+thirdSession+longSession), 0o644)
+	for _, src := range append([]string{"testdata/history.md", same}, corpus...) {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "p", aider.HistoryFileName)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		var dumps []string
+		// Whole, a session at a time, and a few bytes at a time; then the
+		// same after a session is appended (a re-read from the last one).
+		for _, window := range []int{1 << 30, 1} {
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, err := Open(context.Background(), filepath.Join(dir, fmt.Sprintf("data-%s-%d", filepath.Base(src), window)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := IndexOptions{Paths: []string{path}, window: window}
+			if _, err := s.Index(context.Background(), opts); err != nil {
+				t.Fatal(err)
+			}
+			appendFile(t, path, thirdSession)
+			if _, err := s.Index(context.Background(), opts); err != nil {
+				t.Fatal(err)
+			}
+			dumps = append(dumps, ledgerDump(t, s))
+			s.Close()
+		}
+		if dumps[1] != dumps[0] {
+			t.Errorf("%s: indexed window by window, the store differs from one indexed whole", src)
+		}
 	}
 }

@@ -7,17 +7,24 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/deja-dev/deja/embed"
 )
 
 // The reliability tests run Index in child processes (this test binary,
 // re-executed), so that locks, kills and concurrent writers are real.
 
-const childEnv = "DEJA_TEST_INDEX_CHILD"
+const (
+	childEnv     = "DEJA_TEST_INDEX_CHILD"
+	childFullEnv = "DEJA_TEST_INDEX_CHILD_FULL"
+)
 
 // TestIndexChild is the child: it indexes the files named in the
 // environment into the store named there. It does nothing in a normal run.
@@ -34,6 +41,7 @@ func TestIndexChild(t *testing.T) {
 	}
 	_, err = s.Index(context.Background(), IndexOptions{
 		Paths:    parts[1:],
+		Full:     os.Getenv(childFullEnv) != "",
 		Embedder: newWordsEmbedder(),
 		Lock:     LockOptions{Wait: time.Minute, Waiting: func(pid int) { fmt.Fprintf(os.Stderr, "waiting for %d\n", pid) }},
 	})
@@ -48,6 +56,13 @@ func TestIndexChild(t *testing.T) {
 func indexChild(dir string, paths ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], "-test.run=^TestIndexChild$")
 	cmd.Env = append(os.Environ(), childEnv+"="+dir+"\n"+strings.Join(paths, "\n"))
+	return cmd
+}
+
+// indexFullChild is indexChild with --full.
+func indexFullChild(dir string, paths ...string) *exec.Cmd {
+	cmd := indexChild(dir, paths...)
+	cmd.Env = append(cmd.Env, childFullEnv+"=1")
 	return cmd
 }
 
@@ -255,5 +270,378 @@ func TestHistoryChangingWhileIndexed(t *testing.T) {
 	index(t, other, emb, hist)
 	if got, want := storeCounts(t, s.dir), storeCounts(t, other.dir); got != want {
 		t.Errorf("indexed while written: %s; indexed once at the end: %s", got, want)
+	}
+}
+
+// pendingFull counts the histories a --full has yet to finish.
+func pendingFull(t *testing.T, dir string) int {
+	t.Helper()
+	s, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n int
+	if err := s.db.QueryRow(`SELECT count(*) FROM files WHERE full_pending = 1`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestIndexKilledFullIsFinishedByAPlainIndex(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills child processes")
+	}
+	// The first --full names every history (as a --full with no path
+	// does), the second only "web", which was never indexed before.
+	for _, all := range []bool{true, false} {
+		t.Run(fmt.Sprintf("every history %v", all), func(t *testing.T) {
+			dir := t.TempDir()
+			var hists []string
+			for _, name := range []string{"api", "shop", "web"} {
+				hist := filepath.Join(dir, name, ".aider.chat.history.md")
+				os.MkdirAll(filepath.Dir(hist), 0o755)
+				sessions := 300
+				if raceEnabled {
+					sessions = 60
+				}
+				bigHistory(t, hist, 0, sessions)
+				hists = append(hists, hist)
+			}
+			named := hists
+			if !all {
+				named = hists[2:]
+			}
+			store := filepath.Join(dir, "store")
+			if out, err := indexChild(store, hists[:2]...).CombinedOutput(); err != nil {
+				t.Fatalf("first index: %v\n%s", err, out)
+			}
+			landed := false
+			for _, delay := range []time.Duration{20 * time.Millisecond, 100 * time.Millisecond, 300 * time.Millisecond, 800 * time.Millisecond, 2 * time.Second} {
+				cmd := indexFullChild(store, named...)
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(delay)
+				cmd.Process.Signal(syscall.SIGKILL)
+				cmd.Wait()
+				ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+				if ok && ws.Signaled() && pendingFull(t, store) > 0 {
+					landed = true
+					break
+				}
+			}
+			if !landed {
+				t.Fatal("no kill landed while a --full had histories left: make the histories bigger")
+			}
+			// aider goes on writing; then a plain index, which reads the
+			// histories the store tracks.
+			for _, h := range hists {
+				bigHistory(t, h, 1000, 2)
+			}
+			s, err := Open(context.Background(), store)
+			if err != nil {
+				t.Fatal(err)
+			}
+			known, err := s.KnownFiles(context.Background())
+			s.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(known, hists) {
+				t.Fatalf("after the killed --full the store tracks %v; want every history it knew and every one the --full named", known)
+			}
+			if out, err := indexChild(store, known...).CombinedOutput(); err != nil {
+				t.Fatalf("plain index: %v\n%s", err, out)
+			}
+			if n := pendingFull(t, store); n != 0 {
+				t.Errorf("%d histories still marked for --full after a plain index finished", n)
+			}
+			clean := filepath.Join(dir, "clean")
+			if out, err := indexChild(clean, known...).CombinedOutput(); err != nil {
+				t.Fatalf("clean index: %v\n%s", err, out)
+			}
+			if got, want := storeCounts(t, store), storeCounts(t, clean); got != want {
+				t.Errorf("after a killed --full and a plain index: %s; a clean index has %s", got, want)
+			}
+			s, err = Open(context.Background(), store)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			for _, h := range known {
+				var n int
+				s.db.QueryRow(`SELECT count(*) FROM sessions WHERE path = ? AND started_ns >= ?`, h,
+					time.Date(2025, 1, 1, 0, 0, 0, 0, time.Local).Add(1000*time.Hour).UnixNano()).Scan(&n)
+				if n != 2 {
+					t.Errorf("%s: %d of the 2 sessions appended after the killed --full are indexed", h, n)
+				}
+			}
+		})
+	}
+}
+
+func TestRecallDuringAFullIndexAnswersFromTheLastCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child processes")
+	}
+	dir := t.TempDir()
+	var hists []string
+	for _, name := range []string{"api", "shop", "web", "cli"} {
+		hist := filepath.Join(dir, name, ".aider.chat.history.md")
+		os.MkdirAll(filepath.Dir(hist), 0o755)
+		bigHistory(t, hist, 0, 150)
+		hists = append(hists, hist)
+	}
+	store := filepath.Join(dir, "store")
+	if out, err := indexChild(store, hists...).CombinedOutput(); err != nil {
+		t.Fatalf("first index: %v\n%s", err, out)
+	}
+	emb := newWordsEmbedder()
+	full := indexFullChild(store, hists...)
+	if err := full.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- full.Wait() }()
+	recalls := 0
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("--full: %v", err)
+			}
+			running = false
+		default:
+		}
+		// Each recall opens the store, as 'deja recall' does.
+		s, err := Open(context.Background(), store)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for mode, q := range map[Mode]string{Semantic: "explains the change", Keyword: "tenant query"} {
+			r, err := s.Recall(context.Background(), RecallOptions{Query: q, Mode: mode, Limit: 5, Embedder: emb})
+			if err != nil {
+				t.Errorf("%v recall %d during --full: %v", mode, recalls, err)
+			} else if len(r.Results) == 0 {
+				t.Errorf("%v recall %d during --full found nothing", mode, recalls)
+			}
+		}
+		s.Close()
+		recalls++
+	}
+	if recalls < 3 {
+		t.Fatalf("only %d recalls ran while --full did: make the histories bigger", recalls)
+	}
+	t.Logf("%d recalls during --full", recalls)
+}
+
+// mountTmpfs mounts a tmpfs of size bytes at a new directory, or skips the
+// test saying why it cannot.
+func mountTmpfs(t *testing.T, size int) string {
+	t.Helper()
+	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
+		t.Skip("a full disk is made with a small tmpfs, which needs root on Linux")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", fmt.Sprintf("size=%d", size), "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs to fill (%v: %s)", err, strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
+	return dir
+}
+
+// fillDisk writes a file in dir until the disk holding it is full.
+func fillDisk(t *testing.T, dir string) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	block := make([]byte, 4096)
+	for {
+		if _, err := f.Write(block); err != nil {
+			return
+		}
+	}
+}
+
+func TestIndexOnAFullDiskFailsSayingSo(t *testing.T) {
+	disk := mountTmpfs(t, 1<<20)
+	src := t.TempDir()
+	small := filepath.Join(src, "small", ".aider.chat.history.md")
+	big := filepath.Join(src, "big", ".aider.chat.history.md")
+	os.MkdirAll(filepath.Dir(small), 0o755)
+	os.MkdirAll(filepath.Dir(big), 0o755)
+	bigHistory(t, small, 0, 10)
+	bigHistory(t, big, 0, 400)
+
+	s, err := Open(context.Background(), filepath.Join(disk, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	emb := newWordsEmbedder()
+	index(t, s, emb, small)
+	// What a store holds is in its database file once checkpointed, as
+	// SQLite does every 1,000 pages; on a disk this small the log would
+	// otherwise hold it all.
+	if _, err := s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	before := storeCounts(t, s.dir)
+	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{big}, Embedder: emb})
+	if !errors.Is(err, ErrDiskFull) || !strings.Contains(err.Error(), "disk full: free some space") {
+		t.Fatalf("index onto a full disk: err %v, report %+v; want an error saying the disk is full", err, rep)
+	}
+	if got := storeCounts(t, s.dir); got != before {
+		t.Errorf("after the failed index the store holds %s; before it, %s", got, before)
+	}
+
+	// forget on a full disk says truly whether it forgot: with no space
+	// left, and with a little, so that some runs commit and then fail to
+	// scrub.
+	ids := sessionIDs(t, s)
+	outcomes := map[string]int{}
+	for i, room := range []int64{0, 4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10, 128 << 10} {
+		fillDisk(t, disk)
+		filler := filepath.Join(disk, "filler")
+		if fi, err := os.Stat(filler); err == nil {
+			os.Truncate(filler, max(0, fi.Size()-room))
+		}
+		id := ids[i]
+		err := s.Forget(context.Background(), []string{id}, LockOptions{})
+		_, serr := s.Session(context.Background(), id)
+		switch {
+		case err == nil, errors.Is(err, ErrNotScrubbed):
+			if !errors.Is(serr, ErrNoSession) {
+				t.Errorf("forget with %d bytes free said it forgot (%v), but the session is still there", room, err)
+			}
+		default:
+			if !strings.Contains(err.Error(), "nothing was forgotten") || serr != nil {
+				t.Errorf("forget with %d bytes free failed with %v and the session is %v; a failed forget must say nothing was forgotten, and leave the session", room, err, serr)
+			}
+		}
+		switch {
+		case err == nil:
+			outcomes["forgot"]++
+		case errors.Is(err, ErrNotScrubbed):
+			outcomes["forgot, not scrubbed"]++
+		default:
+			outcomes["not forgotten"]++
+		}
+		os.Remove(filler)
+		if err := s.Forget(context.Background(), []string{id}, LockOptions{}); err != nil {
+			t.Errorf("forget again with space free: %v", err)
+		}
+		if _, err := s.Session(context.Background(), id); !errors.Is(err, ErrNoSession) {
+			t.Errorf("after forget with space free the session is there: %v", err)
+		}
+	}
+	t.Logf("forget on a nearly full disk: %v", outcomes)
+}
+
+// longSessionHistory writes one session of n turns.
+func longSessionHistory(t testing.TB, path string, n int) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("\n# aider chat started at 2026-07-19 08:15:00\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "#### question %d about the tenant query  \n\nanswer %d\n\n", i, i)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// manyRecordsHistory writes one session whose one turn has n file records.
+func manyRecordsHistory(t testing.TB, path string, n int) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("\n# aider chat started at 2026-07-19 08:15:00\n\n#### Rename the package everywhere  \n\nRenamed it.\n\n")
+	for i := range n {
+		fmt.Fprintf(&b, "> Applied edit to pkg/f%d.go  \n", i)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIndexA40000TurnSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes 40,000 turns")
+	}
+	s, path := fixture(t)
+	n := 40000
+	longSessionHistory(t, path, n)
+	emb := newWordsEmbedder()
+	rep := index(t, s, emb, path)
+	if rep.NewTurns != n || rep.Skipped != 0 {
+		t.Fatalf("first index of a %d-turn session: %+v", n, rep)
+	}
+	// aider goes on: the session is re-read with all its turns stored.
+	appendFile(t, path, "#### one more question about distroless  \n\nSwitched to distroless.\n")
+	rep = index(t, s, emb, path)
+	if rep.NewTurns != 1 {
+		t.Errorf("re-read of the grown session: %+v; want its one new turn", rep)
+	}
+	var turns, vectors int
+	s.db.QueryRow(`SELECT (SELECT count(*) FROM turns), (SELECT count(*) FROM vectors)`).Scan(&turns, &vectors)
+	if turns != n+1 || vectors != n+1 {
+		t.Errorf("%d turns, %d vectors stored; want %d of each", turns, vectors, n+1)
+	}
+	if r := recall(t, s, emb, "distroless", Keyword); len(r.Results) != 1 {
+		t.Errorf("the appended turn is not recalled: %+v", r.Results)
+	}
+}
+
+func TestIndexATurnOf300000Records(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes 300,000 records")
+	}
+	s, path := fixture(t)
+	n := 300000
+	manyRecordsHistory(t, path, n)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	var files string
+	if err := s.db.QueryRow(`SELECT files FROM turns`).Scan(&files); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(files, "\n") + 1; got != n {
+		t.Errorf("the turn holds %d file records; want %d", got, n)
+	}
+	if r := recall(t, s, emb, "pkg/f299999.go", Keyword); len(r.Results) != 1 {
+		t.Errorf("the last record is not recalled: %+v", r.Results)
+	}
+}
+
+// cancellingEmbedder embeds as wordsEmbedder does and cancels its run's
+// context on the first call, as a deadline would strike mid-run.
+type cancellingEmbedder struct {
+	*wordsEmbedder
+	cancel context.CancelFunc
+}
+
+func (e cancellingEmbedder) Embed(ctx context.Context, kind embed.Kind, texts []string) ([][]float32, error) {
+	e.cancel()
+	return e.wordsEmbedder.Embed(ctx, kind, texts)
+}
+
+func TestIndexOfALongSessionStopsAtItsDeadline(t *testing.T) {
+	s, path := fixture(t)
+	longSessionHistory(t, path, 20000)
+	ctx, cancel := context.WithCancel(context.Background())
+	emb := cancellingEmbedder{newWordsEmbedder(), cancel}
+	_, err := s.Index(ctx, IndexOptions{Paths: []string{path}, Embedder: emb})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("index cancelled mid-session: %v; want context.Canceled", err)
+	}
+	if emb.calls > 1 {
+		t.Errorf("the embedder was called %d times after the run was cancelled in its first call", emb.calls-1)
+	}
+	if n := len(sessionIDs(t, s)); n != 0 {
+		t.Errorf("a cancelled run left %d sessions; the file's transaction must roll back whole", n)
 	}
 }

@@ -2,7 +2,7 @@ package memory
 
 // schemaVersion is stored in meta; a store written by another version is
 // refused with a message rather than misread.
-const schemaVersion = "3"
+const schemaVersion = "4"
 
 // schema is the whole store. Everything a recall needs is here, so a
 // SIGKILL between two transactions leaves a consistent store:
@@ -29,6 +29,10 @@ const schemaVersion = "3"
 // WholeReader's change marker; turns carry each file's action (edited,
 // added, read), one a line beside files, and the time of the turn's first
 // message where the harness records one.
+//
+// Resumable --full (schema 4): files.full_pending marks a history that
+// 'deja index --full' has yet to re-read whole and re-embed; a history
+// first named by a run that has not read it yet has size -1.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -43,7 +47,8 @@ CREATE TABLE IF NOT EXISTS files (
 	last_ordinal INTEGER NOT NULL,
 	fingerprint  BLOB NOT NULL,
 	indexed_at   INTEGER NOT NULL,
-	harness      TEXT NOT NULL DEFAULT 'aider'
+	harness      TEXT NOT NULL DEFAULT 'aider',
+	full_pending INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS sessions (
 	id         TEXT PRIMARY KEY,
@@ -128,5 +133,8 @@ ALTER TABLE sessions ADD COLUMN subagent INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE sessions ADD COLUMN marker TEXT NOT NULL DEFAULT '';
 ALTER TABLE turns ADD COLUMN actions TEXT NOT NULL DEFAULT '';
 ALTER TABLE turns ADD COLUMN time_ns INTEGER;
+`},
+	"3": {to: "4", sql: `
+ALTER TABLE files ADD COLUMN full_pending INTEGER NOT NULL DEFAULT 0;
 `},
 }

@@ -20,7 +20,7 @@ var ErrDiskFull = errors.New("disk full")
 func diskHint(err error) error {
 	var se *sqlite.Error
 	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_FULL {
-		return fmt.Errorf("%w: free some space and run 'deja index' again (nothing indexed before was lost): %v", ErrDiskFull, err)
+		return fmt.Errorf("%w: free some space and run the command again (what was committed before is kept): %v", ErrDiskFull, err)
 	}
 	return err
 }

@@ -52,7 +52,8 @@ func decodeMessage(sc *jsonscan.Scanner, data []byte, m *messageInfo) bool {
 // an object.
 func decodePart(sc *jsonscan.Scanner, data []byte, p *partInfo) bool {
 	sc.Reset(data)
-	return sc.Object(func(key []byte) bool {
+	var text []byte
+	ok := sc.Object(func(key []byte) bool {
 		switch string(key) {
 		case "id":
 			if s := sc.String(); s != "" {
@@ -65,7 +66,9 @@ func decodePart(sc *jsonscan.Scanner, data []byte, p *partInfo) bool {
 		case "type":
 			p.Type = sc.String()
 		case "text":
-			p.Text = sc.String()
+			// Kept raw until the type is known: a reasoning part's
+			// text is not unescaped for nothing.
+			text = sc.RawString()
 		case "synthetic":
 			p.Synthetic = sc.Bool()
 		case "ignored":
@@ -95,6 +98,10 @@ func decodePart(sc *jsonscan.Scanner, data []byte, p *partInfo) bool {
 		}
 		return true
 	})
+	if ok && p.Type == "text" {
+		p.Text = jsonscan.Unescape(text)
+	}
+	return ok
 }
 
 func (in *toolInput) field(sc *jsonscan.Scanner, key []byte) bool {
@@ -124,8 +131,6 @@ func decodeSession(sc *jsonscan.Scanner, data []byte, s *sessionInfo) bool {
 			s.ParentID = sc.String()
 		case "directory":
 			s.Directory = sc.String()
-		case "title":
-			s.Title = sc.String()
 		case "time":
 			sc.Object(func(key []byte) bool {
 				switch string(key) {

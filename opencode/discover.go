@@ -42,7 +42,7 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 		places = append(places, place{dir, harness.Reason{Kind: "env", From: dir, Name: DataEnv}})
 	case opts.Home != "":
 		dir := filepath.Join(opts.Home, ".local", "share", "opencode")
-		places = append(places, place{dir, harness.Reason{Kind: "default", From: dir, Name: "default"}})
+		places = append(places, place{dir, harness.Reason{Kind: "default", From: dir, Name: "~/.local/share/opencode"}})
 	}
 	seen := map[string]bool{}
 	for _, pl := range places {
@@ -98,8 +98,8 @@ func storeSources(dir string) []string {
 
 // sourceState returns a store's size and modification time as the
 // indexer should compare them: a SQLite store's with its -wal, where
-// OpenCode's newest rows are until a checkpoint; a storage tree's latest
-// change of any directory in it, since each message adds a file to one.
+// OpenCode's newest rows are until a checkpoint; a storage tree's files'
+// total size and the latest change of any file or directory in it.
 func sourceState(path string) (int64, time.Time, bool) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -123,11 +123,15 @@ func sourceState(path string) (int64, time.Time, bool) {
 		if err != nil {
 			return nil
 		}
-		size++
-		if e.IsDir() {
-			if info, err := e.Info(); err == nil && info.ModTime().After(mod) {
-				mod = info.ModTime()
-			}
+		info, err := e.Info()
+		if err != nil {
+			return nil
+		}
+		if info.Mode().IsRegular() {
+			size += info.Size()
+		}
+		if info.ModTime().After(mod) {
+			mod = info.ModTime()
 		}
 		return nil
 	})

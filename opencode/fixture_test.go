@@ -55,3 +55,8 @@ func unpackTree(t testing.TB, fixture string) string {
 	}
 	return filepath.Join(dir, "storage")
 }
+
+// openForTest opens a store read-only for a test's own queries.
+func openForTest(path string) (*sql.DB, error) {
+	return sql.Open("sqlite", storeDSN(path, true))
+}

@@ -5,7 +5,6 @@ type sessionInfo struct {
 	ID        string
 	ParentID  string
 	Directory string
-	Title     string
 	Created   int64 // epoch milliseconds
 	Updated   int64
 	// Changed is the latest update time of the session, its messages and

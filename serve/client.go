@@ -1,13 +1,19 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 )
 
@@ -20,34 +26,144 @@ const (
 	answerTimeout = 2 * time.Second
 )
 
-// Client asks a running server for recalls.
+// ErrNotServing means no server for serve.json answers at the place it
+// names: nothing listens there, or whatever does cannot prove it knows the
+// file's secret (another process took a dead server's port). The file is
+// stale; RemoveStaleInfo removes it.
+var ErrNotServing = errors.New("no server answers for serve.json")
+
+// Client asks a running server for recalls. Every connection it makes
+// first checks the server's proof (ProofPath); a query, and a token, are
+// only ever sent on a connection that passed.
 type Client struct {
+	info Info
 	http *http.Client
+	base string
 }
 
-// NewClient returns a client with deja's short timeouts.
-func NewClient() *Client {
-	dialer := &net.Dialer{Timeout: dialTimeout}
-	return &Client{http: &http.Client{
-		Timeout:   answerTimeout,
-		Transport: &http.Transport{DialContext: dialer.DialContext, DisableCompression: true},
-	}}
+// NewClient returns a client for the server info names, with deja's short
+// timeouts: its socket when it has one, else its URL.
+func NewClient(info Info) *Client {
+	return newClient(info, answerTimeout)
 }
 
-// Recall sends req to the server info names, with the token when one is
-// given, and returns its answer. Any failure is an error: the caller reads
-// the store itself instead.
-func (c *Client) Recall(ctx context.Context, info Info, token string, req RecallRequest) (*RecallOutput, error) {
+// newClient is NewClient with another patience for answers; 0 waits as
+// long as the caller's context.
+func newClient(info Info, patience time.Duration) *Client {
+	c := &Client{info: info}
+	network, addr, base := "unix", info.Socket, "http://localhost"
+	if info.Socket == "" {
+		network, base = "tcp", strings.TrimSuffix(info.URL, "/")
+		if u, err := url.Parse(info.URL); err == nil {
+			addr = u.Host
+		}
+	}
+	c.base = base
+	c.http = &http.Client{
+		Timeout: patience,
+		Transport: &http.Transport{
+			DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+				return dialProven(ctx, network, addr, info.Secret)
+			},
+			DisableCompression: true,
+		},
+	}
+	return c
+}
+
+// dialProven connects and asks for the server's proof before the
+// connection is used for anything else.
+func dialProven(ctx context.Context, network, addr, secret string) (net.Conn, error) {
+	if secret == "" {
+		return nil, fmt.Errorf("%w: serve.json holds no secret (a server older than this deja)", ErrNotServing)
+	}
+	if addr == "" {
+		return nil, fmt.Errorf("%w: serve.json names no address", ErrNotServing)
+	}
+	var conn net.Conn
+	var err error
+	if network == "unix" {
+		conn, err = dialLocal(ctx, addr)
+	} else {
+		d := net.Dialer{Timeout: dialTimeout}
+		conn, err = d.DialContext(ctx, network, addr)
+	}
+	if err != nil {
+		if ctx.Err() == nil && !isTimeout(err) {
+			err = fmt.Errorf("%w: %v", ErrNotServing, err)
+		}
+		return nil, err
+	}
+	if err := askProof(conn, network, addr, secret); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// askProof sends one proof request on conn and checks the answer. The
+// server speaks only when asked, so nothing of a later answer is read.
+func askProof(conn net.Conn, network, addr, secret string) error {
+	nb := make([]byte, secretBytes)
+	if _, err := rand.Read(nb); err != nil {
+		return err
+	}
+	nonce := hex.EncodeToString(nb)
+	body, _ := json.Marshal(proofRequest{Nonce: nonce})
+	host := addr
+	if network == "unix" {
+		host = "localhost"
+	}
+	req, err := http.NewRequest(http.MethodPost, "http://"+host+ProofPath, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	conn.SetDeadline(time.Now().Add(answerTimeout))
+	defer conn.SetDeadline(time.Time{})
+	if err := req.Write(conn); err != nil {
+		return fmt.Errorf("%w: %v", ErrNotServing, err)
+	}
+	br := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(br, req)
+	if err != nil {
+		if isTimeout(err) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", ErrNotServing, err)
+	}
+	var ans proofAnswer
+	derr := json.NewDecoder(io.LimitReader(resp.Body, 4096)).Decode(&ans)
+	io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+	resp.Body.Close()
+	switch {
+	case resp.StatusCode != http.StatusOK || derr != nil || !checkProof(secret, nonce, ans.Proof):
+		return fmt.Errorf("%w: what answers at %s does not know serve.json's secret", ErrNotServing, addr)
+	case br.Buffered() > 0 || resp.Close:
+		return fmt.Errorf("%w: the proof's connection cannot carry the query", ErrNotServing)
+	}
+	return nil
+}
+
+// Recall sends req, with the token when one is given and the server is
+// reached over TCP, and returns the answer. Any failure is an error: the
+// caller reads the store itself instead.
+func (c *Client) Recall(ctx context.Context, token string, req RecallRequest) (*RecallOutput, error) {
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, err
 	}
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, info.URL+RecallPath, bytes.NewReader(body))
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+RecallPath, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
 	hr.Header.Set("Content-Type", "application/json")
-	if token != "" {
+	if token != "" && c.info.Socket == "" {
 		hr.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := c.http.Do(hr)
@@ -69,4 +185,21 @@ func (c *Client) Recall(ctx context.Context, info Info, token string, req Recall
 		return nil, fmt.Errorf("serve: reading the answer: %w", err)
 	}
 	return &out, nil
+}
+
+// Reach connects to the server info names and checks its proof, for
+// 'deja doctor'.
+func Reach(ctx context.Context, info Info) error {
+	network, addr := "unix", info.Socket
+	if addr == "" {
+		network = "tcp"
+		if u, err := url.Parse(info.URL); err == nil {
+			addr = u.Host
+		}
+	}
+	conn, err := dialProven(ctx, network, addr, info.Secret)
+	if err != nil {
+		return err
+	}
+	return conn.Close()
 }

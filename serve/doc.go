@@ -1,8 +1,9 @@
 // Package serve offers deja's memory to agents: an MCP server with recall,
 // show and sessions tools (over stdio or streamable HTTP), a small JSON
-// recall endpoint with token checks, the serve.json file by which
-// 'deja recall' finds a running server for its data directory, and the
-// client it asks with.
+// recall endpoint, the private socket (a named pipe on Windows) and the
+// token-guarded TCP listener it answers on, the per-start secret by which
+// a server proves it wrote serve.json, and the client that asks for that
+// proof before it sends a query.
 //
 // It reads the store through memory.Warm; it never indexes, and knows
 // nothing of cobra or flags.

@@ -77,7 +77,7 @@ func requireToken(token string, next http.Handler) http.Handler {
 		got := []byte(r.Header.Get("Authorization"))
 		if subtle.ConstantTimeCompare(got, want) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="deja"`)
-			writeError(w, http.StatusUnauthorized, "this deja server needs its token: send 'Authorization: Bearer TOKEN' (deja reads it from DEJA_TOKEN)")
+			writeError(w, http.StatusUnauthorized, "this deja server needs its token: send 'Authorization: Bearer TOKEN', with the token deja serve was given (--token or DEJA_TOKEN) or made (serve.token in its data directory)")
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -125,10 +125,43 @@ func CheckBind(addr, token string) error {
 	return nil
 }
 
-// Serve answers on ln until ctx ends, then stops taking connections and
-// waits up to grace for requests in flight.
+// Timeouts bound every connection, so a client that sends slowly, or
+// connects and says nothing, cannot hold the server's descriptors.
+type Timeouts struct {
+	// Header is the most time to read a request's headers; Request to
+	// read the whole request, body included.
+	Header, Request time.Duration
+	// Write is the most time from the end of the headers to the end of
+	// the answer; Idle how long a kept-alive connection may wait for its
+	// next request.
+	Write, Idle time.Duration
+}
+
+// DefaultTimeouts are deja serve's: a request is a sentence of JSON, read
+// in microseconds; an answer may wait for an embedder's first load.
+func DefaultTimeouts() Timeouts {
+	return Timeouts{Header: 5 * time.Second, Request: 10 * time.Second, Write: 2 * time.Minute, Idle: time.Minute}
+}
+
+// maxHeaderBytes bounds a request's headers; deja's are a few lines.
+const maxHeaderBytes = 64 << 10
+
+// Serve answers on ln with DefaultTimeouts until ctx ends, then stops
+// taking connections and waits up to grace for requests in flight.
 func Serve(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	return ServeTimeouts(ctx, ln, h, grace, DefaultTimeouts())
+}
+
+// ServeTimeouts is Serve with other timeouts.
+func ServeTimeouts(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, t Timeouts) error {
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: t.Header,
+		ReadTimeout:       t.Request,
+		WriteTimeout:      t.Write,
+		IdleTimeout:       t.Idle,
+		MaxHeaderBytes:    maxHeaderBytes,
+	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	select {

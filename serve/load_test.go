@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"net"
-	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -32,8 +31,11 @@ func TestConcurrentRecallWhileIndexing(t *testing.T) {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- Serve(ctx, ln, NewHandler(m, NewMCPServer(m, "test"), ""), 5*time.Second) }()
-	info := Info{URL: "http://" + ln.Addr().String()}
+	secret, _ := NewSecret()
+	go func() {
+		served <- Serve(ctx, ln, WithProof(secret, NewHandler(m, NewMCPServer(m, "test"), "")), 5*time.Second)
+	}()
+	info := Info{URL: "http://" + ln.Addr().String(), Secret: secret}
 
 	queries := []string{"one customer can see another account's orders", "make the docker image smaller", "go test ./...", "internal/db/query.go", "rate limiting the login"}
 	var (
@@ -47,10 +49,10 @@ func TestConcurrentRecallWhileIndexing(t *testing.T) {
 		wg.Go(func() {
 			// No deadline: under -race a recall can outlast deja
 			// recall's patience, and that is not a server error.
-			client := &Client{http: &http.Client{}}
+			client := newClient(info, 0)
 			for i := c; time.Now().Before(deadline); i++ {
 				start := time.Now()
-				_, err := client.Recall(ctx, info, "", RecallRequest{Query: queries[i%len(queries)]})
+				_, err := client.Recall(ctx, "", RecallRequest{Query: queries[i%len(queries)]})
 				took := time.Since(start)
 				mu.Lock()
 				latencies = append(latencies, took)
@@ -73,8 +75,8 @@ func TestConcurrentRecallWhileIndexing(t *testing.T) {
 	// Like the clients above, no deadline: on a loaded machine the first
 	// recall after a re-index reloads the vectors and may outlast deja
 	// recall's 2 s patience; what is checked here is what it finds.
-	patient := &Client{http: &http.Client{}}
-	out, err := patient.Recall(ctx, info, "", RecallRequest{Query: "token bucket limiter on the login route", Limit: 1})
+	patient := newClient(info, 0)
+	out, err := patient.Recall(ctx, "", RecallRequest{Query: "token bucket limiter on the login route", Limit: 1})
 	if err != nil || len(out.Results) == 0 || !strings.HasSuffix(out.Results[0].SessionID, "-20260720T110000") {
 		t.Errorf("after re-indexing, recall gave %+v, %v; want the new session", out, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 )
 
 // RecallOutput is a recall as 'deja recall --json' prints it: also the
@@ -96,24 +97,27 @@ func (o RecallOutput) Text() string {
 		fmt.Fprintf(&b, "nothing found for %q: %s\n", o.Query, o.Note)
 		return b.String()
 	}
+	var origins quote.Origins
 	for i, h := range o.Results {
 		when := "start unknown"
 		if h.Started != nil {
 			when = *h.Started
 		}
-		fmt.Fprintf(&b, "%d. %s/%d · %s · %s\n", i+1, h.SessionID, h.Turn, when, h.Project)
+		fmt.Fprintf(&b, "%d. %s/%d · %s · %s\n", i+1, h.SessionID, h.Turn, when, quote.Line(h.Project))
+		var q strings.Builder
 		if h.User != "" {
-			fmt.Fprintf(&b, "   you: %s\n", oneLine(h.User, 300))
+			fmt.Fprintf(&q, "you: %s\n", oneLine(h.User, 300))
 		}
 		if h.Assistant != "" {
-			fmt.Fprintf(&b, "   aider: %s\n", oneLine(h.Assistant, AnswerPreview))
+			fmt.Fprintf(&q, "aider: %s\n", oneLine(h.Assistant, AnswerPreview))
 		}
 		if len(h.Files) > 0 {
-			fmt.Fprintf(&b, "   files: %s\n", strings.Join(h.Files, ", "))
+			fmt.Fprintf(&q, "files: %s\n", joinLines(h.Files, ", "))
 		}
 		if len(h.Commands) > 0 {
-			fmt.Fprintf(&b, "   ran: %s\n", strings.Join(h.Commands, "; "))
+			fmt.Fprintf(&q, "ran: %s\n", joinLines(h.Commands, "; "))
 		}
+		b.WriteString(quote.Block(q.String(), origins.Imported(h.History)))
 	}
 	fmt.Fprintf(&b, "(%s, %d ms, %s; show SESSION/TURN for a whole turn)\n", o.RealizedMode, o.TookMS, o.Embedder)
 	return b.String()
@@ -133,8 +137,18 @@ func preview(s string, n int) string {
 	return s
 }
 
+// oneLine is s on one line, inert (quote.Line), cut to n runes.
 func oneLine(s string, n int) string {
-	return preview(strings.Join(strings.Fields(s), " "), n)
+	return preview(strings.Join(strings.Fields(quote.Line(s)), " "), n)
+}
+
+// joinLines joins records, each on one line and inert.
+func joinLines(rs []string, sep string) string {
+	lines := make([]string, len(rs))
+	for i, r := range rs {
+		lines[i] = quote.Line(r)
+	}
+	return strings.Join(lines, sep)
 }
 
 func round(x float64, digits int) float64 {

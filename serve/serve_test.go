@@ -295,7 +295,8 @@ func TestMCPToolsOverStreamableHTTP(t *testing.T) {
 func TestTokenIsRequiredWhenSet(t *testing.T) {
 	m, _ := fixture(t)
 	const token = "s3cret-token"
-	ts := httptest.NewServer(NewHandler(m, NewMCPServer(m, "test"), token))
+	secret, _ := NewSecret()
+	ts := httptest.NewServer(WithProof(secret, NewHandler(m, NewMCPServer(m, "test"), token)))
 	defer ts.Close()
 	ctx := context.Background()
 
@@ -322,8 +323,8 @@ func TestTokenIsRequiredWhenSet(t *testing.T) {
 		t.Errorf("MCP with a wrong token connected")
 	}
 
-	info := Info{URL: ts.URL, Token: true}
-	out, err := NewClient().Recall(ctx, info, token, RecallRequest{Query: "make the docker image smaller"})
+	info := Info{URL: ts.URL, Token: true, Secret: secret}
+	out, err := NewClient(info).Recall(ctx, token, RecallRequest{Query: "make the docker image smaller"})
 	if err != nil || len(out.Results) == 0 || !strings.Contains(out.Results[0].User, "Docker image") {
 		t.Fatalf("recall with the token: %v %+v", err, out)
 	}

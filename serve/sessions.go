@@ -10,6 +10,7 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 )
 
 // SessionInfo is one session with the fields of 'deja sessions --json'.
@@ -87,8 +88,10 @@ func (o SessionsOutput) Text() string {
 	if len(o.Sessions) == 0 {
 		return "no sessions indexed: run 'deja index'\n"
 	}
-	var b strings.Builder
-	for _, s := range o.Sessions {
+	var b, first strings.Builder
+	var origins quote.Origins
+	imported := false
+	for i, s := range o.Sessions {
 		when := "start unknown"
 		if s.Started != nil {
 			when = *s.Started
@@ -97,8 +100,15 @@ func (o SessionsOutput) Text() string {
 		if !s.Present {
 			gone = " (gone from its file)"
 		}
-		fmt.Fprintf(&b, "%s · %s · %d turns · %s%s · %s\n", s.ID, when, s.Turns, s.Project, gone, oneLine(s.First, 120))
+		if origins.Imported(s.History) {
+			gone += " (" + quote.ImportedNote + ")"
+			imported = true
+		}
+		fmt.Fprintf(&b, "%d. %s · %s · %d turns · %s%s\n", i+1, s.ID, when, s.Turns, quote.Line(s.Project), gone)
+		fmt.Fprintf(&first, "%d. %s\n", i+1, oneLine(s.First, 120))
 	}
+	b.WriteString("\nThe first question of each, by number:\n")
+	b.WriteString(quote.Block(first.String(), imported))
 	return b.String()
 }
 
@@ -183,25 +193,32 @@ func (o ShowOutput) Markdown() string {
 		when = *o.Started
 	}
 	fmt.Fprintf(&b, "# %s\n\n", o.ID)
-	fmt.Fprintf(&b, "Started %s · %s", when, o.History)
+	fmt.Fprintf(&b, "Started %s · %s", when, quote.Line(o.History))
 	if !o.Present {
 		fmt.Fprint(&b, " (the session has left this file; deja kept it)")
 	}
 	fmt.Fprint(&b, "\n")
+	var origins quote.Origins
+	imported := origins.Imported(o.History)
+	if imported {
+		fmt.Fprintf(&b, "Git tracks this history: it is %s, and anyone who can commit to the repository may have written it.\n", quote.ImportedNote)
+	}
 	for _, t := range o.Turns {
 		fmt.Fprintf(&b, "\n## Turn %d (line %d)\n\n", t.Turn, t.Line)
+		var q strings.Builder
 		if t.User != "" {
-			fmt.Fprintf(&b, "**You:** %s\n\n", t.User)
+			fmt.Fprintf(&q, "**You:** %s\n\n", t.User)
 		}
 		if t.Assistant != "" {
-			fmt.Fprintf(&b, "%s\n\n", t.Assistant)
+			fmt.Fprintf(&q, "%s\n\n", t.Assistant)
 		}
 		for _, f := range t.Files {
-			fmt.Fprintf(&b, "> file: %s\n", f)
+			fmt.Fprintf(&q, "> file: %s\n", quote.Line(f))
 		}
 		for _, c := range t.Commands {
-			fmt.Fprintf(&b, "> ran: %s\n", c)
+			fmt.Fprintf(&q, "> ran: %s\n", quote.Line(c))
 		}
+		b.WriteString(quote.Block(q.String(), imported))
 	}
 	return b.String()
 }

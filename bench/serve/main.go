@@ -115,15 +115,19 @@ func run(corpus string, clients int, duration time.Duration, via string) error {
 	}
 	served, stop := context.WithCancel(ctx)
 	defer stop()
+	secret, err := serve.NewSecret()
+	if err != nil {
+		return err
+	}
 	done := make(chan error, 1)
 	go func() {
-		done <- serve.Serve(served, ln, serve.NewHandler(m, serve.NewMCPServer(m, "bench"), ""), 5*time.Second)
+		done <- serve.Serve(served, ln, serve.WithProof(secret, serve.NewHandler(m, serve.NewMCPServer(m, "bench"), "")), 5*time.Second)
 	}()
-	info := serve.Info{URL: "http://" + ln.Addr().String()}
+	info := serve.Info{URL: "http://" + ln.Addr().String(), Secret: secret}
 
-	client := serve.NewClient()
+	client := serve.NewClient(info)
 	cold, err := timed(func() error {
-		_, err := client.Recall(ctx, info, "", serve.RecallRequest{Query: queries[0]})
+		_, err := client.Recall(ctx, "", serve.RecallRequest{Query: queries[0]})
 		return err
 	})
 	if err != nil {
@@ -132,7 +136,7 @@ func run(corpus string, clients int, duration time.Duration, via string) error {
 	var warm []time.Duration
 	for i := range 50 {
 		d, err := timed(func() error {
-			_, err := client.Recall(ctx, info, "", serve.RecallRequest{Query: queries[i%len(queries)]})
+			_, err := client.Recall(ctx, "", serve.RecallRequest{Query: queries[i%len(queries)]})
 			return err
 		})
 		if err != nil {
@@ -161,7 +165,7 @@ func run(corpus string, clients int, duration time.Duration, via string) error {
 		fmt.Println("  error:", f)
 	}
 
-	out, err := client.Recall(ctx, info, "", serve.RecallRequest{Query: "zebra-striped quokka exporter", Limit: 1})
+	out, err := client.Recall(ctx, "", serve.RecallRequest{Query: "zebra-striped quokka exporter", Limit: 1})
 	seen := err == nil && len(out.Results) > 0 && strings.HasSuffix(out.Results[0].SessionID, "-20300101T090000")
 	fmt.Printf("re-indexed during the run, seen by the server: %v\n", seen)
 	stop()
@@ -211,9 +215,9 @@ func hammer(ctx context.Context, info serve.Info, clients int, d time.Duration, 
 // asker returns a function that sends one recall the way via says.
 func asker(ctx context.Context, info serve.Info, via string) (func(string) error, func(), error) {
 	if via == "json" {
-		c := serve.NewClient()
+		c := serve.NewClient(info)
 		return func(q string) error {
-			_, err := c.Recall(ctx, info, "", serve.RecallRequest{Query: q})
+			_, err := c.Recall(ctx, "", serve.RecallRequest{Query: q})
 			return err
 		}, func() {}, nil
 	}

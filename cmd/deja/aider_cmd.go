@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
+	"github.com/deja-dev/deja/userfile"
 )
 
 const aiderLong = `Start aider with deja's memory of this project, so a new session knows what
@@ -109,9 +112,10 @@ func aiderContext(cmd *cobra.Command, io *IO, project string) (string, error) {
 	if _, serr := os.Stat(file); serr == nil {
 		return file, nil
 	}
-	stub := fmt.Sprintf("# What deja remembers of %s\n\ndeja could not read its memory for this project (%v); 'deja doctor' says why.\nProject: %s\n",
-		filepath.Base(project), err, project)
-	if werr := writeContextFile(file, stub); werr != nil {
+	// The error may name a path or quote a file: made inert like history.
+	stub := fmt.Sprintf("# What deja remembers of %s\n\ndeja could not read its memory for this project (%s); 'deja doctor' says why.\nProject: %s\n",
+		quote.Line(filepath.Base(project)), quote.Line(err.Error()), quote.Line(project))
+	if werr := writeContextFile(cmd.Context(), file, stub); werr != nil {
 		return "", werr
 	}
 	return file, nil
@@ -121,7 +125,7 @@ func aiderContext(cmd *cobra.Command, io *IO, project string) (string, error) {
 // it, keeping the rest of the file (comments included) as it was. The list
 // is replaced through a temporary file, so a reader never sees half of it.
 func recordProject(file, dir string) error {
-	data, err := os.ReadFile(file)
+	data, _, err := userfile.Read(context.Background(), file, 0)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("reading the project list: %w", err)
 	}

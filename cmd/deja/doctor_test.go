@@ -66,12 +66,22 @@ func TestDoctorSeesARunningServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	if err := serve.WriteInfo(dir, serve.Info{URL: "http://" + ln.Addr().String(), PID: 4242, DataDir: dir}); err != nil {
+	secret, _ := serve.NewSecret()
+	go http.Serve(ln, serve.WithProof(secret, http.NotFoundHandler()))
+	info := serve.Info{URL: "http://" + ln.Addr().String(), Secret: secret, PID: 4242, DataDir: dir}
+	if err := serve.WriteInfo(dir, info); err != nil {
 		t.Fatal(err)
 	}
 	h := serveDiagnosis(context.Background(), dir)
 	if !h.Running || h.PID != 4242 || h.Error != "" {
 		t.Errorf("running server: %+v", h)
+	}
+	// Something else at the address is not the server.
+	other, _ := serve.NewSecret()
+	info.Secret = other
+	serve.WriteInfo(dir, info)
+	if h = serveDiagnosis(context.Background(), dir); h.Running {
+		t.Errorf("a listener that does not know the secret: %+v", h)
 	}
 	ln.Close()
 	h = serveDiagnosis(context.Background(), dir)

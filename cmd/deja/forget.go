@@ -68,14 +68,19 @@ func runForget(cmd *cobra.Command, io *IO, opts forgetOptions) error {
 		}
 		return nil
 	}
-	if err := store.Forget(ctx, ids, lock); err != nil {
-		if errors.Is(err, memory.ErrNoSession) {
-			return exitError{code: 1, msg: err.Error()}
-		}
+	err = store.Forget(ctx, ids, lock)
+	if errors.Is(err, memory.ErrNoSession) {
+		return exitError{code: 1, msg: err.Error()}
+	}
+	if err != nil && !errors.Is(err, memory.ErrNotScrubbed) {
 		return err
 	}
 	for _, id := range ids {
 		fmt.Fprintf(io.Out, "forgot %s ('deja forget --undo %s' lets it come back)\n", id, id)
+	}
+	if err != nil {
+		// Committed: the sessions are out of recall; say what is left.
+		fmt.Fprintln(io.Err, "deja: warning:", err)
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/deja-dev/deja/gemini"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/opencode"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // knownHarnesses are the harnesses deja reads, in the order a file named
@@ -136,7 +137,8 @@ func claimedByTranscriptHarness(reg harness.Registry) func(path string) bool {
 
 // readHead returns a file's first 8 KiB, what harnesses sniff.
 func readHead(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	// Not os.Open: a FIFO here would wait for a writer for ever.
+	f, _, err := userfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

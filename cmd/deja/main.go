@@ -8,19 +8,54 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 func main() {
 	os.Exit(run())
 }
 
+// signalGrace is how long a command has to stop after SIGINT or SIGTERM
+// before deja exits anyway; a second signal exits at once. Every read
+// and wait honours the cancellation, so this only bounds what does not.
+const signalGrace = time.Second
+
 func run() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	grace := &stopGrace{}
+	grace.d.Store(int64(signalGrace))
+	ctx = context.WithValue(ctx, stopGraceKey{}, grace)
 	io := systemIO()
+	var caught atomic.Value
+	go func() {
+		s := <-sigs
+		caught.Store(s)
+		cancel()
+		select {
+		case <-sigs:
+		case <-time.After(time.Duration(grace.d.Load())):
+		}
+		fmt.Fprintf(io.Err, "deja: %s, stopping now\n", signalName(s))
+		os.Exit(signalExitCode(s))
+	}()
+
 	root := newRootCmd(io)
-	if err := root.ExecuteContext(ctx); err != nil {
+	err := root.ExecuteContext(ctx)
+	if s, ok := caught.Load().(os.Signal); ok {
+		// Whatever the command made of its cancellation ("context
+		// canceled"), the signal is what happened.
+		if err != nil {
+			fmt.Fprintf(io.Err, "deja: %s\n", signalName(s))
+		}
+		return signalExitCode(s)
+	}
+	if err != nil {
 		var ex exitError
 		if errors.As(err, &ex) {
 			if ex.msg != "" {
@@ -32,6 +67,36 @@ func run() int {
 		return 1
 	}
 	return 0
+}
+
+// signalExitCode is the shell's code for a command a signal ended: 130
+// for SIGINT, 143 for SIGTERM.
+func signalExitCode(s os.Signal) int {
+	if s == syscall.SIGTERM {
+		return 128 + int(syscall.SIGTERM)
+	}
+	return 128 + int(syscall.SIGINT)
+}
+
+func signalName(s os.Signal) string {
+	if s == syscall.SIGTERM {
+		return "terminated"
+	}
+	return "interrupted"
+}
+
+// stopGrace is the time a command has to stop after a signal; a command
+// that needs more (deja serve finishing its requests) says so with
+// extendStopGrace.
+type stopGrace struct{ d atomic.Int64 }
+
+type stopGraceKey struct{}
+
+// extendStopGrace gives the running command d to stop after a signal.
+func extendStopGrace(ctx context.Context, d time.Duration) {
+	if g, ok := ctx.Value(stopGraceKey{}).(*stopGrace); ok {
+		g.d.Store(int64(d))
+	}
 }
 
 // exitError ends a command with a given exit code and an optional message.

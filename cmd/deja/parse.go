@@ -13,6 +13,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/userfile"
 )
 
 type parseOptions struct {
@@ -208,7 +209,10 @@ func parseHistory(ctx context.Context, reg harness.Registry, path string) (strin
 	if info.IsDir() {
 		return "", nil, fmt.Errorf("%s is a directory, not a history file", path)
 	}
-	data, err := os.ReadFile(path)
+	data, _, err := userfile.Read(ctx, path, 0)
+	if errors.Is(err, userfile.ErrNotRegular) {
+		return "", nil, fmt.Errorf("%w, skipped (point deja at the history file itself)", err)
+	}
 	if err != nil {
 		return "", nil, err
 	}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,12 +18,15 @@ import (
 
 // recallServed asks a running 'deja serve' for this data directory, whose
 // vectors are already loaded, and returns nil when there is none, it would
-// answer with another embedder, or it does not answer in time (a stale
-// serve.json from a killed server included): recall then reads the store
-// itself. It also returns nil when the server refuses the request, as it
-// refuses a --session the store does not hold: the store itself then says
-// what is wrong, so the message and exit code are those of a recall without
-// a server. The token, when the server needs one, comes from DEJA_TOKEN.
+// answer with another embedder, or it does not answer in time: recall then
+// reads the store itself. A serve.json that no server answers for (a
+// killed server's, or one whose address another process took and cannot
+// prove it knows the file's secret) is removed, and nothing is sent to
+// whatever answers there. It also returns nil when the server refuses the
+// request, as it refuses a --session the store does not hold: the store
+// itself then says what is wrong, so the message and exit code are those
+// of a recall without a server. Over TCP (a server without a socket) the
+// token comes from DEJA_TOKEN.
 func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, mode memory.Mode, sc memory.Scope) *memory.Recall {
 	info, err := serve.ReadInfo(cfg.DataDir)
 	if err != nil || !sameDir(info.DataDir, cfg.DataDir) {
@@ -31,7 +36,7 @@ func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, 
 		return nil
 	}
 	token := os.Getenv("DEJA_TOKEN")
-	if info.Token && token == "" {
+	if info.Socket == "" && info.Token && token == "" {
 		return nil
 	}
 	req := serve.RecallRequest{Query: query, Mode: string(mode), Limit: cfg.Recall.Limit, Project: sc.Project, Session: sc.Session}
@@ -41,12 +46,30 @@ func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, 
 	if !sc.Until.IsZero() {
 		req.Until = sc.Until.Format(time.RFC3339Nano)
 	}
-	out, err := serve.NewClient().Recall(ctx, info, token, req)
+	out, err := serve.NewClient(info).Recall(ctx, token, req)
+	if errors.Is(err, serve.ErrNotServing) {
+		if removed, _ := serve.RemoveStaleInfo(cfg.DataDir, info); removed {
+			var ue *url.Error
+			if errors.As(err, &ue) {
+				err = ue.Err
+			}
+			fmt.Fprintf(io.Err, "deja: removed a stale %s (%v)\n", filepath.Join(cfg.DataDir, serve.InfoFile), err)
+		}
+		return nil
+	}
 	if err != nil {
 		return nil
 	}
-	fmt.Fprintf(io.Err, "deja: recalled through deja serve at %s (%s)\n", info.URL, out.Embedder)
+	fmt.Fprintf(io.Err, "deja: recalled through deja serve at %s (%s)\n", servedAt(info), out.Embedder)
 	return recallOf(out)
+}
+
+// servedAt names where a server was reached.
+func servedAt(info serve.Info) string {
+	if info.Socket != "" {
+		return info.Socket
+	}
+	return info.URL
 }
 
 func sameDir(a, b string) bool {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -17,23 +18,28 @@ service: MCP over streamable HTTP at /mcp, and a JSON recall endpoint at
 /v1/recall (POST {"query": "…", "limit": 5, "mode": "hybrid", "project":
 DIR, "since": "7d"}; the answer has the fields of 'deja recall --json').
 
-It binds 127.0.0.1 by default. Binding any other address needs a token,
-from --token or (better: it stays out of the process list) DEJA_TOKEN; every
-request must then carry 'Authorization: Bearer TOKEN'.
+It answers on a Unix domain socket in the data directory (serve.sock,
+0600 in the 0700 directory; on Windows a named pipe whose ACL admits you
+alone), which only you can reach. TCP is opt-in: with
+--addr HOST:PORT it listens there too, and every request over TCP must
+carry 'Authorization: Bearer TOKEN'. The token comes from --token or
+(better: it stays out of the process list) DEJA_TOKEN, at least 32
+characters; without one deja makes a 256-bit token and writes it to
+serve.token in the data directory, readable by you only. Binding an
+address beyond loopback needs a token you chose.
 
 While it runs, 'deja recall' for the same data directory answers through it
 with the vectors already loaded, and reads the store itself when no server
-answers. It announces itself in serve.json in the data directory (address
-and pid, never the token) and removes the file when it stops on SIGINT or
+answers. It announces itself in serve.json in the data directory (socket,
+address, pid and a per-start secret, never a token); a client sends nothing
+until the server proves it knows that secret, and removes a file no server
+answers for. The file is removed when the server stops on SIGINT or
 SIGTERM. An index run by another process is seen by the next recall.`
 
 type serveOptions struct {
 	addr  string
 	token string
 }
-
-// defaultServeAddr is deja serve's address when none is given.
-const defaultServeAddr = "127.0.0.1:7464"
 
 // shutdownGrace is how long a stopping server waits for recalls in flight.
 const shutdownGrace = 5 * time.Second
@@ -45,7 +51,7 @@ func newServeCmd(io *IO) *cobra.Command {
 		Short: "Serve deja's memory to several agents over HTTP (MCP and JSON)",
 		Long:  serveLong,
 		Example: `  deja serve
-  deja serve --addr 127.0.0.1:0
+  deja serve --addr 127.0.0.1:7464
   DEJA_TOKEN=$(openssl rand -hex 16) deja serve --addr 0.0.0.0:7464`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,17 +61,30 @@ func newServeCmd(io *IO) *cobra.Command {
 			return runServe(cmd, io, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.addr, "addr", defaultServeAddr, "HOST:PORT to listen on (port 0 picks a free one)")
-	cmd.Flags().StringVar(&opts.token, "token", "", "require this token on every request (default $DEJA_TOKEN)")
+	cmd.Flags().StringVar(&opts.addr, "addr", "", "also listen on TCP at HOST:PORT, such as 127.0.0.1:7464 (port 0 picks a free one); requests there need the token")
+	cmd.Flags().StringVar(&opts.token, "token", "", "the token TCP requests must carry, at least 32 characters (default $DEJA_TOKEN, else a new one in serve.token)")
 	return cmd
 }
 
 func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
-	ctx := cmd.Context()
-	if err := serve.CheckBind(opts.addr, opts.token); err != nil {
-		return err
+	ctx, cancel := context.WithCancel(cmd.Context())
+	defer cancel()
+	extendStopGrace(ctx, shutdownGrace+time.Second)
+	if opts.addr != "" {
+		if err := serve.CheckBind(opts.addr, opts.token); err != nil {
+			return err
+		}
+	}
+	if opts.token != "" {
+		if err := serve.CheckToken(opts.token); err != nil {
+			return err
+		}
 	}
 	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		return err
+	}
+	dataDir, err := filepath.Abs(cfg.DataDir)
 	if err != nil {
 		return err
 	}
@@ -74,28 +93,72 @@ func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 		return err
 	}
 	defer m.Store.Close()
-	ln, err := net.Listen("tcp", opts.addr)
+	secret, err := serve.NewSecret()
 	if err != nil {
-		return fmt.Errorf("serve: %w (another deja serve may be running: see %s, or pick another --addr)", err, filepath.Join(cfg.DataDir, serve.InfoFile))
-	}
-	dataDir, err := filepath.Abs(cfg.DataDir)
-	if err != nil {
-		ln.Close()
 		return err
 	}
-	info := serve.Info{URL: "http://" + clientAddr(ln.Addr()), PID: os.Getpid(), DataDir: dataDir, Token: opts.token != "", Started: time.Now()}
+	local, err := serve.ListenLocal(dataDir)
+	if err != nil {
+		return err
+	}
+	defer local.Close()
+	info := serve.Info{Socket: local.Path, Secret: secret, PID: os.Getpid(), DataDir: dataDir, Started: time.Now()}
 	if m.Embedder != nil {
 		info.Embedder = m.Embedder.Identity()
 	}
-	if err := serve.WriteInfo(cfg.DataDir, info); err != nil {
-		ln.Close()
+	var tcp net.Listener
+	madeToken := false
+	if opts.addr != "" {
+		if opts.token == "" {
+			if opts.token, err = serve.NewToken(); err != nil {
+				return err
+			}
+			if err := serve.WriteToken(dataDir, opts.token); err != nil {
+				return err
+			}
+			madeToken = true
+			defer os.Remove(filepath.Join(dataDir, serve.TokenFile))
+		}
+		if tcp, err = net.Listen("tcp", opts.addr); err != nil {
+			return fmt.Errorf("serve: %w (another deja serve may be running: see %s, or pick another --addr)", err, filepath.Join(dataDir, serve.InfoFile))
+		}
+		defer tcp.Close()
+		info.URL, info.Token = "http://"+clientAddr(tcp.Addr()), true
+	}
+	if err := serve.WriteInfo(dataDir, info); err != nil {
 		return err
 	}
-	defer serve.RemoveInfo(cfg.DataDir, info.PID)
-	fmt.Fprintf(io.Out, "deja: serving %s at %s (MCP at %s, recall at %s); Ctrl-C stops\n", cfg.DataDir, info.URL, serve.MCPPath, serve.RecallPath)
-	h := serve.NewHandler(m, serve.NewMCPServer(m, versionString()), opts.token)
-	if err := serve.Serve(ctx, ln, h, shutdownGrace); err != nil {
-		return err
+	defer serve.RemoveInfo(dataDir, info.PID)
+
+	mcpServer := serve.NewMCPServer(m, versionString())
+	fmt.Fprintf(io.Out, "deja: serving %s on %s", dataDir, local.Path)
+	if tcp != nil {
+		fmt.Fprintf(io.Out, " and at %s (MCP at %s, recall at %s)", info.URL, serve.MCPPath, serve.RecallPath)
+	}
+	fmt.Fprintln(io.Out, "; Ctrl-C stops")
+	if madeToken {
+		fmt.Fprintf(io.Out, "deja: TCP requests need 'Authorization: Bearer TOKEN'; the token is in %s\n", filepath.Join(dataDir, serve.TokenFile))
+	}
+	errs := make(chan error, 2)
+	n := 1
+	go func() {
+		errs <- serve.Serve(ctx, local, serve.WithProof(secret, serve.NewHandler(m, mcpServer, "")), shutdownGrace)
+	}()
+	if tcp != nil {
+		n++
+		go func() {
+			errs <- serve.Serve(ctx, tcp, serve.WithProof(secret, serve.NewHandler(m, mcpServer, opts.token)), shutdownGrace)
+		}()
+	}
+	var first error
+	for range n {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+			cancel()
+		}
+	}
+	if first != nil {
+		return first
 	}
 	fmt.Fprintln(io.Err, "deja: stopped")
 	return nil

@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -195,9 +200,9 @@ func TestRecallAnswersThroughARunningServer(t *testing.T) {
 		t.Fatalf("recall went through a server before one ran: %s", localErr)
 	}
 
-	served, stop := startServer(t, dataDir, "")
+	served, stop := startServer(t, dataDir)
 	got, gotErr := deja(t, ctx, nil, args...)
-	if !strings.Contains(gotErr, "recalled through deja serve at "+served.URL) {
+	if !strings.Contains(gotErr, "recalled through deja serve at "+served.Socket) {
 		t.Errorf("recall did not go through the server: stderr %q", gotErr)
 	}
 	if a, b := tookMS.ReplaceAllString(got, ""), tookMS.ReplaceAllString(local, ""); a != b {
@@ -221,6 +226,74 @@ func TestRecallAnswersThroughARunningServer(t *testing.T) {
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("recall with a stale serve.json took %s", took)
 	}
+	if _, err := serve.ReadInfo(dataDir); !os.IsNotExist(err) || !strings.Contains(againErr, "removed a stale") {
+		t.Errorf("the stale serve.json is still there (%v), or recall did not say it removed it: %q", err, againErr)
+	}
+}
+
+// TestStaleServeJSONTakeover: a server died and left serve.json; another
+// process now answers at its address, TCP port or socket, and answers
+// every request with a forged recall. deja recall must not send it the
+// query or the token, must not print its answer, and removes the file.
+func TestStaleServeJSONTakeover(t *testing.T) {
+	const token = "0123456789abcdef0123456789abcdef-token"
+	for _, via := range []string{"tcp", "socket"} {
+		t.Run(via, func(t *testing.T) {
+			dataDir := indexedDataDir(t)
+			t.Setenv("DEJA_TOKEN", token)
+			ctx := context.Background()
+			local, _ := deja(t, ctx, nil, "recall", "--json", "make the docker image smaller")
+
+			var ln net.Listener
+			var err error
+			info := serve.Info{PID: 999999, DataDir: dataDir, Embedder: "builtin:glove-100d", Token: true}
+			info.Secret, _ = serve.NewSecret()
+			if via == "tcp" {
+				ln, err = net.Listen("tcp", "127.0.0.1:0")
+				info.URL = "http://" + ln.Addr().String()
+			} else {
+				info.Socket = filepath.Join(dataDir, serve.SocketFile)
+				ln, err = net.Listen("unix", info.Socket)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			var mu sync.Mutex
+			var heard bytes.Buffer
+			forged := `{"query":"x","mode":"hybrid","realized_mode":"hybrid","embedder":"builtin:glove-100d","took_ms":1,"results":[{"session_id":"FORGED-SESSION","turn":0,"score":1,"user":"FORGED ANSWER"}],"proof":"00"}`
+			go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				mu.Lock()
+				fmt.Fprintf(&heard, "%s %s %v %s\n", r.Method, r.URL.Path, r.Header, body)
+				mu.Unlock()
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, forged)
+			}))
+			if err := serve.WriteInfo(dataDir, info); err != nil {
+				t.Fatal(err)
+			}
+			got, gotErr := deja(t, ctx, nil, "recall", "--json", "make the docker image smaller")
+			text, _ := deja(t, ctx, nil, "recall", "make the docker image smaller")
+			mu.Lock()
+			defer mu.Unlock()
+			if strings.Contains(heard.String(), "docker") || strings.Contains(heard.String(), token) {
+				t.Errorf("the process at the stale address heard the query or the token:\n%s", heard.String())
+			}
+			if !strings.Contains(heard.String(), serve.ProofPath) {
+				t.Errorf("the client did not ask for a proof first:\n%s", heard.String())
+			}
+			if strings.Contains(got+text, "FORGED") {
+				t.Errorf("a forged answer was printed:\n%s\n%s", got, text)
+			}
+			if tookMS.ReplaceAllString(got, "") != tookMS.ReplaceAllString(local, "") {
+				t.Errorf("recall did not answer from the store:\n%s\nwant\n%s", got, local)
+			}
+			if _, err := serve.ReadInfo(dataDir); !os.IsNotExist(err) || !strings.Contains(gotErr, "removed a stale") {
+				t.Errorf("serve.json not removed (%v); stderr %q", err, gotErr)
+			}
+		})
+	}
 }
 
 // TestRecallSessionThroughARunningServer expects --session to take a part
@@ -236,7 +309,7 @@ func TestRecallSessionThroughARunningServer(t *testing.T) {
 	}
 	localErr := dejaFails(t, ctx, "recall", "--session", "no-such-session", "orders")
 
-	_, stop := startServer(t, dataDir, "")
+	_, stop := startServer(t, dataDir)
 	defer stop()
 	got, gotErr := deja(t, ctx, nil, args...)
 	if !strings.Contains(gotErr, "recalled through deja serve") {
@@ -265,32 +338,42 @@ func dejaFails(t *testing.T, ctx context.Context, args ...string) string {
 	return ex.msg
 }
 
-func TestRecallWithTokenNeedsDEJA_TOKEN(t *testing.T) {
+// TestLocalRecallNeedsNoTokenButTCPDoes: a server that also listens on
+// TCP answers its owner's 'deja recall' on the socket without DEJA_TOKEN,
+// while a request over TCP without the token is refused.
+func TestLocalRecallNeedsNoTokenButTCPDoes(t *testing.T) {
 	dataDir := indexedDataDir(t)
 	ctx := context.Background()
-	_, stop := startServer(t, dataDir, "tok-123")
+	const token = "0123456789abcdef0123456789abcdef"
+	info, stop := startServer(t, dataDir, "--addr", "127.0.0.1:0", "--token", token)
 	defer stop()
-	_, stderr := deja(t, ctx, nil, "recall", "docker image")
-	if strings.Contains(stderr, "deja serve") {
-		t.Errorf("recall without DEJA_TOKEN went through a server that needs one: %q", stderr)
+	if info.Socket == "" || info.URL == "" || !info.Token {
+		t.Fatalf("serve.json = %+v, want a socket and a URL that needs a token", info)
 	}
-	t.Setenv("DEJA_TOKEN", "tok-123")
-	_, stderr = deja(t, ctx, nil, "recall", "docker image")
-	if !strings.Contains(stderr, "recalled through deja serve") {
-		t.Errorf("recall with DEJA_TOKEN did not go through the server: %q", stderr)
+	_, stderr := deja(t, ctx, nil, "recall", "docker image")
+	if !strings.Contains(stderr, "recalled through deja serve at "+info.Socket) {
+		t.Errorf("recall without DEJA_TOKEN did not go through the socket: %q", stderr)
+	}
+	tcp := info
+	tcp.Socket = ""
+	if _, err := serve.NewClient(tcp).Recall(ctx, "", serve.RecallRequest{Query: "docker image"}); err == nil || !strings.Contains(err.Error(), "401") {
+		t.Errorf("recall over TCP without the token: %v, want 401", err)
+	}
+	if out, err := serve.NewClient(tcp).Recall(ctx, token, serve.RecallRequest{Query: "docker image"}); err != nil || len(out.Results) == 0 {
+		t.Errorf("recall over TCP with the token: %v", err)
 	}
 }
 
-// startServer serves dataDir on a free loopback port as 'deja serve' does
-// and returns its serve.json and a function that stops it.
-func startServer(t *testing.T, dataDir, token string) (serve.Info, func()) {
+// startServer serves dataDir as 'deja serve' with args does, and returns
+// its serve.json and a function that stops it.
+func startServer(t *testing.T, dataDir string, args ...string) (serve.Info, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	var out, errb bytes.Buffer
 	go func() {
 		root := newRootCmd(&IO{In: strings.NewReader(""), Out: &out, Err: &errb})
-		root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--token", token})
+		root.SetArgs(append([]string{"serve"}, args...))
 		done <- root.ExecuteContext(ctx)
 	}()
 	deadline := time.Now().Add(10 * time.Second)
@@ -304,6 +387,9 @@ func startServer(t *testing.T, dataDir, token string) (serve.Info, func()) {
 				}
 				if _, err := serve.ReadInfo(dataDir); !os.IsNotExist(err) {
 					t.Errorf("serve.json outlived the server: %v", err)
+				}
+				if _, err := os.Lstat(filepath.Join(dataDir, serve.SocketFile)); !os.IsNotExist(err) {
+					t.Errorf("serve.sock outlived the server: %v", err)
 				}
 			}
 		}
@@ -322,5 +408,102 @@ func TestServeRefusesOtherAddressesWithoutAToken(t *testing.T) {
 	err := root.Execute()
 	if err == nil || !strings.Contains(err.Error(), "--token or DEJA_TOKEN") {
 		t.Fatalf("deja serve --addr 0.0.0.0:0 = %v, want a refusal that says how", err)
+	}
+}
+
+// TestMCPAnswersABadLineAndKeepsServing writes lines that are not JSON,
+// and JSON that is no JSON-RPC message, to 'deja mcp' between real
+// requests: each bad line gets a JSON-RPC error on stdout, and the
+// requests around them are answered.
+func TestMCPAnswersABadLineAndKeepsServing(t *testing.T) {
+	indexedDataDir(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	clientIn, serverOut := io.Pipe()
+	serverIn, clientOut := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		root := newRootCmd(&IO{In: serverIn, Out: serverOut, Err: io.Discard})
+		root.SetArgs([]string{"mcp"})
+		err := root.ExecuteContext(ctx)
+		serverOut.Close() // a reply awaited after the end fails, not hangs
+		done <- err
+	}()
+	replies := bufio.NewReader(clientIn)
+	exchange := func(line string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(clientOut, line+"\n"); err != nil {
+			t.Fatalf("writing %q: %v", line, err)
+		}
+		got, err := replies.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("after %q: %v (deja mcp stopped)", line, err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(got, &m); err != nil {
+			t.Fatalf("after %q, not JSON: %q", line, got)
+		}
+		return m
+	}
+	errCode := func(m map[string]any) float64 {
+		e, _ := m["error"].(map[string]any)
+		code, _ := e["code"].(float64)
+		return code
+	}
+	if m := exchange("this is not json"); errCode(m) != -32700 || m["id"] != nil {
+		t.Errorf("a non-JSON line: %v, want a parse error (-32700) with id null", m)
+	}
+	if m := exchange(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`); m["result"] == nil {
+		t.Fatalf("initialize after a bad line: %v", m)
+	}
+	io.WriteString(clientOut, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	if m := exchange(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recall","arguments":{"query":"docker`); errCode(m) != -32700 {
+		t.Errorf("a cut-off line: %v, want a parse error", m)
+	}
+	if m := exchange(`{"id":7,"hello":"world"}`); errCode(m) != -32600 || m["id"] != float64(7) {
+		t.Errorf("JSON that is no JSON-RPC message: %v, want invalid request (-32600) with id 7", m)
+	}
+	m := exchange(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"recall","arguments":{"query":"make the docker image smaller","limit":1}}}`)
+	if data, _ := json.Marshal(m); m["id"] != float64(3) || !strings.Contains(string(data), "Docker image is 1.2 GB") {
+		t.Errorf("recall after bad lines: %s", data)
+	}
+	clientOut.Close()
+	if err := <-done; err != nil {
+		t.Errorf("deja mcp ended with %v", err)
+	}
+}
+
+// TestServeMakesATokenForTCP: --addr without a token makes one of 256
+// bits, kept in serve.token (0600) and nowhere in serve.json; TCP
+// requests need it, and it goes when the server stops.
+func TestServeMakesATokenForTCP(t *testing.T) {
+	dataDir := indexedDataDir(t)
+	ctx := context.Background()
+	info, stop := startServer(t, dataDir, "--addr", "127.0.0.1:0")
+	file := filepath.Join(dataDir, serve.TokenFile)
+	fi, err := os.Stat(file)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("serve.token: %v, mode %v; want 0600", err, fi.Mode())
+	}
+	data, _ := os.ReadFile(file)
+	token := strings.TrimSpace(string(data))
+	if len(token) < 64 {
+		t.Errorf("the token made has %d characters, want 64 hex digits", len(token))
+	}
+	js, _ := os.ReadFile(filepath.Join(dataDir, serve.InfoFile))
+	if strings.Contains(string(js), token) {
+		t.Errorf("serve.json holds the token: %s", js)
+	}
+	tcp := info
+	tcp.Socket = ""
+	if _, err := serve.NewClient(tcp).Recall(ctx, "", serve.RecallRequest{Query: "docker image"}); err == nil {
+		t.Errorf("recall over TCP without the made token was answered")
+	}
+	if out, err := serve.NewClient(tcp).Recall(ctx, token, serve.RecallRequest{Query: "docker image"}); err != nil || len(out.Results) == 0 {
+		t.Errorf("recall over TCP with the made token: %v", err)
+	}
+	stop()
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("serve.token outlived the server: %v", err)
 	}
 }

@@ -163,20 +163,11 @@ func (s *Scanner) String() string {
 		s.Skip()
 		return ""
 	}
-	start := s.pos
 	raw := s.rawString()
 	if s.err != nil {
 		return ""
 	}
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw)
-	}
-	var out string
-	if json.Unmarshal(s.data[start:s.pos], &out) != nil {
-		s.fail()
-		return ""
-	}
-	return out
+	return Unescape(raw)
 }
 
 // Bool returns the next value when it is true or false, skipping any
@@ -285,4 +276,15 @@ func (s *Scanner) number() {
 // End reports whether only whitespace follows the walked value.
 func (s *Scanner) End() bool {
 	return s.Kind() == 0 && s.err == nil
+}
+
+// RawString returns the next value's bytes between its quotes, escapes
+// left in, when it is a string (see Unescape); any other value is skipped
+// and reported as nil. The bytes alias the input.
+func (s *Scanner) RawString() []byte {
+	if s.Kind() != '"' {
+		s.Skip()
+		return nil
+	}
+	return s.rawString()
 }

@@ -28,11 +28,20 @@ func assignments(s string) []edit {
 		}
 		key := s[i:j]
 		i = j
+		// In a URL's query string a secret may go by a short name (sig,
+		// key, auth) that elsewhere names anything; & ends its value.
+		query := i > len(key) && (s[i-len(key)-1] == '?' || s[i-len(key)-1] == '&')
 		kind := secretKeyKind(key)
+		if kind == "" && query {
+			kind = queryKeyKind(key)
+		}
+		if kind == "" {
+			kind = hexKeyKind(s, key, j)
+		}
 		if kind == "" {
 			continue
 		}
-		start, end, ok := assignedValue(s, j, strings.HasPrefix(key, "--"), isEnvName(key))
+		start, end, ok := assignedValue(s, j, valueContext{flag: strings.HasPrefix(key, "--"), env: isEnvName(key), query: query})
 		if !ok {
 			continue
 		}
@@ -52,17 +61,21 @@ func secretKeyKind(key string) string {
 	var suffixes []string
 	switch key[len(key)-1] | 0x20 {
 	case 'y':
-		suffixes = []string{"apikey", "secretkey", "accesskey", "privatekey", "authkey", "masterkey", "signingkey", "encryptionkey"}
+		suffixes = []string{"apikey", "secretkey", "accesskey", "privatekey", "authkey", "masterkey", "signingkey", "encryptionkey", "accountkey"}
 	case 'n':
 		suffixes = []string{"token"}
 	case 't':
 		suffixes = []string{"secret"}
 	case 'd':
-		suffixes = []string{"password", "passwd", "pwd"}
+		// A GCP service account's private_key_id names its key; with the
+		// account's e-mail it is half a credential.
+		suffixes = []string{"password", "passwd", "pwd", "privatekeyid"}
 	case 's':
 		suffixes = []string{"pass"}
 	case 'e':
-		suffixes = []string{"passphrase"}
+		suffixes = []string{"passphrase", "seedphrase"}
+	case 'c':
+		suffixes = []string{"mnemonic"}
 	default:
 		return ""
 	}
@@ -79,6 +92,60 @@ func secretKeyKind(key string) string {
 		return keyKind(key)
 	}
 	return ""
+}
+
+// queryKeyKind returns the kind of a short query-string name that holds a
+// secret: an Azure SAS or S3 presigned URL's signature, a Maps key.
+func queryKeyKind(key string) string {
+	for _, k := range [...]string{"sig", "signature", "x-amz-signature", "x-goog-signature", "x-amz-credential", "x-goog-credential"} {
+		if strings.EqualFold(key, k) {
+			return "url-signature"
+		}
+	}
+	for _, k := range [...]string{"key", "auth", "pass", "pwd"} {
+		if strings.EqualFold(key, k) {
+			return "assignment"
+		}
+	}
+	return ""
+}
+
+// hexKeyKind returns "private-key" when any name ending in key (DEPLOYER_KEY,
+// walletKey, PK) is given 0x and 64 hex digits: an Ethereum-style private
+// key. A hash under such a name is written without 0x (a cache key, a
+// lockfile's sha256), and a transaction hash is not assigned to a key.
+func hexKeyKind(s, key string, p int) string {
+	if suffixFold(key, "key") == 0 && !strings.EqualFold(key, "pk") {
+		return ""
+	}
+	p = skipBlanks(s, p)
+	for p < len(s) && (isQuote(s[p]) || s[p] == ']') {
+		p++
+	}
+	p = skipBlanks(s, p)
+	if p >= len(s) || (s[p] != '=' && s[p] != ':') {
+		return ""
+	}
+	p++
+	if p < len(s) && s[p] == '=' {
+		return ""
+	}
+	p = skipBlanks(s, p)
+	if p < len(s) && isQuote(s[p]) {
+		p++
+	}
+	if isPrivateKeyHex(s[p:]) {
+		return "private-key"
+	}
+	return ""
+}
+
+// isPrivateKeyHex reports whether s starts with 0x and exactly 64 hex digits.
+func isPrivateKeyHex(s string) bool {
+	if !strings.HasPrefix(s, "0x") && !strings.HasPrefix(s, "0X") || len(s) < 66 || !isHex(s[2:66]) {
+		return false
+	}
+	return len(s) == 66 || !isTokenByte(s[66])
 }
 
 // keyKind names AWS secret keys after their provider; they have no shape of
@@ -117,11 +184,16 @@ func isEnvName(key string) bool {
 	return upper && !lower
 }
 
+// valueContext says where a key stands: a --flag, an environment name, a
+// URL's query string.
+type valueContext struct{ flag, env, query bool }
+
 // assignedValue finds the value assigned after a key that ends at p: the key
 // may be closed by a quote or an env["KEY"] bracket, the operator is = := =>
 // or :, and a --flag may take its value after a space. It returns the value's
 // span, without its quotes, when the value reads as a secret.
-func assignedValue(s string, p int, flag, env bool) (start, end int, ok bool) {
+func assignedValue(s string, p int, vc valueContext) (start, end int, ok bool) {
+	flag, env := vc.flag, vc.env
 	if p < len(s) && isQuote(s[p]) {
 		p++
 	}
@@ -152,13 +224,13 @@ func assignedValue(s string, p int, flag, env bool) (start, end int, ok bool) {
 			line = line[:nl]
 		}
 		n := strings.IndexByte(line, s[p])
-		if n < 0 || !isQuotedSecret(line[:n]) {
+		if n < 0 || !isQuotedSecret(line[:n], env) {
 			return 0, 0, false
 		}
 		return p + 1, p + 1 + n, true
 	}
 	end = p
-	for end < len(s) && !endsValue(s[end]) {
+	for end < len(s) && !endsValue(s[end]) && !(s[end] == '&' && vc.query) {
 		end++
 	}
 	for end > p && s[end-1] == '.' {
@@ -168,7 +240,7 @@ func assignedValue(s string, p int, flag, env bool) (start, end int, ok bool) {
 	// A Python or TypeScript annotation: `api_key: str = "…"`.
 	if colon && isIdentifier(v) {
 		if q := skipBlanks(s, end); q < len(s) && s[q] == '=' && !strings.HasPrefix(s[q:], "==") {
-			return assignedValue(s, end, false, env)
+			return assignedValue(s, end, valueContext{env: env})
 		}
 	}
 	if !isBareSecret(v, env) {
@@ -189,7 +261,7 @@ func skipBlanks(s string, p int) int {
 // endsValue reports whether c ends an unquoted value.
 func endsValue(c byte) bool {
 	switch c {
-	case ' ', '\t', '\n', '\r', '"', '\'', '`', ';', ',', '&', ')', '}', ']', '>', '<', '|':
+	case ' ', '\t', '\n', '\r', '"', '\'', '`', ';', ',', ')', '}', ']', '>', '<', '|':
 		return true
 	}
 	return false
@@ -199,9 +271,27 @@ func endsValue(c byte) bool {
 // number, a path, a single lower-case word (the dummy keys local servers
 // take, api_key="ollama"), or prose: a value with a space is a UI label or
 // a message ("Mot de passe", "Enter your token"), not a credential.
-func isQuotedSecret(v string) bool {
-	return len(v) >= 6 && !isPlaceholder(v) && !isNumber(v) && !isPath(v) && !isLowerWord(v) &&
-		!strings.ContainsAny(v, " \t")
+//
+// A passphrase of a few words is still a secret when its key is an
+// environment name (DB_PASSWORD="correct horse battery staple") or it holds
+// a digit or a symbol ("Tr0ub4dor & 3"): UI labels have neither.
+func isQuotedSecret(v string, env bool) bool {
+	if len(v) < 6 || isPlaceholder(v) || isNumber(v) || isPath(v) || isLowerWord(v) {
+		return false
+	}
+	if !strings.ContainsAny(v, " \t") {
+		return true
+	}
+	// A wallet's mnemonic runs to 24 words under its environment name.
+	maxWords, maxLen := 6, 80
+	if env {
+		maxWords, maxLen = 24, 240
+	}
+	if words := strings.Fields(v); len(words) > maxWords || len(v) > maxLen || strings.ContainsAny(v[len(v)-1:], ":?…") {
+		return false
+	}
+	_, _, digit := classes(v)
+	return env || digit || strings.ContainsAny(v, "&@#%^*+=~|\\/$!;")
 }
 
 // isBareSecret accepts an unquoted value that reads as a literal secret.
@@ -228,7 +318,8 @@ func isBareSecret(v string, env bool) bool {
 // versions (token==0.7.0 is a requirement pin, max_token=4096 a limit) and
 // ioctl numbers (SIOCGETTOKEN = 0xc0506617).
 func isNumber(v string) bool {
-	if h := strings.TrimPrefix(strings.TrimPrefix(v, "-"), "0x"); len(h) < len(v)-1 && isHex(h) {
+	// Up to 16 digits, a 64-bit word; 0x and 64 digits is a private key.
+	if h := strings.TrimPrefix(strings.TrimPrefix(v, "-"), "0x"); len(h) < len(v)-1 && len(h) <= 16 && isHex(h) {
 		return true
 	}
 	for i := 0; i < len(v); i++ {

@@ -3,6 +3,8 @@ package redact
 import (
 	"strings"
 	"testing"
+
+	"github.com/deja-dev/deja/memory/redact/redacttest"
 )
 
 // message is a chat turn as aider writes one: a question, an answer with
@@ -10,16 +12,16 @@ import (
 // tests and one secret in five.
 func message() string {
 	var b strings.Builder
-	for i, c := range lookalikes {
+	for i, c := range redacttest.Lookalikes {
 		b.WriteString("#### why does the indexer skip this file when the session is resumed?\n\n")
 		b.WriteString("The parser reads the history in order and keeps the offset of the last session, ")
 		b.WriteString("so a resumed session starts where the previous one stopped. Here is the change:\n\n")
 		b.WriteString("```go\nfunc (s *Store) Resume(ctx context.Context, id string) (*Session, error) {\n")
 		b.WriteString("\trow := s.db.QueryRowContext(ctx, `SELECT offset FROM sessions WHERE id = ?`, id)\n}\n```\n\n")
-		b.WriteString(c.text)
+		b.WriteString(c.Text)
 		b.WriteString("\n\n")
 		if i%5 == 0 {
-			b.WriteString(secrets[i%len(secrets)].text)
+			b.WriteString(redacttest.Secrets[i%len(redacttest.Secrets)].Text)
 			b.WriteString("\n\n")
 		}
 	}

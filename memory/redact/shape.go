@@ -13,6 +13,10 @@ type shape struct {
 	kind     string
 	literals []string
 	re       *regexp.Regexp
+	// near, when set, is a piece every match holds within its first
+	// bytes; a word without it is not tried against re. Tokens that start
+	// with a digit would otherwise run the regexp at every number.
+	near string
 	// valid, when set, rejects matches that fit the pattern but not a token,
 	// such as "sk-learn-compatible-estimators".
 	valid func(match string) bool
@@ -68,23 +72,129 @@ var shapes = []shape{
 		re: anchor(`r8_[A-Za-z0-9]{37}\b`)},
 	{kind: "digitalocean-token", literals: []string{"dop_v1_", "doo_v1_", "dor_v1_"},
 		re: anchor(`do[por]_v1_[a-f0-9]{64}\b`)},
+	{kind: "mailgun-key", literals: []string{"key-"},
+		re: anchor(`key-[0-9a-f]{32}\b`)},
+	{kind: "docker-token", literals: []string{"dckr_pat_", "dckr_oat_"},
+		re: anchor(`dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}`)},
+	{kind: "age-secret-key", literals: []string{"AGE-SECRET-KEY-1"},
+		re: anchor(`AGE-SECRET-KEY-1[0-9A-Z]{50,}`)},
+	// A Telegram bot token is the bot's numeric ID, a colon and 35
+	// characters; in an API URL it follows "bot", which stays.
+	{kind: "telegram-token", literals: []string{"bot", "1", "2", "3", "4", "5", "6", "7", "8", "9"},
+		re: anchor(`(?:bot)?(\d{6,12}:AA[A-Za-z0-9_-]{30,})`), near: ":AA"},
+	// Twilio's auth token is 32 hex with no prefix of its own; it is known
+	// by the account SID written before it (curl -u AC…:…, Client("AC…",
+	// "…")). The SID names the account and stays.
+	{kind: "twilio-auth-token", literals: []string{"AC"},
+		re: anchor(`AC[0-9a-f]{32}["']?[ \t]*[:,][ \t]*["']?([0-9a-f]{32})\b`)},
+	{kind: "shopify-token", literals: []string{"shpat_", "shpss_", "shpca_", "shppa_"},
+		re: anchor(`shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`)},
+	{kind: "linear-key", literals: []string{"lin_api_", "lin_oauth_"},
+		re: anchor(`lin_(?:api|oauth)_[A-Za-z0-9]{32,}\b`)},
+	{kind: "notion-token", literals: []string{"ntn_", "secret_"},
+		re: anchor(`(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b`), valid: mixedClasses},
+	{kind: "postman-key", literals: []string{"PMAK-"},
+		re: anchor(`PMAK-[0-9a-f]{24}-[0-9a-f]{34}\b`)},
+	{kind: "doppler-token", literals: []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct."},
+		re: anchor(`dp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,}\b`)},
+	{kind: "vault-token", literals: []string{"hvs.", "hvb.", "hvr."},
+		re: anchor(`hv[sbr]\.[A-Za-z0-9_-]{24,}`)},
+	{kind: "terraform-token", literals: []string{"atlasv1."},
+		re: anchor(`atlasv1\.[A-Za-z0-9_=-]{60,}`)},
+	{kind: "databricks-token", literals: []string{"dapi"},
+		re: anchor(`dapi[0-9a-f]{32}(?:-\d)?\b`)},
+	{kind: "newrelic-key", literals: []string{"NRAK-", "NRJS-", "NRII-"},
+		re: anchor(`NR(?:AK|JS|II)-[A-Z0-9]{27}\b`)},
+	{kind: "sentry-token", literals: []string{"sntrys_", "sntryu_"},
+		re: anchor(`(?:sntrys_[A-Za-z0-9+/=_-]{40,}|sntryu_[0-9a-f]{64}\b)`)},
+	{kind: "grafana-token", literals: []string{"glsa_", "glc_"},
+		re: anchor(`(?:glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})`)},
+	{kind: "figma-token", literals: []string{"figd_"},
+		re: anchor(`figd_[A-Za-z0-9_-]{40,}`)},
+	{kind: "airtable-token", literals: []string{"pat"},
+		re: anchor(`pat[A-Za-z0-9]{14}\.[0-9a-f]{64}\b`)},
+	{kind: "supabase-token", literals: []string{"sbp_"},
+		re: anchor(`sbp_[0-9a-f]{40}\b`)},
+	{kind: "planetscale-token", literals: []string{"pscale_tkn_", "pscale_pw_", "pscale_oauth_"},
+		re: anchor(`pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}`)},
+	{kind: "pulumi-token", literals: []string{"pul-"},
+		re: anchor(`pul-[0-9a-f]{40}\b`)},
+	{kind: "fly-token", literals: []string{"fo1_", "FlyV1 fm2_"},
+		re: anchor(`(?:fo1_[A-Za-z0-9_-]{39,}|FlyV1 fm2_[A-Za-z0-9+/=_,-]{40,})`)},
+	{kind: "perplexity-key", literals: []string{"pplx-"},
+		re: anchor(`pplx-[A-Za-z0-9]{40,}\b`)},
+	{kind: "langsmith-key", literals: []string{"lsv2_pt_", "lsv2_sk_"},
+		re: anchor(`lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}\b`)},
+	{kind: "pinecone-key", literals: []string{"pcsk_"},
+		re: anchor(`pcsk_[A-Za-z0-9]{5,}_[A-Za-z0-9]{40,}\b`)},
+	{kind: "tavily-key", literals: []string{"tvly-"},
+		re: anchor(`tvly-(?:dev-|prod-)?[A-Za-z0-9]{32,}\b`)},
+	{kind: "rubygems-key", literals: []string{"rubygems_"},
+		re: anchor(`rubygems_[0-9a-f]{48}\b`)},
+	{kind: "square-token", literals: []string{"sq0atp-", "sq0csp-", "EAAA"},
+		re: anchor(`(?:sq0atp-[A-Za-z0-9_-]{22}|sq0csp-[A-Za-z0-9_-]{43}|EAAA[A-Za-z0-9_-]{60})\b`)},
+	{kind: "brevo-key", literals: []string{"xkeysib-", "xsmtpsib-"},
+		re: anchor(`x(?:keysib|smtpsib)-[0-9a-f]{64}-[A-Za-z0-9]{16}\b`)},
+	{kind: "resend-key", literals: []string{"re_"},
+		re: anchor(`re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}\b`), valid: mixedClasses},
+	{kind: "alibaba-key", literals: []string{"LTAI"},
+		re: anchor(`LTAI[A-Za-z0-9]{12,20}\b`), valid: mixedClasses},
+	{kind: "discord-webhook", literals: []string{"discord.com/api/webhooks/", "discordapp.com/api/webhooks/"},
+		re: anchor(`discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{60,})`)},
+	{kind: "github-auth-header", literals: []string{"Authorization: token ", "authorization: token ", "Authorization: Token "},
+		re: anchor(`[Aa]uthorization: [Tt]oken ([A-Za-z0-9_.-]{16,})`), valid: isBearerToken},
 	{kind: "bearer-token", literals: []string{"Bearer", "bearer", "BEARER"}, re: bearer, valid: isBearerToken},
 	{kind: "basic-auth", literals: []string{"Basic", "basic", "BASIC"}, re: basic, valid: isBasicCredentials},
 }
 
-// shapesByStart lists, for each byte, the shapes with a literal starting
-// with it, in table order: a word costs one lookup and tries only the
-// shapes it could begin.
-var shapesByStart = func() (index [256][]*shape) {
+// shapesByPair lists, for each two bytes, the shapes with a literal
+// starting with them (or with the first, for a literal of one byte), in
+// table order: a word tries only the shapes it could begin.
+var shapesByPair = func() map[[2]byte][]*shape {
+	index := map[[2]byte][]*shape{}
+	add := func(k [2]byte, sh *shape) {
+		if list := index[k]; len(list) == 0 || list[len(list)-1] != sh {
+			index[k] = append(list, sh)
+		}
+	}
 	for i := range shapes {
 		sh := &shapes[i]
 		for _, l := range sh.literals {
-			if list := index[l[0]]; len(list) == 0 || list[len(list)-1] != sh {
-				index[l[0]] = append(list, sh)
+			if len(l) > 1 {
+				add([2]byte{l[0], l[1]}, sh)
+				continue
+			}
+			for c := range 256 {
+				add([2]byte{l[0], byte(c)}, sh)
 			}
 		}
 	}
 	return index
+}()
+
+// shapePairs marks the two bytes some literal starts with (any second byte
+// for a literal of one), so a word that starts no literal costs one lookup.
+var shapePairs = func() (pairs [256][256]bool) {
+	for _, sh := range shapes {
+		for _, l := range sh.literals {
+			if len(l) == 1 {
+				for c := range 256 {
+					pairs[l[0]][c] = true
+				}
+				continue
+			}
+			pairs[l[0]][l[1]] = true
+		}
+	}
+	return pairs
+}()
+
+// wordBytes is isWordByte as a table.
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = isWordByte(byte(c))
+	}
+	return t
 }()
 
 // shapeTokens finds every shape in one pass over s: at each word start the
@@ -94,14 +204,17 @@ var shapesByStart = func() (index [256][]*shape) {
 // other rules together.
 func shapeTokens(s string) []edit {
 	var edits []edit
-	for k := 0; k < len(s); k++ {
-		candidates := shapesByStart[s[k]]
-		if len(candidates) == 0 || k > 0 && isWordByte(s[k-1]) && isWordByte(s[k]) {
-			continue
+	for k := 0; k+1 < len(s); k++ {
+		if shapePairs[s[k]][s[k+1]] {
+			if e, end, ok := shapeAt(s, k, shapesByPair[[2]byte{s[k], s[k+1]}]); ok {
+				edits = append(edits, e)
+				k = end - 1
+				continue
+			}
 		}
-		if e, end, ok := shapeAt(s, k, candidates); ok {
-			edits = append(edits, e)
-			k = end - 1
+		// No literal starts inside a word: the rest of it is skipped.
+		for k+1 < len(s) && wordBytes[s[k]] && wordBytes[s[k+1]] {
+			k++
 		}
 	}
 	return edits
@@ -116,6 +229,9 @@ func shapeAt(s string, k int, candidates []*shape) (edit, int, bool) {
 		for _, lit := range sh.literals {
 			if !strings.HasPrefix(rest, lit) {
 				continue
+			}
+			if sh.near != "" && !strings.Contains(rest[:min(len(rest), 20)], sh.near) {
+				break
 			}
 			m := sh.re.FindStringSubmatchIndex(rest)
 			if m == nil {
@@ -149,6 +265,13 @@ func openAIBody(m string) bool {
 		return lower && digit
 	}
 	upper, lower, digit := classes(body)
+	return upper && lower && digit
+}
+
+// mixedClasses accepts a random part that mixes upper case, lower case and
+// digits; secret_ and LTAI also start ordinary identifiers.
+func mixedClasses(m string) bool {
+	upper, lower, digit := classes(m)
 	return upper && lower && digit
 }
 

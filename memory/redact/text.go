@@ -6,19 +6,25 @@ import "strings"
 // "[redacted:<kind>]", and the number of replacements. Rules run from the
 // most specific to the most general: secrets with a shape of their own
 // (private key blocks, provider tokens, JWTs, Authorization headers), then
-// URL credentials, key=value assignments, and last high-entropy tokens, so a
+// URL credentials, credentials in command-line flags, key=value
+// assignments, secrets named in prose, and last high-entropy tokens, so a
 // value is labelled by the strongest evidence and never counted twice.
+//
+// Credentials that providers publish as examples (AKIAIOSFODNN7EXAMPLE)
+// are kept: see documented.
 func Text(s string) (string, int) {
 	n := 0
 	redact := func(find func(string) []edit) {
-		if edits := find(s); len(edits) > 0 {
+		if edits := keepDocumented(s, find(s)); len(edits) > 0 {
 			s = apply(s, edits)
 			n += len(edits)
 		}
 	}
 	redact(shapeTokens)
 	redact(urlCredentials)
+	redact(commandCredentials)
 	redact(assignments)
+	redact(proseCredentials)
 	redact(highEntropy)
 	return s, n
 }

@@ -9,11 +9,16 @@ import "strings"
 func urlCredentials(s string) []edit {
 	var edits []edit
 	for i := 0; ; {
-		k := strings.Index(s[i:], "://")
+		// One slash is enough: a file record's path cleaning turns
+		// postgres://u:p@db into postgres:/u:p@db.
+		k := strings.Index(s[i:], ":/")
 		if k < 0 {
 			return edits
 		}
-		start := i + k + len("://")
+		start := i + k + len(":/")
+		if start < len(s) && s[start] == '/' {
+			start++
+		}
 		end := start
 		for end < len(s) && !endsAuthority(s[end]) {
 			end++

@@ -1,0 +1,198 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/chunk"
+	"github.com/deja-dev/deja/harness"
+)
+
+// sessionPlan is a parsed session ready to be written: redacted, with the
+// hashes of its turns and what the store already holds of it.
+type sessionPlan struct {
+	sess *harness.Session
+	// hashes are the hashes of chunk.Turns(*sess), in that order.
+	hashes []string
+	// stored are the session's turns in the store, by turn index.
+	stored map[int]ledgerTurn
+	// pending is how many of its turns are to be written or embedded.
+	pending int
+	// continues is false when the store holds a session of this ID that
+	// this one is not (see continues).
+	continues bool
+}
+
+// ledgerTurn is what the store holds of one turn.
+type ledgerTurn struct {
+	id   int64
+	hash string
+	line int
+}
+
+// plan gives the parsed sessions that are not forgotten their project,
+// redacts them and compares each
+// with the stored session of its ID. Turns are built here for their hashes
+// only and dropped again, so one session's turns are in memory at a time.
+func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Session, tomb map[string]bool, known []knownSession, full bool) ([]*sessionPlan, error) {
+	byID := map[string]knownSession{}
+	for _, ks := range known {
+		byID[ks.id] = ks
+	}
+	redacted := 0
+	var plans []*sessionPlan
+	for i := range sessions {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		sess := &sessions[i]
+		if tomb[sess.ID] {
+			continue
+		}
+		*sess = withProject(*sess, path)
+		redacted += redactSession(sess)
+		turns := chunk.Turns(*sess)
+		var stored map[int]ledgerTurn
+		ks, ok := byID[sess.ID]
+		if ok {
+			var err error
+			if stored, err = ix.s.ledgerTurns(ctx, sess.ID); err != nil {
+				return nil, err
+			}
+		}
+		pl := newPlan(sess, turns, stored, full)
+		if ok {
+			var err error
+			if pl.continues, err = ix.s.continues(ctx, ks, pl, turns, known); err != nil {
+				return nil, err
+			}
+		}
+		plans = append(plans, pl)
+	}
+	ix.rep.Redacted += redacted
+	return plans, nil
+}
+
+// newPlan is the plan of a redacted session whose turns are turns and
+// whose stored turns are stored.
+func newPlan(sess *harness.Session, turns []chunk.Turn, stored map[int]ledgerTurn, full bool) *sessionPlan {
+	pl := &sessionPlan{sess: sess, hashes: make([]string, len(turns)), stored: stored, continues: true}
+	for j, t := range turns {
+		pl.hashes[j] = t.Hash()
+		if old, ok := stored[t.Index]; full || !ok || old.hash != pl.hashes[j] {
+			pl.pending++
+		}
+	}
+	return pl
+}
+
+// reserveTakenIDs reserves the IDs of known sessions that a parsed session
+// took without continuing them, marks them displaced (kept, never replaced
+// by the session that took their ID), and reports whether it reserved any.
+func reserveTakenIDs(plans []*sessionPlan, reserved, displaced map[string]bool) bool {
+	added := false
+	for _, pl := range plans {
+		if id := pl.sess.ID; !pl.continues && !reserved[id] {
+			reserved[id] = true
+			displaced[id] = true
+			added = true
+		}
+	}
+	return added
+}
+
+// continues reports whether a parsed session is the known session of its
+// ID, as it was, grown or cut: the same header and start; when another
+// known session of the file shares them (two launches in one second,
+// unreadable headers), the same first question; and every turn both hold
+// the same, except where the session was growing (the last stored turn)
+// or was cut (the last turn read), where one question must begin the
+// other. Aider only appends, so a session that differs anywhere else was
+// rewritten: a file written again with the same header times, or a turn cut
+// from the middle. Taking its ID would mix old turns into the new session
+// (a cut middle turn left its successor twice, once at its old index); the
+// old session is kept instead, as a session that left the file is.
+func (s *Store) continues(ctx context.Context, ks knownSession, pl *sessionPlan, turns []chunk.Turn, known []knownSession) (bool, error) {
+	// The start as text: it is kept for every start, where nanoseconds are
+	// kept only within firstYear and lastYear (and overflowed in stores
+	// written before that rule).
+	var started sql.NullString
+	if pl.sess.HasStart() {
+		started = sql.NullString{String: pl.sess.Started.Format(time.RFC3339), Valid: true}
+	}
+	if ks.header != storedHeader(pl.sess.Header) || ks.started != started {
+		return false, nil
+	}
+	first := ""
+	if len(turns) > 0 {
+		first = turns[0].User
+	}
+	for _, other := range known {
+		if other.id != ks.id && other.header == ks.header && other.started == ks.started && ks.first != first {
+			return false, nil
+		}
+	}
+	if len(turns) == 0 {
+		return true, nil
+	}
+	lastStored := turns[0].Index
+	for i := range pl.stored {
+		lastStored = max(lastStored, i)
+	}
+	lastRead := turns[len(turns)-1].Index
+	for j, t := range turns {
+		old, ok := pl.stored[t.Index]
+		if !ok || old.hash == pl.hashes[j] {
+			continue
+		}
+		if t.Index != lastStored && t.Index != lastRead {
+			return false, nil
+		}
+		var user string
+		if err := s.db.QueryRowContext(ctx, `SELECT user FROM turns WHERE id = ?`, old.id).Scan(&user); err != nil {
+			return false, fmt.Errorf("store: reading the ledger: %w", err)
+		}
+		if !strings.HasPrefix(t.User, user) && !strings.HasPrefix(user, t.User) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// rereadAs reports whether a session read before is among the sessions
+// read now under another ID: one starting at the same byte whose header
+// completes the old one (aider was writing it during the last run). A
+// session cut by hand and followed by a new one is not: it stays, gone.
+// Sessions without headers (those of JSONL harnesses, which all start at
+// their file's first byte) are never re-read as another: a session that
+// left such a file stays, gone.
+func rereadAs(ks knownSession, parsed []harness.Session) bool {
+	for _, sess := range parsed {
+		if sess.Offset == ks.offset && sess.Header != "" && strings.HasPrefix(storedHeader(sess.Header), ks.header) {
+			return true
+		}
+	}
+	return false
+}
+
+// ledgerTurns returns the stored turns of a session by turn index.
+func (s *Store) ledgerTurns(ctx context.Context, session string) (map[int]ledgerTurn, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT turn, id, hash, line FROM turns WHERE session_id = ?`, session)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading the ledger: %w", err)
+	}
+	defer rows.Close()
+	out := map[int]ledgerTurn{}
+	for rows.Next() {
+		var i int
+		var t ledgerTurn
+		if err := rows.Scan(&i, &t.id, &t.hash, &t.line); err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, rows.Err()
+}
