@@ -104,7 +104,7 @@ func embedderFits(e config.Embed, identity string) bool {
 func recallOf(o *serve.RecallOutput) *memory.Recall {
 	r := &memory.Recall{
 		Query: o.Query, Mode: memory.Mode(o.Mode), RealizedMode: memory.Mode(o.RealizedMode),
-		FallbackReason: o.FallbackReason, Embedder: o.Embedder, Note: o.Note,
+		FallbackReason: o.FallbackReason, Embedder: o.Embedder, Note: o.Note, NotFound: o.NotFound,
 		Took: time.Duration(o.TookMS) * time.Millisecond,
 	}
 	for _, h := range o.Results {
