@@ -101,6 +101,8 @@ func TestFindInTmux(t *testing.T) {
 		"PATH=" + dir + ":" + os.Getenv("PATH"),
 		"TERM=xterm-256color",
 		"PS1=$ ",
+		"PAGER=less",
+		"LC_ALL=C.UTF-8",
 	}
 	idx := exec.Command(bin, "index", shop)
 	idx.Env = env
@@ -143,6 +145,18 @@ func TestFindInTmux(t *testing.T) {
 	// Tab switches the mode and queries again.
 	p.tmux("send-keys", "-t", "find", "Tab")
 	p.waitFor("the mode after keyword", func(s string) bool { return strings.Contains(s, "[hybrid]") })
+
+	// ctrl-o pages the whole session; leaving the pager returns to the search.
+	if _, err := exec.LookPath("less"); err == nil {
+		p.tmux("send-keys", "-t", "find", "C-o")
+		p.waitFor("the session in the pager", func(s string) bool {
+			return strings.HasPrefix(strings.TrimLeft(s, "\n"), "# aider-") && strings.Contains(s, "20260718T143000") && !strings.Contains(s, "esc quit")
+		})
+		p.tmux("send-keys", "-t", "find", "q")
+		p.waitFor("the search after the pager", func(s string) bool { return strings.Contains(s, "esc quit") && strings.Contains(s, "1 turns") })
+	} else {
+		t.Log("less is not installed: the pager key is not driven")
+	}
 
 	p.tmux("send-keys", "-t", "find", "Enter")
 	s = p.waitFor("the shell again", func(s string) bool { return strings.Contains(s, "\npicked=") })
