@@ -229,3 +229,15 @@ func TestControlCodesFromHistoryAreDropped(t *testing.T) {
 		t.Fatalf("a history's escape codes reach the screen: %q", v)
 	}
 }
+
+func TestPreviewScrollsToTheMatch(t *testing.T) {
+	long := strings.Repeat("filler line about nothing in particular\n", 40) + "here the kubernetes manifest was fixed\n" + strings.Repeat("more filler\n", 5)
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+		return &memory.Recall{Results: []memory.Result{{SessionID: "aider-x", Turn: 1, User: "deploy", Assistant: long}}}, nil
+	}})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = typeText(t, next.(Model), "kubernetes")
+	if v := plain(m); !strings.Contains(v, "here the kubernetes manifest was fixed") {
+		t.Fatalf("the preview does not show the matching line:\n%s", v)
+	}
+}
