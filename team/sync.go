@@ -1,0 +1,81 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/deja-dev/deja/memory"
+)
+
+// SyncReport says what one sync sent and took in.
+type SyncReport struct {
+	Published PublishReport `json:"published"`
+	Folded    FoldReport    `json:"folded"`
+}
+
+// Sync publishes what is new here, then folds what is new from the team.
+func (m *Member) Sync(ctx context.Context) (SyncReport, error) {
+	var rep SyncReport
+	var err error
+	if rep.Published, err = m.Publish(ctx); err != nil {
+		return rep, err
+	}
+	rep.Folded, err = m.Fold(ctx)
+	return rep, err
+}
+
+// Status is where a member stands with its team.
+type Status struct {
+	Machine  string   `json:"machine"`
+	User     string   `json:"user"`
+	Team     string   `json:"team"`
+	Server   string   `json:"server"`
+	Stream   string   `json:"stream"`
+	Projects []string `json:"projects"`
+	// Messages is how many messages the stream holds; Replicas its
+	// replica count.
+	Messages uint64 `json:"messages"`
+	Replicas int    `json:"replicas"`
+	// Lag is how many messages this machine has yet to fold.
+	Lag uint64 `json:"lag"`
+	// Unsent is how many turns of shared projects await publishing.
+	Unsent int               `json:"unsent"`
+	Counts memory.TeamCounts `json:"counts"`
+}
+
+// Status reads the stream, this machine's consumer and the store.
+func (m *Member) Status(ctx context.Context) (Status, error) {
+	st := Status{Machine: m.machine, User: m.opts.User, Team: m.opts.Name, Server: m.nc.ConnectedUrlRedacted(),
+		Stream: streamName(m.opts.Name), Projects: m.opts.Projects}
+	rctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
+	defer cancel()
+	info, err := m.stream.Info(rctx)
+	if err != nil {
+		return st, fmt.Errorf("team: reading stream %s: %w", st.Stream, err)
+	}
+	st.Messages, st.Replicas = info.State.Msgs, info.Config.Replicas
+	c, err := m.stream.Consumer(rctx, consumerName(m.machine))
+	switch {
+	case errors.Is(err, jetstream.ErrConsumerNotFound):
+		// Never folded: everything is still to come.
+		st.Lag = info.State.Msgs
+	case err != nil:
+		return st, fmt.Errorf("team: reading this machine's consumer: %w", err)
+	default:
+		ci, err := c.Info(rctx)
+		if err != nil {
+			return st, fmt.Errorf("team: reading this machine's consumer: %w", err)
+		}
+		st.Lag = ci.NumPending + uint64(ci.NumAckPending)
+	}
+	unsent, err := m.store.UnsentTurns(ctx, m.opts.Projects, 1<<20)
+	if err != nil {
+		return st, err
+	}
+	st.Unsent = len(unsent)
+	st.Counts, err = m.store.TeamCounts(ctx)
+	return st, err
+}
