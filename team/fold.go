@@ -90,11 +90,21 @@ func (m *Member) fold(ctx context.Context, batches int) (FoldReport, error) {
 				return rep, fmt.Errorf("team: confirming a folded message: %w", err)
 			}
 		}
-		if err := m.nc.FlushWithContext(ctx); err != nil {
-			return rep, fmt.Errorf("team: confirming folded messages: %w", err)
+		if err := m.flush(ctx); err != nil {
+			return rep, err
 		}
 	}
 	return rep, nil
+}
+
+// flush waits until the server has every confirmation sent so far.
+func (m *Member) flush(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
+	defer cancel()
+	if err := m.nc.FlushWithContext(ctx); err != nil {
+		return fmt.Errorf("team: confirming folded messages: %w", err)
+	}
+	return nil
 }
 
 // caughtUp reports whether the consumer has nothing left to deliver; it

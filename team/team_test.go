@@ -280,3 +280,27 @@ func TestForgetOnOneRemovesTheTurnOnTheOther(t *testing.T) {
 		t.Errorf("alice's tombstones = %v (%v), want both sessions", forgotten, err)
 	}
 }
+
+// dumpStore is every text of a store's ledger, as one string.
+func dumpStore(t *testing.T, s *memory.Store) string {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.Dir(), memory.DBFile)+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT s.id || s.header || t.user || t.assistant || t.files || t.commands FROM turns t JOIN sessions s ON s.id = t.session_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(v + "\n")
+	}
+	return b.String()
+}
