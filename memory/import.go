@@ -16,9 +16,9 @@ import (
 // origin stored it, who sent it and the subject it came on.
 type RemoteTurn struct {
 	SharedTurn
-	// Origin names the machine that sent the turn; User the person.
+	// Origin names the machine that sent the turn; Person who sent it.
 	Origin string
-	User   string
+	Person string
 	// Subject is the session's subject, where its tombstone goes.
 	Subject string
 	// Seq orders versions of a turn: the stream sequence it came with.
@@ -222,7 +222,7 @@ func putRemoteSession(ctx context.Context, tx *sql.Tx, t RemoteTurn) error {
 	_, err = tx.ExecContext(ctx, `
 		INSERT INTO team_sessions(session_id, subject, origin, user) VALUES (?, ?, ?, ?)
 		ON CONFLICT(session_id) DO UPDATE SET subject = excluded.subject, origin = excluded.origin, user = excluded.user`,
-		t.Session, t.Subject, t.Origin, t.User)
+		t.Session, t.Subject, t.Origin, t.Person)
 	return err
 }
 

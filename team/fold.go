@@ -173,7 +173,7 @@ func (m *Member) foldBatch(ctx context.Context, msgs []jetstream.Msg, rep *FoldR
 				continue
 			}
 			t.Project = m.localProject(t.Project)
-			turns = append(turns, memory.RemoteTurn{SharedTurn: t, Origin: h.Get(HeaderOrigin), User: h.Get(HeaderUser), Subject: msg.Subject(), Seq: meta.Sequence.Stream})
+			turns = append(turns, memory.RemoteTurn{SharedTurn: t, Origin: h.Get(HeaderOrigin), Person: h.Get(HeaderUser), Subject: msg.Subject(), Seq: meta.Sequence.Stream})
 		case kindTombstone:
 			var t memory.SharedTombstone
 			if err := json.Unmarshal(msg.Data(), &t); err != nil || t.Session == "" {

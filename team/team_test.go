@@ -181,7 +181,12 @@ func TestTwoStoresExchangeTurns(t *testing.T) {
 		}
 		found := false
 		for _, res := range r.Results {
-			found = found || strings.Contains(res.Assistant, "alice answer")
+			if strings.Contains(res.Assistant, "alice answer") {
+				found = true
+				if !strings.Contains(res.User, "alice question") {
+					t.Errorf("alice's turn reached bob with the question %q", res.User)
+				}
+			}
 		}
 		if !found {
 			t.Errorf("bob's %s recall in his checkout does not find alice's turn: %+v", mode, r.Results)
