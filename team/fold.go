@@ -30,30 +30,36 @@ type FoldReport struct {
 	Dropped int `json:"dropped"`
 }
 
-// consumerName is the machine's durable consumer.
-func consumerName(machine string) string { return "deja-" + token(machine) }
+// consumerName is the machine's durable consumer of one project.
+func consumerName(machine, project string) string {
+	return "deja-" + token(machine) + "-" + projectToken(project)
+}
 
-// consumer is the machine's durable consumer, created the first time. It
-// reads every subject of the team the member's permissions let it read.
-func (m *Member) consumer(ctx context.Context) (jetstream.Consumer, error) {
+// consumer is the machine's durable consumer of one shared project,
+// created the first time. There is one a project, each filtered to the
+// project's subjects alone, so a server can grant reading per project:
+// the filter is part of the request that creates the consumer, which the
+// member's permissions allow or refuse.
+func (m *Member) consumer(ctx context.Context, project string) (jetstream.Consumer, error) {
 	ctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()
+	name := consumerName(m.machine, project)
 	c, err := m.stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
-		Durable:       consumerName(m.machine),
-		Description:   "deja team memory folded into " + m.machine,
-		FilterSubject: teamSubjects(m.opts.Name),
+		Durable:       name,
+		Description:   "deja team memory of " + filepath.Base(project) + " folded into " + m.machine,
+		FilterSubject: projectSubjects(m.opts.Name, project),
 		DeliverPolicy: jetstream.DeliverAllPolicy,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       m.opts.AckWait,
 		MaxAckPending: 4 * foldBatch,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("team: consumer %s: %w", consumerName(m.machine), err)
+		return nil, fmt.Errorf("team: consumer %s: %w (is this member granted %s?)", name, err, projectSubjects(m.opts.Name, project))
 	}
 	return c, nil
 }
 
-// Fold takes every message the machine's consumer has not confirmed into
+// Fold takes every message the machine's consumers have not confirmed into
 // the store, until the consumer has nothing pending. A batch's messages
 // are confirmed only after the store committed them, so a fold killed at
 // any point loses nothing: the server delivers the rest again (after
@@ -63,38 +69,48 @@ func (m *Member) Fold(ctx context.Context) (FoldReport, error) {
 	return m.fold(ctx, -1)
 }
 
-// fold folds at most batches batches (all of them when negative).
+// fold folds at most batches batches of each project (all of them when
+// negative).
 func (m *Member) fold(ctx context.Context, batches int) (FoldReport, error) {
 	var rep FoldReport
-	c, err := m.consumer(ctx)
-	if err != nil {
-		return rep, err
-	}
-	for i := 0; batches < 0 || i < batches; i++ {
-		msgs, err := m.fetch(ctx, c)
+	for _, p := range m.opts.Projects {
+		c, err := m.consumer(ctx, p)
 		if err != nil {
 			return rep, err
 		}
-		if len(msgs) == 0 {
-			done, err := m.caughtUp(ctx, c)
-			if err != nil || done {
-				return rep, err
-			}
-			continue
-		}
-		if err := m.foldBatch(ctx, msgs, &rep); err != nil {
-			return rep, err
-		}
-		for _, msg := range msgs {
-			if err := msg.Ack(); err != nil {
-				return rep, fmt.Errorf("team: confirming a folded message: %w", err)
-			}
-		}
-		if err := m.flush(ctx); err != nil {
+		if err := m.foldConsumer(ctx, c, batches, &rep); err != nil {
 			return rep, err
 		}
 	}
 	return rep, nil
+}
+
+func (m *Member) foldConsumer(ctx context.Context, c jetstream.Consumer, batches int, rep *FoldReport) error {
+	for i := 0; batches < 0 || i < batches; i++ {
+		msgs, err := m.fetch(ctx, c)
+		if err != nil {
+			return err
+		}
+		if len(msgs) == 0 {
+			done, err := m.caughtUp(ctx, c)
+			if err != nil || done {
+				return err
+			}
+			continue
+		}
+		if err := m.foldBatch(ctx, msgs, rep); err != nil {
+			return err
+		}
+		for _, msg := range msgs {
+			if err := msg.Ack(); err != nil {
+				return fmt.Errorf("team: confirming a folded message: %w", err)
+			}
+		}
+		if err := m.flush(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // flush waits until the server has every confirmation sent so far.

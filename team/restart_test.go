@@ -34,7 +34,7 @@ func TestRestartedConsumerLosesAndDuplicatesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	written += rep.Turns
-	c, err := b1.consumer(ctx)
+	c, err := b1.consumer(ctx, bob.project)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestRestartedConsumerLosesAndDuplicatesNothing(t *testing.T) {
 
 	// Second run: a batch fetched and dropped before the commit.
 	b2 := bob.connect(t, srv.ClientURL(), "bob")
-	c, err = b2.consumer(ctx)
+	c, err = b2.consumer(ctx, bob.project)
 	if err != nil {
 		t.Fatal(err)
 	}

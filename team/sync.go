@@ -57,19 +57,12 @@ func (m *Member) Status(ctx context.Context) (Status, error) {
 		return st, fmt.Errorf("team: reading stream %s: %w", st.Stream, err)
 	}
 	st.Messages, st.Replicas = info.State.Msgs, info.Config.Replicas
-	c, err := m.stream.Consumer(rctx, consumerName(m.machine))
-	switch {
-	case errors.Is(err, jetstream.ErrConsumerNotFound):
-		// Never folded: everything is still to come.
-		st.Lag = info.State.Msgs
-	case err != nil:
-		return st, fmt.Errorf("team: reading this machine's consumer: %w", err)
-	default:
-		ci, err := c.Info(rctx)
+	for _, p := range m.opts.Projects {
+		lag, err := m.lag(rctx, p)
 		if err != nil {
-			return st, fmt.Errorf("team: reading this machine's consumer: %w", err)
+			return st, err
 		}
-		st.Lag = ci.NumPending + uint64(ci.NumAckPending)
+		st.Lag += lag
 	}
 	unsent, err := m.store.UnsentTurns(ctx, m.opts.Projects, 1<<20)
 	if err != nil {
@@ -78,4 +71,29 @@ func (m *Member) Status(ctx context.Context) (Status, error) {
 	st.Unsent = len(unsent)
 	st.Counts, err = m.store.TeamCounts(ctx)
 	return st, err
+}
+
+// lag is how many messages of a project this machine has yet to fold.
+func (m *Member) lag(ctx context.Context, project string) (uint64, error) {
+	c, err := m.stream.Consumer(ctx, consumerName(m.machine, project))
+	if errors.Is(err, jetstream.ErrConsumerNotFound) {
+		// Never folded: everything on the project's subjects is to come.
+		info, err := m.stream.Info(ctx, jetstream.WithSubjectFilter(projectSubjects(m.opts.Name, project)))
+		if err != nil {
+			return 0, fmt.Errorf("team: reading stream %s: %w", streamName(m.opts.Name), err)
+		}
+		var n uint64
+		for _, c := range info.State.Subjects {
+			n += c
+		}
+		return n, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("team: reading this machine's consumer: %w", err)
+	}
+	ci, err := c.Info(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("team: reading this machine's consumer: %w", err)
+	}
+	return ci.NumPending + uint64(ci.NumAckPending), nil
 }
