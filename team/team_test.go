@@ -309,3 +309,7 @@ func dumpStore(t *testing.T, s *memory.Store) string {
 	}
 	return b.String()
 }
+
+func indexOpts(path string, p *peer) memory.IndexOptions {
+	return memory.IndexOptions{Paths: []string{path}, Embedder: p.emb}
+}
