@@ -89,6 +89,7 @@ var defaults = map[string]any{
 	"team.creds":    "",
 	"team.name":     "",
 	"team.projects": "",
+	"team.replicas": 1,
 }
 
 // Keys lists every configuration key deja knows, for help and `deja config`.

@@ -21,6 +21,8 @@ type Team struct {
 	Name string
 	// Projects are the project directories whose turns are shared.
 	Projects []string
+	// Replicas is the stream's replica count when this member creates it.
+	Replicas int
 }
 
 // Enabled reports whether the team is configured to share anything.
@@ -34,6 +36,8 @@ func loadTeam(v *viper.Viper) (Team, error) {
 		URL:   strings.TrimSpace(v.GetString("team.url")),
 		Creds: expandHome(strings.TrimSpace(v.GetString("team.creds"))),
 		Name:  strings.TrimSpace(v.GetString("team.name")),
+		// A clustered team uses 3; more than 5 is refused by the server.
+		Replicas: v.GetInt("team.replicas"),
 	}
 	var raw []string
 	switch d := v.Get("team.projects").(type) {
@@ -62,6 +66,9 @@ func loadTeam(v *viper.Viper) (Team, error) {
 			return t, fmt.Errorf("config: team.projects: %s: %w", p, err)
 		}
 		t.Projects = append(t.Projects, filepath.Clean(abs))
+	}
+	if t.Replicas < 1 || t.Replicas > 5 {
+		return t, fmt.Errorf("config: team.replicas is %d: use 1 (one server) to 5; a 3-node cluster uses 3", t.Replicas)
 	}
 	if t.Name == "" {
 		t.Name = "default"

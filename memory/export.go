@@ -69,6 +69,8 @@ type SharedTurn struct {
 	Commands []string `json:"commands,omitempty"`
 	Actions  string   `json:"actions,omitempty"`
 	TimeNS   int64    `json:"time_ns,omitempty"`
+	// Row is the turn's place in this store, for paging; it is not sent.
+	Row int64 `json:"-"`
 }
 
 // projectWhere matches sessions of a project directory or one below it.
@@ -84,9 +86,10 @@ func projectWhere(projects []string) (string, []any) {
 
 // UnsentTurns returns up to limit turns of this machine's sessions in the
 // given projects that are new or changed since MarkSent last recorded
-// them, in store order. Sessions received from a team are never returned:
+// them, in store order, after the turn whose Row is after (0: from the
+// start). Sessions received from a team are never returned:
 // only their origin publishes them.
-func (s *Store) UnsentTurns(ctx context.Context, projects []string, limit int) ([]SharedTurn, error) {
+func (s *Store) UnsentTurns(ctx context.Context, projects []string, after int64, limit int) ([]SharedTurn, error) {
 	if len(projects) == 0 {
 		return nil, nil
 	}
@@ -95,13 +98,13 @@ func (s *Store) UnsentTurns(ctx context.Context, projects []string, limit int) (
 	}
 	where, args := projectWhere(projects)
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT s.id, s.project, s.harness, coalesce(s.started, ''), s.parent, s.subagent,
+		SELECT t.id, s.id, s.project, s.harness, coalesce(s.started, ''), s.parent, s.subagent,
 			t.turn, t.line, t.hash, t.user, t.assistant, t.files, t.commands, t.actions, coalesce(t.time_ns, 0)
 		FROM turns t JOIN sessions s ON s.id = t.session_id
 		LEFT JOIN team_sent ts ON ts.session_id = t.session_id AND ts.turn = t.turn
-		WHERE `+where+` AND (ts.hash IS NULL OR ts.hash != t.hash)
+		WHERE t.id > ? AND `+where+` AND (ts.hash IS NULL OR ts.hash != t.hash)
 			AND NOT EXISTS (SELECT 1 FROM team_sessions r WHERE r.session_id = s.id AND r.origin != '')
-		ORDER BY t.id LIMIT ?`, append(args, limit)...)
+		ORDER BY t.id LIMIT ?`, append(append([]any{after}, args...), limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading turns to share: %w", err)
 	}
@@ -110,7 +113,7 @@ func (s *Store) UnsentTurns(ctx context.Context, projects []string, limit int) (
 	for rows.Next() {
 		var t SharedTurn
 		var files, commands string
-		if err := rows.Scan(&t.Session, &t.Project, &t.Harness, &t.Started, &t.Parent, &t.Subagent,
+		if err := rows.Scan(&t.Row, &t.Session, &t.Project, &t.Harness, &t.Started, &t.Parent, &t.Subagent,
 			&t.Turn, &t.Line, &t.Hash, &t.User, &t.Assist, &files, &commands, &t.Actions, &t.TimeNS); err != nil {
 			return nil, err
 		}

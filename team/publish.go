@@ -52,8 +52,9 @@ func (m *Member) Publish(ctx context.Context) (PublishReport, error) {
 		}
 		rep.Tombstones++
 	}
+	var after int64
 	for {
-		turns, err := m.store.UnsentTurns(ctx, m.opts.Projects, publishPage)
+		turns, err := m.store.UnsentTurns(ctx, m.opts.Projects, after, publishPage)
 		if err != nil || len(turns) == 0 {
 			return rep, err
 		}
@@ -64,6 +65,7 @@ func (m *Member) Publish(ctx context.Context) (PublishReport, error) {
 			return rep, err
 		}
 		rep.Turns += len(turns)
+		after = turns[len(turns)-1].Row
 	}
 }
 

@@ -64,7 +64,7 @@ func (m *Member) Status(ctx context.Context) (Status, error) {
 		}
 		st.Lag += lag
 	}
-	unsent, err := m.store.UnsentTurns(ctx, m.opts.Projects, 1<<20)
+	unsent, err := m.store.UnsentTurns(ctx, m.opts.Projects, 0, 1<<20)
 	if err != nil {
 		return st, err
 	}

@@ -18,7 +18,7 @@ import (
 
 // runServer starts a real NATS server with JetStream in the test process,
 // on a free loopback port.
-func runServer(t *testing.T) *server.Server {
+func runServer(t testing.TB) *server.Server {
 	t.Helper()
 	s, err := server.NewServer(&server.Options{
 		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
@@ -56,7 +56,7 @@ type peer struct {
 
 // newPeer opens a store whose project directory is named api (at a path
 // of its own, as a checkout on another machine is) and indexes hist there.
-func newPeer(t *testing.T, hist string) *peer {
+func newPeer(t testing.TB, hist string) *peer {
 	t.Helper()
 	ctx := context.Background()
 	project := filepath.Join(t.TempDir(), "api")
@@ -85,7 +85,7 @@ func newPeer(t *testing.T, hist string) *peer {
 	return p
 }
 
-func (p *peer) connect(t *testing.T, url, user string) *Member {
+func (p *peer) connect(t testing.TB, url, user string) *Member {
 	t.Helper()
 	m, err := Connect(context.Background(), p.store, Options{
 		URL: url, Name: "core", Projects: []string{p.project}, User: user, Host: "host-" + user,
@@ -225,7 +225,7 @@ func TestForgetOnOneRemovesTheTurnOnTheOther(t *testing.T) {
 		break
 	}
 	// The unsent turn alice still had: keep it to send it again later.
-	stale, err := alice.store.UnsentTurns(ctx, []string{alice.project}, 10)
+	stale, err := alice.store.UnsentTurns(ctx, []string{alice.project}, 0, 10)
 	if err != nil || len(stale) != 0 {
 		t.Fatalf("alice has %d unsent turns after a sync (%v)", len(stale), err)
 	}
