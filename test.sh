@@ -4,6 +4,12 @@
 # short fuzz run of the aider parser.
 set -euo pipefail
 cd "$(dirname "$0")"
+# --ollama: the tests against a real Ollama server instead (builds it at
+# go.mod's version first; see scripts/ollama-it.sh).
+if [ "${1:-}" = "--ollama" ]; then
+	shift
+	exec scripts/ollama-it.sh "$@"
+fi
 go vet ./...
 go test -race -count=1 ./...
 go test -count=1 ./bench/eval ./memory

@@ -29,8 +29,9 @@ type Status struct {
 type EmbedderStatus struct {
 	Identity  string
 	Dimension int
-	// Turns have this embedder's vectors; Lacking do not.
-	Turns, Lacking int
+	// Turns have this embedder's vectors; Lacking do not. NoVector are
+	// turns the embedder refused even cut shorter (Store.Unembedded).
+	Turns, Lacking, NoVector int
 }
 
 // Status counts what the store holds.
@@ -72,7 +73,12 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 		if e.Lacking, err = s.countLacking(ctx, e.Identity); err != nil {
 			return nil, err
 		}
-		e.Turns = st.Turns - e.Lacking
+		refused, err := s.Unembedded(ctx, e.Identity)
+		if err != nil {
+			return nil, err
+		}
+		e.NoVector = len(refused)
+		e.Turns = st.Turns - e.Lacking - e.NoVector
 	}
 	return st, nil
 }

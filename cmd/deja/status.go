@@ -27,6 +27,8 @@ type embedderStatusJSON struct {
 	Dimension int    `json:"dimension"`
 	Turns     int    `json:"turns"`
 	Lacking   int    `json:"lacking"`
+	// NoVector is how many turns the embedder refused even cut shorter.
+	NoVector int `json:"no_vector"`
 }
 
 func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
@@ -51,7 +53,7 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 		}
 		var es []embedderStatusJSON
 		for _, e := range st.Embedders {
-			es = append(es, embedderStatusJSON{e.Identity, e.Dimension, e.Turns, e.Lacking})
+			es = append(es, embedderStatusJSON{e.Identity, e.Dimension, e.Turns, e.Lacking, e.NoVector})
 		}
 		if es != nil {
 			out["embedders"] = es
@@ -77,7 +79,11 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 		fmt.Fprintln(w, "embedder    none yet: every turn lacks vectors; 'deja index' embeds them")
 	}
 	for _, e := range st.Embedders {
-		fmt.Fprintf(w, "embedder    %s (%d-d): %d turns embedded, %d lack vectors\n", e.Identity, e.Dimension, e.Turns, e.Lacking)
+		fmt.Fprintf(w, "embedder    %s (%d-d): %d turns embedded, %d lack vectors", e.Identity, e.Dimension, e.Turns, e.Lacking)
+		if e.NoVector > 0 {
+			fmt.Fprintf(w, ", %d have none (the model refused them even cut shorter)", e.NoVector)
+		}
+		fmt.Fprintln(w)
 	}
 	return nil
 }
