@@ -101,11 +101,17 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 			texts = append(texts, chunk.Texts(ct[i], opts.Budget)...)
 		}
 		var vecs [][]float32
+		var refused map[int]string
 		if emb != nil {
 			// A failed embedding leaves the turns lacking vectors; the next
 			// 'deja index' fills them in, as it does for its own turns.
-			vecs, _ = embedAll(ctx, emb, texts)
+			var err error
+			if vecs, refused, err = embedAll(ctx, emb, texts); err != nil {
+				vecs = nil
+			}
 		}
+		lacking := vecs == nil && len(texts) > 0
+		at := 0
 		vec, err := tx.PrepareContext(ctx, insertVector)
 		if err != nil {
 			return err
@@ -133,17 +139,22 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 			}
 			n := len(chunk.Texts(ct[i], opts.Budget))
 			if vecs != nil {
-				if err := putVectors(ctx, vec, emb.Identity(), t.Project, t.Session, t.Turn, id, vecs[:n]); err != nil {
+				// A turn whose every chunk the embedder refused stays
+				// without vectors, as an indexed one does.
+				v, _ := turnVectors(vecs[at:at+n], refused, at)
+				at += n
+				if v == nil && n > 0 {
+					lacking = true
+				} else if err := putVectors(ctx, vec, emb.Identity(), t.Project, t.Session, t.Turn, id, v); err != nil {
 					return err
 				}
-				vecs = vecs[n:]
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO team_received(session_id, turn, seq) VALUES (?, ?, ?)`, t.Session, t.Turn, t.Seq); err != nil {
 				return err
 			}
 			rep.Written++
 		}
-		if emb == nil || vecs == nil && len(texts) > 0 {
+		if emb == nil || lacking {
 			_, err = tx.ExecContext(ctx, `UPDATE embedders SET complete = 0`)
 			return err
 		}
