@@ -45,7 +45,7 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 	if asJSON {
 		out := map[string]any{
 			"data_dir": st.Dir, "bytes": st.Bytes, "files": st.Files, "projects": st.Projects,
-			"sessions": st.Sessions, "sessions_gone": st.Gone, "turns": st.Turns, "forgotten": st.Forgotten,
+			"sessions": st.Sessions, "sessions_empty": st.Empty, "sessions_subagent": st.Subagent, "sessions_gone": st.Gone, "turns": st.Turns, "forgotten": st.Forgotten,
 			"last_indexed": nil, "embedders": []embedderStatusJSON{},
 		}
 		if !st.LastIndexed.IsZero() {
@@ -64,12 +64,18 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 	}
 	w := io.Out
 	fmt.Fprintf(w, "store       %s (%.1f MB)\n", st.Dir, float64(st.Bytes)/1e6)
-	if st.Turns == 0 && st.Sessions == 0 {
+	if st.Turns == 0 && st.Sessions == 0 && st.Empty == 0 {
 		fmt.Fprintln(w, "nothing indexed yet: run 'deja index' (or 'deja index PATH')")
 		return nil
 	}
 	fmt.Fprintf(w, "histories   %d in %d projects\n", st.Files, st.Projects)
-	fmt.Fprintf(w, "sessions    %d (%d left their file and are kept)\n", st.Sessions, st.Gone)
+	fmt.Fprintf(w, "sessions    %d with turns (%d left their file and are kept)\n", st.Sessions, st.Gone)
+	if st.Subagent > 0 {
+		fmt.Fprintf(w, "            %d of them ran by subagents, out of recall and 'deja sessions' unless --subagents\n", st.Subagent)
+	}
+	if st.Empty > 0 {
+		fmt.Fprintf(w, "            %d more hold no turn (started and quit): 'deja sessions --all' lists them\n", st.Empty)
+	}
 	fmt.Fprintf(w, "turns       %d\n", st.Turns)
 	fmt.Fprintf(w, "forgotten   %d sessions\n", st.Forgotten)
 	if !st.LastIndexed.IsZero() {
