@@ -81,6 +81,7 @@ func newRootCmd(io *IO) *cobra.Command {
 		newAiderCmd(io),
 		newResumeCmd(io),
 		newDoctorCmd(io),
+		newTeamCmd(io),
 	)
 	return root
 }
