@@ -101,13 +101,29 @@ func replace(path string, data []byte, perm fs.FileMode) error {
 // pipePoll is how often writePipe looks for the pipe's reader.
 const pipePoll = 20 * time.Millisecond
 
+// waitNoticeKey carries the function told once that a write waits for a
+// named pipe's reader.
+type waitNoticeKey struct{}
+
+// WithWaitNotice returns a context under which WriteFile calls notice
+// with the path once, when it starts waiting for a named pipe's reader: a
+// command can then say why it is waiting instead of hanging silently.
+func WithWaitNotice(ctx context.Context, notice func(path string)) context.Context {
+	return context.WithValue(ctx, waitNoticeKey{}, notice)
+}
+
 // writePipe opens the named pipe without blocking, so the wait for a
 // reader can end with ctx, then writes to it.
 func writePipe(ctx context.Context, path string, data []byte) error {
+	told := false
 	for {
 		err := writeInPlace(path, data, os.O_WRONLY|nonBlock)
 		if !noReader(err) {
 			return err
+		}
+		if notice, ok := ctx.Value(waitNoticeKey{}).(func(string)); ok && !told {
+			notice(path)
+			told = true
 		}
 		select {
 		case <-ctx.Done():

@@ -143,6 +143,9 @@ func writeContextFile(ctx context.Context, path, text string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("context: %w (set DEJA_DATA_DIR to a writable directory)", err)
 	}
+	ctx = userfile.WithWaitNotice(ctx, func(p string) {
+		fmt.Fprintf(os.Stderr, "deja: waiting for a reader of the named pipe %s (Ctrl-C stops)\n", p)
+	})
 	return userfile.WriteFile(ctx, path, []byte(text), 0o600)
 }
 

@@ -217,7 +217,7 @@ func TestSignalsStopBlockedCommands(t *testing.T) {
 		ready string // on stderr once it waits
 	}{
 		{"mcp", []string{"mcp"}, "embedding"},
-		{"context -o FIFO", []string{"context", "--project", project, "-o", fifo}, ""},
+		{"context -o FIFO", []string{"context", "--project", project, "-o", fifo}, "waiting for a reader"},
 		{"index waiting for the lock", []string{"index", "--wait", "10m", project}, "waiting"},
 	}
 	for _, c := range cases {
@@ -234,11 +234,14 @@ func TestSignalsStopBlockedCommands(t *testing.T) {
 				if err := cmd.Start(); err != nil {
 					t.Fatal(err)
 				}
-				// Wait until it is blocked where the case says, or a moment.
-				for i := 0; i < 200 && !strings.Contains(errb.String(), c.ready); i++ {
+				// Wait until it says it is blocked where the case says: its
+				// signal handling is in place by then, whatever the load.
+				for !strings.Contains(errb.String(), c.ready) {
+					if ctx.Err() != nil {
+						t.Fatalf("never said %q:\n%s", c.ready, errb.String())
+					}
 					time.Sleep(10 * time.Millisecond)
 				}
-				time.Sleep(100 * time.Millisecond)
 				sent := time.Now()
 				cmd.Process.Signal(sig)
 				err := cmd.Wait()
