@@ -572,6 +572,12 @@ func TestIndexA40000TurnSession(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes 40,000 turns")
 	}
+	if raceEnabled {
+		// The race detector makes this take minutes (past the test
+		// timeout on a loaded machine); ./test.sh runs ./memory without
+		// it too, and that run holds the promise.
+		t.Skip("indexes 40,000 turns: run without -race")
+	}
 	s, path := fixture(t)
 	n := 40000
 	longSessionHistory(t, path, n)
@@ -599,6 +605,12 @@ func TestIndexA40000TurnSession(t *testing.T) {
 func TestIndexATurnOf300000Records(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes 300,000 records")
+	}
+	if raceEnabled {
+		// The race detector makes this take minutes (past the test
+		// timeout on a loaded machine); ./test.sh runs ./memory without
+		// it too, and that run holds the promise.
+		t.Skip("indexes 300,000 records: run without -race")
 	}
 	s, path := fixture(t)
 	n := 300000
