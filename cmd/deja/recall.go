@@ -11,6 +11,7 @@ import (
 
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -157,6 +158,10 @@ func printRecall(io *IO, r *memory.Recall) {
 		fmt.Fprintf(io.Out, "nothing found for %q: %s\n", r.Query, r.Note)
 		return
 	}
+	// History is printed inert (control characters, ANSI escapes made
+	// visible), as it is quoted for agents, and a history a repository
+	// brought in says so.
+	var origins quote.Origins
 	for i, res := range r.Results {
 		when := "start unknown"
 		if !res.Started.IsZero() {
@@ -168,20 +173,23 @@ func printRecall(io *IO, r *memory.Recall) {
 			// 'deja show SESSION/before' opens them.
 			turn = "before the first message"
 		}
-		fmt.Fprintf(io.Out, "%d. %s %s · %s · %s\n", i+1, res.SessionID, turn, when, homeShort(res.Project))
+		fmt.Fprintf(io.Out, "%d. %s %s · %s · %s\n", i+1, res.SessionID, turn, when, quote.Line(homeShort(res.Project)))
+		if origins.Imported(res.History) {
+			fmt.Fprintf(io.Out, "   (%s)\n", quote.ImportedNote)
+		}
 		if res.User != "" {
-			fmt.Fprintf(io.Out, "   you:   %s\n", oneLine(res.User, 100))
+			fmt.Fprintf(io.Out, "   you:   %s\n", quote.Line(oneLine(res.User, 100)))
 		}
 		if res.Assistant != "" {
 			// Session IDs start with their harness's name (aider-, claude-).
 			agent, _, _ := strings.Cut(res.SessionID, "-")
-			fmt.Fprintf(io.Out, "   %-6s %s\n", agent+":", oneLine(res.Assistant, 160))
+			fmt.Fprintf(io.Out, "   %-6s %s\n", agent+":", quote.Line(oneLine(res.Assistant, 160)))
 		}
 		if len(res.Files) > 0 {
-			fmt.Fprintf(io.Out, "   files: %s\n", strings.Join(res.Files, ", "))
+			fmt.Fprintf(io.Out, "   files: %s\n", quote.Line(strings.Join(res.Files, ", ")))
 		}
 		if len(res.Commands) > 0 {
-			fmt.Fprintf(io.Out, "   ran:   %s\n", strings.Join(res.Commands, "; "))
+			fmt.Fprintf(io.Out, "   ran:   %s\n", quote.Line(strings.Join(res.Commands, "; ")))
 		}
 	}
 	open := "'deja show SESSION/TURN' opens a turn"
