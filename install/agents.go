@@ -7,7 +7,6 @@ package install
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -25,8 +24,6 @@ type Env struct {
 	Deja      string // absolute path of the deja binary
 	// AiderRead is the context file aider is told to read.
 	AiderRead string
-	// LookPath finds a program on PATH; nil means exec.LookPath.
-	LookPath func(string) (string, error)
 }
 
 // A Target is one agent's config file and how deja goes in and out of it.
@@ -35,7 +32,10 @@ type Target struct {
 	File  string
 	// What deja adds, in words ("mcpServers.deja", "read: <file>").
 	Entry string
-	// Found says why deja thinks the agent is installed ("" when not).
+	// Found is the file or directory the agent leaves in the user's
+	// home (or the project, for aider) that says it is installed; ""
+	// when there is none. A program on PATH is not asked for, so what is
+	// found does not depend on PATH.
 	Found  string
 	add    func([]byte) ([]byte, error)
 	remove func([]byte) ([]byte, error)
@@ -44,26 +44,17 @@ type Target struct {
 
 // Targets returns every agent's target under env.
 func Targets(env Env) []Target {
-	look := env.LookPath
-	if look == nil {
-		look = exec.LookPath
-	}
-	found := func(program string, dirs ...string) string {
+	found := func(_ string, dirs ...string) string {
 		for _, d := range dirs {
 			if _, err := os.Stat(d); err == nil {
 				return d
 			}
 		}
-		if program != "" {
-			if p, err := look(program); err == nil {
-				return p
-			}
-		}
 		return ""
 	}
-	stdio := map[string]any{"command": env.Deja, "args": []string{"mcp"}}
-	claude := map[string]any{"type": "stdio", "command": env.Deja, "args": []string{"mcp"}}
-	opencode := map[string]any{"type": "local", "command": []string{env.Deja, "mcp"}, "enabled": true}
+	stdio := stdioServer{Command: env.Deja, Args: []string{"mcp"}}
+	claude := stdioServer{Type: "stdio", Command: env.Deja, Args: []string{"mcp"}}
+	opencode := opencodeServer{Type: "local", Command: []string{env.Deja, "mcp"}, Enabled: true}
 
 	ocFile := filepath.Join(env.ConfigDir, "opencode", "opencode.json")
 	if _, err := os.Stat(ocFile); err != nil {
@@ -90,7 +81,7 @@ func Targets(env Env) []Target {
 			found("opencode", filepath.Join(env.ConfigDir, "opencode"), filepath.Join(env.Home, ".local", "share", "opencode"))),
 		{
 			Agent: "aider", File: filepath.Join(env.Project, ".aider.conf.yml"), Entry: "read: " + env.AiderRead,
-			Found:  found("aider", filepath.Join(env.Project, ".aider.conf.yml"), filepath.Join(env.Project, ".aider.chat.history.md")),
+			Found:  found("aider", filepath.Join(env.Project, ".aider.conf.yml"), filepath.Join(env.Project, ".aider.chat.history.md"), filepath.Join(env.Home, ".aider")),
 			add:    func(b []byte) ([]byte, error) { return yamlAddListItem(b, "read", env.AiderRead) },
 			remove: yamlRemoveMarked,
 			has: func(b []byte) bool {
@@ -99,6 +90,20 @@ func Targets(env Env) []Target {
 			},
 		},
 	}
+}
+
+// stdioServer is the MCP entry of Claude Code, Gemini CLI and Cursor.
+type stdioServer struct {
+	Type    string   `json:"type,omitempty"`
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+}
+
+// opencodeServer is OpenCode's local MCP entry.
+type opencodeServer struct {
+	Type    string   `json:"type"`
+	Command []string `json:"command"`
+	Enabled bool     `json:"enabled"`
 }
 
 func jsonTarget(agent, file string, jsonc bool, key string, v any, found string) Target {

@@ -58,6 +58,7 @@ func newRootCmd(io *IO) *cobra.Command {
 		newAiderCmd(io),
 		newResumeCmd(io),
 		newDoctorCmd(io),
+		newInstallCmd(io),
 	)
 	return root
 }
