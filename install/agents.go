@@ -40,6 +40,8 @@ type Target struct {
 	add    func([]byte) ([]byte, error)
 	remove func([]byte) ([]byte, error)
 	has    func([]byte) bool
+	// present: some entry named deja is there, as written or not.
+	present func([]byte) bool
 }
 
 // Targets returns every agent's target under env.
@@ -71,7 +73,11 @@ func Targets(env Env) []Target {
 			Found:  found("codex", env.CodexHome),
 			add:    func(b []byte) ([]byte, error) { return tomlAdd(b, "mcp_servers.deja", codexBody) },
 			remove: func(b []byte) ([]byte, error) { return tomlRemove(b, "mcp_servers.deja") },
-			has:    func(b []byte) bool { return tomlHas(b, "mcp_servers.deja") },
+			has: func(b []byte) bool {
+				out, err := tomlAdd(b, "mcp_servers.deja", codexBody)
+				return err == nil && string(out) == string(b)
+			},
+			present: func(b []byte) bool { return tomlHas(b, "mcp_servers.deja") },
 		},
 		jsonTarget("gemini", filepath.Join(env.Home, ".gemini", "settings.json"), true, "mcpServers", stdio,
 			found("gemini", filepath.Join(env.Home, ".gemini"))),
@@ -81,9 +87,10 @@ func Targets(env Env) []Target {
 			found("opencode", filepath.Join(env.ConfigDir, "opencode"), filepath.Join(env.Home, ".local", "share", "opencode"))),
 		{
 			Agent: "aider", File: filepath.Join(env.Project, ".aider.conf.yml"), Entry: "read: " + env.AiderRead,
-			Found:  found("aider", filepath.Join(env.Project, ".aider.conf.yml"), filepath.Join(env.Project, ".aider.chat.history.md"), filepath.Join(env.Home, ".aider")),
-			add:    func(b []byte) ([]byte, error) { return yamlAddListItem(b, "read", env.AiderRead) },
-			remove: yamlRemoveMarked,
+			Found:   found("aider", filepath.Join(env.Project, ".aider.conf.yml"), filepath.Join(env.Project, ".aider.chat.history.md"), filepath.Join(env.Home, ".aider")),
+			add:     func(b []byte) ([]byte, error) { return yamlAddListItem(b, "read", env.AiderRead) },
+			remove:  yamlRemoveMarked,
+			present: func(b []byte) bool { return strings.Contains(string(b), yamlMarker) },
 			has: func(b []byte) bool {
 				out, err := yamlAddListItem(b, "read", env.AiderRead)
 				return err == nil && string(out) == string(b)
@@ -114,6 +121,10 @@ func jsonTarget(agent, file string, jsonc bool, key string, v any, found string)
 		has: func(b []byte) bool {
 			out, err := jsonAdd(b, jsonc, []string{key}, "deja", v)
 			return err == nil && string(out) == string(b)
+		},
+		present: func(b []byte) bool {
+			out, err := jsonRemove(b, jsonc, []string{key}, "deja")
+			return err == nil && string(out) != string(b)
 		},
 	}
 }

@@ -126,14 +126,19 @@ func Apply(ctx context.Context, c Change) error {
 	return userfile.WriteFile(ctx, file, c.New, c.Mode)
 }
 
-// Wired reports whether deja's entry is in t's file as install writes it.
-func Wired(ctx context.Context, t Target) (bool, error) {
+// Wired reports whether deja's entry is in t's file as install writes
+// it (wired), and whether some entry named deja is there at all
+// (present: wired, or one that starts another deja).
+func Wired(ctx context.Context, t Target) (wired, present bool, err error) {
 	b, _, err := userfile.Read(ctx, t.File, 0)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+		return false, false, nil
 	}
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
-	return t.has(b), nil
+	if t.has(b) {
+		return true, true, nil
+	}
+	return false, t.present(b), nil
 }

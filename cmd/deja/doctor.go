@@ -34,6 +34,8 @@ nothing or an index waits:
   serve     whether a 'deja serve' runs: serve.json in the data directory,
             and whether its address answers
   lock      whether a deja holds the store's index lock, and its pid
+  agents    per agent: found, and whether its config starts this deja
+            ('deja install' wires it in)
 
 doctor changes nothing: it creates no store and holds the lock only for the
 instant it takes to test it. It exits 0 whatever it finds.
@@ -49,7 +51,9 @@ instant it takes to test it. It exits 0 whatever it finds.
   ollama        {host, model, reachable, model_pulled, error}
   serve         {file, running, url, pid, started, error}; url and the
                  rest only when serve.json exists
-  lock          {path, held, pid}`
+  lock          {path, held, pid}
+  agents[]      {agent, file, found, wired, stale, error}: whether each
+                agent 'deja install' knows starts this deja`
 
 func newDoctorCmd(io *IO) *cobra.Command {
 	var asJSON bool
@@ -91,6 +95,7 @@ type doctorReport struct {
 	Serve          serveHealth          `json:"serve"`
 	Lock           lockHealth           `json:"lock"`
 	Cleanup        *cleanupHealth       `json:"cleanup,omitempty"`
+	Agents         []agentHealth        `json:"agents"`
 }
 
 type storeHealth struct {
@@ -155,6 +160,7 @@ func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 	rep.Serve = serveDiagnosis(ctx, cfg.DataDir)
 	rep.Lock = lockDiagnosis(ctx, cfg.DataDir)
 	rep.Cleanup = claudeCleanup(ctx, cfg, time.Now())
+	rep.Agents = agentsDiagnosis(ctx, cfg.DataDir)
 	return rep
 }
 
@@ -365,4 +371,5 @@ func printDoctor(io *IO, rep doctorReport) {
 		fmt.Fprintln(w, "lock        free")
 	}
 	printCleanup(w, rep.Cleanup)
+	printAgents(w, rep.Agents)
 }

@@ -134,6 +134,16 @@ func printInstall(io *IO, out []installChangeJSON, dryRun bool) {
 
 // installEnv says where the agents' files are and which deja they start.
 func installEnv(cmd *cobra.Command) (install.Env, error) {
+	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		cfg.DataDir = config.DataDir()
+	}
+	return installEnvFor(cfg.DataDir)
+}
+
+// installEnvFor is installEnv with the data directory (where aider's
+// context file lives) given.
+func installEnvFor(dataDir string) (install.Env, error) {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return install.Env{}, fmt.Errorf("finding the home directory: %w (set HOME)", err)
@@ -155,10 +165,6 @@ func installEnv(cmd *cobra.Command) (install.Env, error) {
 	if env.Project, err = projectDir(""); err != nil {
 		return install.Env{}, err
 	}
-	cfg, err := loadConfig(cmd, nil)
-	if err != nil {
-		cfg.DataDir = config.DataDir()
-	}
-	env.AiderRead = contextFile(cfg.DataDir, env.Project)
+	env.AiderRead = contextFile(dataDir, env.Project)
 	return env, nil
 }
