@@ -59,6 +59,7 @@ func newRootCmd(io *IO) *cobra.Command {
 		newResumeCmd(io),
 		newDoctorCmd(io),
 		newInstallCmd(io),
+		newHookCmd(io),
 	)
 	return root
 }
