@@ -27,6 +27,8 @@ type Config struct {
 	Recall Recall
 	// Harnesses configure each harness by name (see HarnessNames).
 	Harnesses map[string]Harness
+	// Team configures team memory; nothing is shared by default.
+	Team Team
 }
 
 // Embed selects and tunes the embedder.
@@ -82,6 +84,12 @@ var defaults = map[string]any{
 	"gemini.dirs":      "",
 	"opencode.enabled": true,
 	"opencode.dirs":    "",
+
+	"team.url":      "",
+	"team.creds":    "",
+	"team.name":     "",
+	"team.projects": "",
+	"team.replicas": 1,
 }
 
 // Keys lists every configuration key deja knows, for help and `deja config`.
@@ -151,6 +159,9 @@ func Load(flags Flags) (Config, error) {
 		return c, err
 	}
 	c.Harnesses = h
+	if c.Team, err = loadTeam(v); err != nil {
+		return c, err
+	}
 	return c, c.validate()
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ollama/ollama/api"
+	"github.com/ollama/ollama/tokenizer"
 )
 
 // fakeOllama is an httptest server that answers /api/version, /api/show
@@ -27,6 +28,14 @@ type fakeOllama struct {
 	// intercept, when set, may answer a request itself (fail, hang,
 	// drop the connection); n counts requests to that path from 1.
 	intercept func(w http.ResponseWriter, r *http.Request, n int) bool
+	// context, when set, is the models' context length, reported by show;
+	// tokens is the WordPiece vocabulary a verbose show returns. An input
+	// of more tokens than context is refused as the v0.17.4 runner does,
+	// truncate or not.
+	context int
+	tokens  []string
+	// refuse, when set, refuses the inputs it returns true for.
+	refuse func(input string) bool
 }
 
 func newFakeOllama(t testing.TB, models map[string]int) *fakeOllama {
@@ -66,13 +75,22 @@ func (f *fakeOllama) serve(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model '%s' not found", req.Model)})
 			return
 		}
-		writeJSON(w, http.StatusOK, api.ShowResponse{
-			Details: api.ModelDetails{Family: "nomic-bert"},
-			ModelInfo: map[string]any{
-				"general.architecture":        "nomic-bert",
-				"nomic-bert.embedding_length": dim,
-			},
-		})
+		info := map[string]any{
+			"general.architecture":        "nomic-bert",
+			"nomic-bert.embedding_length": dim,
+		}
+		if f.context > 0 {
+			info["nomic-bert.context_length"] = f.context
+			info["tokenizer.ggml.model"] = "bert"
+			info["tokenizer.ggml.cls_token_id"] = 2
+			info["tokenizer.ggml.seperator_token_id"] = 3
+			// Without verbose, Ollama empties arrays of more than 5 values.
+			info["tokenizer.ggml.tokens"] = []string{}
+			if req.Verbose {
+				info["tokenizer.ggml.tokens"] = f.tokens
+			}
+		}
+		writeJSON(w, http.StatusOK, api.ShowResponse{Details: api.ModelDetails{Family: "nomic-bert"}, ModelInfo: info})
 	case "/api/embed":
 		var req api.EmbedRequest
 		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
@@ -103,6 +121,12 @@ func (f *fakeOllama) serve(w http.ResponseWriter, r *http.Request) {
 		default:
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid input type"})
 			return
+		}
+		for _, in := range inputs {
+			if (f.refuse != nil && f.refuse(in)) || (f.context > 0 && f.countTokens(in) > f.context) {
+				writeJSON(w, http.StatusBadRequest, map[string]string{"error": "the input length exceeds the context length"})
+				return
+			}
 		}
 		resp := api.EmbedResponse{Model: req.Model, Embeddings: make([][]float32, len(inputs))}
 		for i, in := range inputs {
@@ -169,4 +193,14 @@ func dropConnection(t testing.TB, w http.ResponseWriter) {
 		return
 	}
 	conn.Close()
+}
+
+// countTokens counts an input's tokens as Ollama's BERT runner does.
+func (f *fakeOllama) countTokens(in string) int {
+	vocab := &tokenizer.Vocabulary{Values: f.tokens, BOS: []int32{2}, EOS: []int32{3}, AddBOS: true, AddEOS: true}
+	ids, err := tokenizer.NewWordPiece(vocab, true).Encode(in, true)
+	if err != nil {
+		return len(in)
+	}
+	return len(ids)
 }

@@ -139,19 +139,23 @@ func TestOllamaModelNotPulled(t *testing.T) {
 	}
 }
 
-func TestOllamaBadRequestIsNotRetried(t *testing.T) {
+func TestOllamaRefusingEverythingFailsTheCall(t *testing.T) {
 	fake := newFakeOllama(t, map[string]int{"nomic-embed-text": 768})
 	fake.intercept = func(w http.ResponseWriter, r *http.Request, n int) bool {
 		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid input type"})
 		return true
 	}
 	o := newTestOllama(t, fake.URL, Options{})
-	_, err := o.Embed(context.Background(), Document, []string{"anything"})
+	vecs, err := o.Embed(context.Background(), Document, []string{"anything", "else", "at all"})
 	if err == nil || !strings.Contains(err.Error(), "status 400") {
 		t.Fatalf("got %v, want the 400 reported", err)
 	}
-	if n := fake.count("/api/embed"); n != 1 {
-		t.Errorf("sent %d requests, want 1: a 4xx must not be retried", n)
+	var refused *RefusedError
+	if errors.As(err, &refused) || vecs != nil {
+		t.Errorf("got %d vectors and %v: a server that refuses even the probe must fail the call, not refuse each text", len(vecs), err)
+	}
+	if n := fake.count("/api/embed"); n != 2 {
+		t.Errorf("sent %d requests, want 2: the batch, then one probe that is refused too", n)
 	}
 }
 

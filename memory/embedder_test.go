@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"strings"
+	"testing"
 	"unicode"
 
 	"github.com/deja-dev/deja/embed"
@@ -20,7 +21,16 @@ type wordsEmbedder struct {
 	calls    int
 	texts    int
 	fail     error
+	// refuse, when set, makes every text containing it refused, as a
+	// model refuses a text longer than its context; refused counts them.
+	refuse   string
+	refused  int
+	revision string
 }
+
+// Revision is the embedder's revision: refusals are retried when it
+// changes.
+func (e *wordsEmbedder) Revision() string { return e.revision }
 
 var synonyms = map[string]string{
 	"tenant": "tenant", "tenants": "tenant", "customer": "tenant", "customers": "tenant", "organisation": "tenant",
@@ -41,7 +51,16 @@ func (e *wordsEmbedder) Embed(_ context.Context, _ embed.Kind, texts []string) (
 	e.calls++
 	e.texts += len(texts)
 	out := make([][]float32, len(texts))
+	var rerr *embed.RefusedError
 	for i, t := range texts {
+		if e.refuse != "" && strings.Contains(t, e.refuse) {
+			e.refused++
+			if rerr == nil {
+				rerr = &embed.RefusedError{Model: e.identity}
+			}
+			rerr.Texts = append(rerr.Texts, embed.Refusal{Index: i, Reason: "longer than the model's context even when cut"})
+			continue
+		}
 		v := make([]float32, e.dim)
 		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) }) {
 			if len(w) < 3 || w == "xyzzy" {
@@ -65,5 +84,54 @@ func (e *wordsEmbedder) Embed(_ context.Context, _ embed.Kind, texts []string) (
 		}
 		out[i] = v
 	}
+	if rerr != nil {
+		return out, rerr
+	}
 	return out, nil
+}
+
+// TestIndexKeepsGoingPastARefusedTurn: a turn the embedder refuses is
+// stored, named once, counted as having no vector rather than as lacking
+// one, and not sent again until the embedder's revision changes.
+func TestIndexKeepsGoingPastARefusedTurn(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	emb.refuse, emb.revision = "Docker", "r1"
+	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.NewTurns != 3 || rep.Embedded != 2 || rep.Lacking != 0 {
+		t.Fatalf("report %+v, want 3 turns stored, 2 embedded and none lacking", rep)
+	}
+	if len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "1 turn has no vector: aider-") ||
+		!strings.Contains(rep.Problems[0], "/0, longer than the model's context even when cut") {
+		t.Fatalf("problems %q, want the refused turn named", rep.Problems)
+	}
+	st, err := s.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := st.Embedders[0]; e.Turns != 2 || e.Lacking != 0 || e.NoVector != 1 {
+		t.Errorf("status %+v, want 2 embedded, 0 lacking, 1 without a vector", e)
+	}
+	if r := recall(t, s, nil, "docker image", Keyword); len(r.Results) == 0 {
+		t.Error("keyword recall does not find the refused turn")
+	}
+
+	// The next runs leave it alone, with the same revision...
+	index(t, s, emb, path)
+	index(t, s, emb, path)
+	if emb.refused != 1 {
+		t.Errorf("the refused turn was sent %d times over three runs, want once", emb.refused)
+	}
+	// ...and try it again under a new one (another model, another deja).
+	emb.revision, emb.refuse = "r2", ""
+	rep = index(t, s, emb, path)
+	if rep.Embedded != 1 || rep.Lacking != 0 {
+		t.Errorf("report %+v after the revision changed, want the refused turn embedded", rep)
+	}
+	if st, _ := s.Status(context.Background()); st.Embedders[0].NoVector != 0 || st.Embedders[0].Turns != 3 {
+		t.Errorf("status %+v, want all 3 turns embedded", st.Embedders[0])
+	}
 }

@@ -21,6 +21,9 @@ const fillPage = 512
 // Each page is its own transaction, so a killed run keeps what it did.
 func (ix *indexer) fill(ctx context.Context) error {
 	identity := ix.emb.Identity()
+	if err := ix.s.retryRefused(ctx, ix.emb); err != nil {
+		return err
+	}
 	var complete bool
 	err := ix.s.db.QueryRowContext(ctx, `SELECT complete FROM embedders WHERE identity = ?`, identity).Scan(&complete)
 	if err != nil || complete {
@@ -46,25 +49,34 @@ func (ix *indexer) fill(ctx context.Context) error {
 			t.texts = chunk.Texts(t.turn, ix.opts.Budget)
 			texts = append(texts, t.texts...)
 		}
-		vecs, err := embedAll(ctx, ix.emb, texts)
+		vecs, refused, err := embedAll(ctx, ix.emb, texts)
 		if err != nil {
 			return fmt.Errorf("embedding with %s failed: %v; %d turns lack vectors and the next 'deja index' embeds them", identity, err, total-done)
 		}
+		var refusals []refusal
 		err = ix.s.write(ctx, func(tx *sql.Tx) error {
 			stmt, err := tx.PrepareContext(ctx, insertVector)
 			if err != nil {
 				return err
 			}
 			defer stmt.Close()
+			at := 0
 			for _, t := range page {
-				v := vecs[:len(t.texts)]
-				vecs = vecs[len(t.texts):]
+				v, why := turnVectors(vecs[at:at+len(t.texts)], refused, at)
+				at += len(t.texts)
+				if why != "" {
+					refusals = append(refusals, refusal{t.session, t.turn.Index, t.hash, why})
+					continue
+				}
 				if err := putVectors(ctx, stmt, identity, t.project, t.session, t.turn.Index, t.id, v); err != nil {
 					return err
 				}
 			}
 			return nil
 		})
+		if err == nil {
+			err = ix.recordRefused(ctx, nil, refusals)
+		}
 		if err != nil {
 			return err
 		}
@@ -78,39 +90,81 @@ func (ix *indexer) fill(ctx context.Context) error {
 	return diskHint(err)
 }
 
-// embedAll embeds texts in batches of embedBatch.
-func embedAll(ctx context.Context, emb embed.Embedder, texts []string) ([][]float32, error) {
+// embedAll embeds texts in batches of embedBatch. Texts the embedder
+// refused even cut shorter have nil vectors and their reason in refused,
+// by index; any other failure is the error.
+func embedAll(ctx context.Context, emb embed.Embedder, texts []string) ([][]float32, map[int]string, error) {
 	out := make([][]float32, 0, len(texts))
+	refused := map[int]string{}
 	for len(texts) > 0 {
 		n := min(len(texts), embedBatch)
 		vecs, err := emb.Embed(ctx, embed.Document, texts[:n])
+		var rerr *embed.RefusedError
+		if errors.As(err, &rerr) && len(vecs) == n {
+			for _, r := range rerr.Texts {
+				refused[len(out)+r.Index] = r.Reason
+			}
+			err = nil
+		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(vecs) != n {
-			return nil, fmt.Errorf("%d vectors for %d texts", len(vecs), n)
+			return nil, nil, fmt.Errorf("%d vectors for %d texts", len(vecs), n)
 		}
 		out = append(out, vecs...)
 		texts = texts[n:]
 	}
-	return out, nil
+	return out, refused, nil
+}
+
+// turnVectors returns one turn's chunk vectors, vecs, the first of which
+// is text number at of the embedded texts. A chunk the embedder refused
+// keeps an empty vector, matching nothing, when other chunks of the turn
+// have theirs; when it refused every chunk, the turn has no vector and
+// why says so.
+func turnVectors(vecs [][]float32, refused map[int]string, at int) (out [][]float32, why string) {
+	if len(vecs) == 0 {
+		return vecs, ""
+	}
+	out = make([][]float32, len(vecs))
+	kept := 0
+	for i, v := range vecs {
+		if r, ok := refused[at+i]; ok {
+			why = r
+			out[i] = []float32{}
+			continue
+		}
+		out[i] = v
+		kept++
+	}
+	if kept > 0 {
+		return out, ""
+	}
+	return nil, why
 }
 
 type storedTurn struct {
 	id      int64
 	project string
 	session string
+	hash    string
 	turn    chunk.Turn
 	texts   []string
 }
 
-const lackingWhere = `NOT EXISTS (SELECT 1 FROM vectors v WHERE v.turn_id = t.id AND v.embedder = ?)`
+// lackingWhere selects turns t without the embedder's vectors that the
+// embedder has not refused: a refused turn is tried again only when the
+// model or deja changes (retryRefused), not on every run. Both
+// placeholders are the embedder's identity.
+const lackingWhere = `NOT EXISTS (SELECT 1 FROM vectors v WHERE v.turn_id = t.id AND v.embedder = ?)
+	AND NOT EXISTS (SELECT 1 FROM unembedded u WHERE u.embedder = ? AND u.session_id = t.session_id AND u.turn = t.turn AND u.hash = t.hash)`
 
 func (s *Store) lackingPage(ctx context.Context, identity string, after int64) ([]*storedTurn, error) {
 	rows, err := s.db.QueryContext(ctx, `
-		SELECT t.id, s.project, t.session_id, t.turn, t.user, t.assistant, t.files, t.commands
+		SELECT t.id, s.project, t.session_id, t.hash, t.turn, t.user, t.assistant, t.files, t.commands
 		FROM turns t JOIN sessions s ON s.id = t.session_id
-		WHERE t.id > ? AND `+lackingWhere+` ORDER BY t.id LIMIT ?`, after, identity, fillPage)
+		WHERE t.id > ? AND `+lackingWhere+` ORDER BY t.id LIMIT ?`, after, identity, identity, fillPage)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading turns lacking vectors: %w", err)
 	}
@@ -119,7 +173,7 @@ func (s *Store) lackingPage(ctx context.Context, identity string, after int64) (
 	for rows.Next() {
 		var t storedTurn
 		var files, commands string
-		if err := rows.Scan(&t.id, &t.project, &t.session, &t.turn.Index, &t.turn.User, &t.turn.Assistant, &files, &commands); err != nil {
+		if err := rows.Scan(&t.id, &t.project, &t.session, &t.hash, &t.turn.Index, &t.turn.User, &t.turn.Assistant, &files, &commands); err != nil {
 			return nil, err
 		}
 		t.turn.Files, t.turn.Commands = splitLines(files), splitLines(commands)
@@ -130,7 +184,11 @@ func (s *Store) lackingPage(ctx context.Context, identity string, after int64) (
 
 func (s *Store) countLacking(ctx context.Context, identity string) (int, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM turns t WHERE `+lackingWhere, identity).Scan(&n)
+	err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM turns t WHERE `+lackingWhere, identity, identity).Scan(&n)
+	if isNoTable(err) {
+		// A store made before refusals were recorded, not written since.
+		err = s.db.QueryRowContext(ctx, `SELECT count(*) FROM turns t WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.turn_id = t.id AND v.embedder = ?)`, identity).Scan(&n)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("store: counting turns lacking vectors: %w", err)
 	}

@@ -304,7 +304,7 @@ type newTurn struct {
 // embedTurns embeds the turns' texts in batches. On failure the turns are
 // written without vectors, the problem is reported once and the rest of
 // the run stores turns only; the next run fills the gap.
-func (ix *indexer) embedTurns(ctx context.Context, turns []*newTurn) {
+func (ix *indexer) embedTurns(ctx context.Context, tx *sql.Tx, turns []*newTurn) {
 	if ix.emb == nil || len(turns) == 0 {
 		return
 	}
@@ -316,20 +316,13 @@ func (ix *indexer) embedTurns(ctx context.Context, turns []*newTurn) {
 			texts = append(texts, turns[0].texts...)
 			turns = turns[1:]
 		}
-		vecs, err := ix.emb.Embed(ctx, embed.Document, texts)
-		if err == nil && len(vecs) != len(texts) {
-			err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(texts))
-		}
-		if err != nil {
+		if err := ix.embedNewTurns(ctx, tx, batch, texts); err != nil {
 			ix.rep.Problems = append(ix.rep.Problems, fmt.Sprintf("embedding with %s failed: %v; turns are stored without vectors and the next 'deja index' embeds them", ix.emb.Identity(), err))
 			for _, t := range batch {
 				t.vectors = nil
 			}
 			ix.emb = nil
 			return
-		}
-		for _, t := range batch {
-			t.vectors, vecs = vecs[:len(t.texts)], vecs[len(t.texts):]
 		}
 		ix.rep.Embedded += len(batch)
 		ix.embedded += len(batch)

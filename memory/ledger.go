@@ -82,7 +82,7 @@ func (w *ledgerWriter) session(pl *sessionPlan) (int, error) {
 		if err := w.ctx.Err(); err != nil {
 			return err
 		}
-		w.ix.embedTurns(w.ctx, batch)
+		w.ix.embedTurns(w.ctx, w.tx, batch)
 		err := w.writeTurns(batch)
 		batch, texts = nil, 0
 		return err
@@ -173,7 +173,7 @@ func (w *ledgerWriter) reembed(ids []string) error {
 				texts += len(turns[0].texts)
 				turns = turns[1:]
 			}
-			w.ix.embedTurns(w.ctx, batch)
+			w.ix.embedTurns(w.ctx, w.tx, batch)
 			if err := w.writeTurns(batch); err != nil {
 				return err
 			}

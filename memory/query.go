@@ -15,9 +15,11 @@ type query struct {
 	exact []string
 	// words are the other meaningful words, any of which may match.
 	words []string
-	// asWords is the query read as plain words, for when a guessed
-	// command ("docker image smaller") matches nothing as a phrase.
-	asWords *query
+	// guessed are the exact parts deja only guessed the user meant
+	// literally: a command with no argument ("docker image smaller"), a
+	// word in capitals ("API"). One that no turn mentions is read as
+	// words instead (see demote); every other exact part must be found.
+	guessed map[string]bool
 }
 
 var (
@@ -49,10 +51,11 @@ func parseQuery(text string) query {
 	})
 	fields := strings.Fields(rest)
 	if len(fields) >= 2 && commandWords[fields[0]] && looksLikeCommand(fields) {
-		plain := q
-		plain.words = plainWords(fields)
-		q.asWords = &plain
-		q.exact = append(q.exact, strings.Join(fields, " "))
+		cmd := strings.Join(fields, " ")
+		q.exact = append(q.exact, cmd)
+		if !hasArgument(fields) {
+			q.guess(cmd)
+		}
 		return q
 	}
 	for _, f := range fields {
@@ -62,6 +65,9 @@ func parseQuery(text string) query {
 		case f == "":
 		case pathLike.MatchString(f) || identLike.MatchString(f):
 			q.exact = append(q.exact, f)
+			if guessedLiteral(f) {
+				q.guess(f)
+			}
 		default:
 			for _, w := range words(f) {
 				if !stopword[w] {
@@ -73,35 +79,71 @@ func parseQuery(text string) query {
 	return q
 }
 
-// plainWords are the meaningful lower-case words of fields.
-func plainWords(fields []string) []string {
-	var out []string
-	for _, f := range fields {
-		for _, w := range words(f) {
-			if !stopword[w] {
-				out = append(out, w)
-			}
-		}
+func (q *query) guess(part string) {
+	if q.guessed == nil {
+		q.guessed = map[string]bool{}
 	}
-	return out
+	q.guessed[part] = true
 }
 
-// looksLikeCommand tells "go test ./..." from "go through the tests":
-// a command's second word is not an English function word and something
-// in it looks like an argument.
-func looksLikeCommand(fields []string) bool {
-	if stopword[strings.ToLower(fields[1])] {
-		return false
-	}
-	if len(fields) == 2 {
-		return true
-	}
+// allCaps is a word in capitals with no digit or underscore: an acronym
+// (API, JSON, HTTP) more often than a constant.
+var allCaps = regexp.MustCompile(`^[A-Z]+$`)
+
+// guessedLiteral reports an exact-looking word that is as likely prose: an
+// acronym, or a dotted abbreviation such as "e.g".
+func guessedLiteral(f string) bool {
+	return allCaps.MatchString(f) || (!strings.Contains(f, "/") && len(f) <= 3)
+}
+
+// hasArgument reports a command with something only a command has after
+// its name: a flag, a path, an assignment ("go test ./...", "ls -la").
+func hasArgument(fields []string) bool {
 	for _, f := range fields[1:] {
 		if strings.HasPrefix(f, "-") || strings.ContainsAny(f, "./=:") {
 			return true
 		}
 	}
-	return len(fields) <= 3
+	return false
+}
+
+// demote returns the query with part read as words: a guessed part that
+// no turn mentions ("docker image smaller" was not a command).
+func (q query) demote(part string) query {
+	out := q
+	out.exact = nil
+	for _, e := range q.exact {
+		if e != part {
+			out.exact = append(out.exact, e)
+		}
+	}
+	out.words = append([]string(nil), q.words...)
+	for _, w := range words(part) {
+		if !stopword[w] {
+			out.words = append(out.words, w)
+		}
+	}
+	return out
+}
+
+// looksLikeCommand tells "go test ./..." from "go through the tests" and
+// "python script in utils.py": a command holds no English function word
+// unless it has a flag, and something in a long one looks like an
+// argument.
+func looksLikeCommand(fields []string) bool {
+	flag := false
+	prose := false
+	for _, f := range fields[1:] {
+		flag = flag || strings.HasPrefix(f, "-")
+		prose = prose || stopword[strings.ToLower(f)]
+	}
+	if stopword[strings.ToLower(fields[1])] || (prose && !flag) {
+		return false
+	}
+	if len(fields) == 2 {
+		return true
+	}
+	return hasArgument(fields) || len(fields) <= 3
 }
 
 // isExact reports a query the user means literally.
@@ -208,4 +250,17 @@ func toSet(s string) map[string]bool {
 		m[w] = true
 	}
 	return m
+}
+
+// anyWord is the FTS5 expression for any one of the query's other words,
+// or empty when it has none.
+func (q query) anyWord() string {
+	terms := q.terms()
+	if len(terms) > maxTerms {
+		terms = terms[:maxTerms]
+	}
+	for i, t := range terms {
+		terms[i] = `"` + t + `"`
+	}
+	return strings.Join(terms, " OR ")
 }

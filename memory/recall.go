@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,11 +68,25 @@ type Tuning struct {
 	// Domain is the lowest mean similarity to the documents in scope a
 	// query may have for any semantic match to count; 0 means no such test.
 	Domain float32
+	// LongChars and LongDamp: a turn longer than LongChars characters (a
+	// pasted changelog) has its fused score scaled by
+	// (LongChars/length)^LongDamp; it matches many queries a little.
+	LongChars int
+	LongDamp  float64
+	// ThinChars: a turn no longer than this whose question has almost no
+	// content ("how are you?") counts by meaning only when it shares a word
+	// with the query; 0 turns the test off.
+	ThinChars int
+	// Verbatim is the share of a query's words (of four or more) that a
+	// question must hold in the query's order to rank first; 0 turns the
+	// test off.
+	Verbatim float64
 }
 
 // DefaultTuning is what recall uses for an embedder.
 func DefaultTuning(identity string) Tuning {
-	return Tuning{FusionK: FusionK, ExactWeight: exactWeight, Floor: Floor(identity), Domain: Domain(identity)}
+	return Tuning{FusionK: FusionK, ExactWeight: exactWeight, Floor: Floor(identity), Domain: Domain(identity),
+		LongChars: longChars, LongDamp: 1, Verbatim: verbatimShare, ThinChars: thinChars}
 }
 
 // Recall is the answer to a query.
@@ -91,8 +106,14 @@ type Recall struct {
 	// semantic list ran.
 	MeanSimilarity float32
 	// Note explains an empty result for people: nothing matched in any
-	// list, or the query has nothing to match with.
+	// list, the query has nothing to match with, or no turn mentions its
+	// exact parts.
 	Note string
+	// NotFound are the exact parts of the query (a path, a command, an
+	// identifier, quoted text) that no turn in scope mentions; when there
+	// are any, there are no results: meaning alone never stands in for a
+	// missing literal.
+	NotFound []string
 }
 
 // Result is one recalled turn.
@@ -142,6 +163,16 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 		return nil, fmt.Errorf("%w in %s: run 'deja index' to index the aider histories deja finds, or 'deja index PATH' for a history or a directory", ErrEmpty, s.dir)
 	}
 	q := parseQuery(opts.Query)
+	var allowed map[int64]bool
+	if q.isExact() {
+		q, allowed, r.NotFound, r.Note, err = s.literalGate(ctx, q, opts.Scope)
+		if err != nil {
+			return nil, err
+		}
+		if allowed != nil && len(allowed) == 0 {
+			return r, nil
+		}
+	}
 
 	tune := DefaultTuning(r.Embedder)
 	if opts.Tuning != nil {
@@ -150,7 +181,7 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 	var sem []semanticHit
 	if opts.Mode != Keyword {
 		var reason string
-		sem, r.MeanSimilarity, reason, err = s.semanticList(ctx, opts, tune)
+		sem, r.MeanSimilarity, reason, err = s.semanticList(ctx, opts, tune, allowed)
 		if err != nil {
 			return nil, err
 		}
@@ -169,22 +200,29 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 		if err != nil {
 			return nil, err
 		}
+		if allowed != nil {
+			kw = slices.DeleteFunc(kw, func(h keywordHit) bool { return !allowed[h.turnID] })
+		}
 	}
 
 	var ranked []fused
 	switch r.RealizedMode {
 	case Semantic:
-		ranked = fuse(sem, nil, false, tune)
+		ranked = fuse(sem, nil, false, tune, q, nil)
 		for i := range ranked {
 			ranked[i].score = float64(ranked[i].similarity)
 		}
 	case Keyword:
-		ranked = fuse(nil, kw, false, tune)
+		ranked = fuse(nil, kw, false, tune, q, nil)
 		for i := range ranked {
 			ranked[i].score = -kw[i].bm25
 		}
 	default:
-		ranked = fuse(sem, kw, q.isExact(), tune)
+		shapes, err := s.shapes(ctx, sem, kw)
+		if err != nil {
+			return nil, err
+		}
+		ranked = fuse(sem, kw, q.isExact(), tune, q, shapes)
 	}
 	if len(ranked) > opts.Limit {
 		ranked = ranked[:opts.Limit]
@@ -199,6 +237,9 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 			r.Note = "no past turn holds these words"
 		}
 	}
+	if err := s.explainScope(ctx, opts, r); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -206,8 +247,10 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 const noSignal = "the query has no words the embedder knows"
 
 // semanticList embeds the query and ranks by meaning. A non-empty reason
-// says why there is no semantic list.
-func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tuning) ([]semanticHit, float32, string, error) {
+// says why there is no semantic list. With an allowed set (the turns that
+// mention a literal query's exact parts) it ranks those turns alone, at or
+// above the floor; the domain test is moot, the literal having matched.
+func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tuning, allowed map[int64]bool) ([]semanticHit, float32, string, error) {
 	if opts.Embedder == nil {
 		reason := opts.NoEmbedder
 		if reason == "" {
@@ -241,7 +284,15 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tunin
 	if qvec == nil {
 		return nil, 0, noSignal, nil
 	}
-	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune.Floor, tune.Domain)
+	if allowed != nil {
+		hits, err := s.semanticAmong(ctx, identity, qvec, allowed, tune.Floor)
+		return hits, 0, "", err
+	}
+	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune)
+	if err != nil {
+		return nil, mean, "", err
+	}
+	hits, err = s.dropThin(ctx, hits, parseQuery(opts.Query), tune.ThinChars)
 	return hits, mean, "", err
 }
 

@@ -1,9 +1,16 @@
 package memory
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
+
+	"github.com/deja-dev/deja/aider"
 )
 
 // Scope narrows recall to part of the store. The zero Scope is everything.
@@ -75,4 +82,195 @@ func (sc Scope) matchesProject(project string) bool {
 	}
 	p := filepath.Clean(sc.Project)
 	return project == p || strings.HasPrefix(project, strings.TrimSuffix(p, string(filepath.Separator))+string(filepath.Separator))
+}
+
+// ErrBadScope marks a scope that can match nothing for a reason the user
+// can fix: a project nothing was indexed in, or a since after its until.
+// Commands exit 2 on it; the servers answer it as a bad request.
+var ErrBadScope = errors.New("bad scope")
+
+// scopeError is a CheckScope refusal: its text is the whole sentence, and
+// it is ErrBadScope to errors.Is.
+type scopeError struct{ msg string }
+
+func (e scopeError) Error() string        { return e.msg }
+func (e scopeError) Is(target error) bool { return target == ErrBadScope }
+
+// ResolveProject makes a project directory as a person types it absolute:
+// "~" and "~/…" are the home directory (a quoted '~/src/x' reaches deja
+// unexpanded), a relative path is taken from the working directory, and
+// symlinks are resolved as the indexer resolves history paths.
+func ResolveProject(p string) (string, error) {
+	p = strings.TrimSpace(p)
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "~"+string(filepath.Separator)) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("%q: %w", p, err)
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	return aider.ResolvePath(p)
+}
+
+// CheckScope refuses a scope that can match nothing because of how it was
+// asked: since not before until, or a project no indexed session lies in
+// (the error names the closest indexed projects). It wraps ErrBadScope.
+func (s *Store) CheckScope(ctx context.Context, sc Scope) error {
+	if !sc.Since.IsZero() && !sc.Until.IsZero() && !sc.Since.Before(sc.Until) {
+		return scopeError{fmt.Sprintf("since %s is not before until %s, so no session can match: swap them", since(sc.Since), until(sc.Until))}
+	}
+	if sc.Project == "" {
+		return nil
+	}
+	projects, err := queryStrings(ctx, s.db, `SELECT DISTINCT project FROM sessions ORDER BY project`)
+	if err != nil {
+		return fmt.Errorf("store: listing projects: %w", err)
+	}
+	if len(projects) == 0 {
+		return nil // nothing indexed at all: the caller says that instead
+	}
+	for _, p := range projects {
+		if sc.matchesProject(p) {
+			return nil
+		}
+	}
+	near := closestProjects(sc.Project, projects, 3)
+	return scopeError{fmt.Sprintf("no indexed session is in %s or below it; the closest indexed projects are %s ('deja sessions' lists them all)",
+		sc.Project, strings.Join(near, ", "))}
+}
+
+// closestProjects ranks the indexed projects by how likely a person meant
+// one of them for dir: a project that holds dir first (a --project run
+// from inside a repository's subdirectory), then by the edit distance of
+// the last path element, then of the whole path.
+func closestProjects(dir string, projects []string, n int) []string {
+	type ranked struct {
+		path        string
+		holds       bool
+		base, whole int
+	}
+	rs := make([]ranked, len(projects))
+	for i, p := range projects {
+		rel, err := filepath.Rel(p, dir)
+		rs[i] = ranked{
+			path:  p,
+			holds: err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)),
+			base:  editDistance(filepath.Base(dir), filepath.Base(p)),
+			whole: editDistance(dir, p),
+		}
+	}
+	sort.SliceStable(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.holds != b.holds {
+			return a.holds
+		}
+		if a.base != b.base {
+			return a.base < b.base
+		}
+		return a.whole < b.whole
+	})
+	out := make([]string, 0, n)
+	for _, r := range rs[:min(n, len(rs))] {
+		out = append(out, r.path)
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// since and until format a scope's bounds as a person gave them: a date
+// flag gives a local midnight, and an until date is the next midnight
+// (the day itself included); an age or a time gives the minute.
+func since(t time.Time) string {
+	if isMidnight(t) {
+		return t.Format("2006-01-02")
+	}
+	return t.Format("2006-01-02 15:04")
+}
+
+func until(t time.Time) string {
+	if isMidnight(t) {
+		return t.AddDate(0, 0, -1).Format("2006-01-02") + " (that day included)"
+	}
+	return t.Format("2006-01-02 15:04")
+}
+
+func isMidnight(t time.Time) bool {
+	return t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 && t.Nanosecond() == 0
+}
+
+// describe says what a filtered scope keeps, for a note such as "12 turns
+// match, none since 2026-11-25 in /home/dev/shop".
+func (sc Scope) describe() string {
+	var parts []string
+	if !sc.Since.IsZero() {
+		parts = append(parts, "since "+since(sc.Since))
+	}
+	if !sc.Until.IsZero() {
+		parts = append(parts, "until "+until(sc.Until))
+	}
+	if sc.Project != "" {
+		parts = append(parts, "in "+sc.Project)
+	}
+	if sc.Session != "" {
+		parts = append(parts, "in session "+sc.Session)
+	}
+	if sc.Harness != "" {
+		parts = append(parts, "from "+sc.Harness)
+	}
+	return strings.Join(parts, " ")
+}
+
+// scopeCountCap bounds the unscoped recall that counts what a filter
+// excluded: the note says "more than" past it.
+const scopeCountCap = 200
+
+// explainScope gives an empty recall under a filter the note a person
+// needs: whether turns match outside the filter ("12 turns match, none
+// since 2026-11-25"), so a filter that excluded everything does not read
+// as an empty memory. It recalls again without the filter, which costs a
+// second recall only when the first found nothing.
+func (s *Store) explainScope(ctx context.Context, opts RecallOptions, r *Recall) error {
+	if len(r.Results) > 0 || !opts.Scope.filtered() {
+		return nil
+	}
+	wide := opts
+	wide.Scope = Scope{Subagents: opts.Scope.Subagents}
+	wide.Limit = scopeCountCap + 1
+	all, err := s.Recall(ctx, wide)
+	if err != nil {
+		return err
+	}
+	n := len(all.Results)
+	switch {
+	case n == 0:
+		return nil // nothing matches anywhere: the recall's own note says so
+	case n > scopeCountCap:
+		r.Note = fmt.Sprintf("more than %d turns match, none %s", scopeCountCap, opts.Scope.describe())
+	case n == 1:
+		r.Note = fmt.Sprintf("1 turn matches, none %s", opts.Scope.describe())
+	default:
+		r.Note = fmt.Sprintf("%d turns match, none %s", n, opts.Scope.describe())
+	}
+	return nil
 }

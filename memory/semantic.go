@@ -45,12 +45,13 @@ const semanticDepth = 100
 // at or above floor, within scope, and the query's mean similarity to the
 // documents in scope. A query whose mean is below domain is about something
 // else (see Domain) and has no semantic matches.
-func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, floor, domain float32) ([]semanticHit, float32, error) {
+func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, tune Tuning) ([]semanticHit, float32, error) {
+	floor, domain := tune.Floor, tune.Domain
 	cols, err := s.collections(ctx, identity, sc)
 	if err != nil {
 		return nil, 0, err
 	}
-	mean := meanSimilarity(cols, qvec)
+	mean := shrunkMean(cols, qvec, domainPrior(identity))
 	if domain > 0 && mean < domain {
 		return nil, mean, nil
 	}
@@ -121,6 +122,29 @@ func meanSimilarity(cols []*collection, qvec []float32) float32 {
 		return 1
 	}
 	return float32(dot / float64(n))
+}
+
+// shrunkMean is the query's mean similarity to the documents in scope,
+// drawn towards its similarity to prior (a typical store's centroid) as if
+// the store held domainPseudoCount more documents like the prior's: the
+// mean of a store of two turns says little about what the store is about,
+// and the domain test must not turn a paraphrase away, or let an
+// off-topic query through, because the store is small.
+func shrunkMean(cols []*collection, qvec, prior []float32) float32 {
+	mean := meanSimilarity(cols, qvec)
+	if len(prior) != len(qvec) {
+		return mean
+	}
+	n := 0
+	for _, c := range cols {
+		if len(c.sum) == len(qvec) {
+			n += c.col.Count()
+		}
+	}
+	if n == 0 {
+		mean = 0
+	}
+	return (float32(n)*mean + domainPseudoCount*dot(qvec, prior)) / float32(n+domainPseudoCount)
 }
 
 // addUnit adds v scaled to unit length to sum, as chromem stores it.
@@ -308,4 +332,97 @@ func (s *Store) sessionMeta(ctx context.Context, project string) (map[string]ses
 		out[id] = m
 	}
 	return out, rows.Err()
+}
+
+// semanticAmong ranks the given turns whose best chunk's similarity to the
+// query vector is at least floor, reading their vectors directly: the
+// turns a literal lookup allows are few, and each must be ranked, not only
+// those among the collection's nearest. A turn without vectors is left out.
+func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float32, allowed map[int64]bool, floor float32) ([]semanticHit, error) {
+	if len(allowed) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, 0, len(allowed))
+	for id := range allowed {
+		ids = append(ids, strconv.FormatInt(id, 10))
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT turn_id, vec FROM vectors
+		WHERE embedder = ? AND length(vec) > 0 AND turn_id IN (`+strings.Join(ids, ",")+`)`, identity)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading vectors: %w", err)
+	}
+	defer rows.Close()
+	best := map[int64]float32{}
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			return nil, err
+		}
+		vec := normalize(decodeVector(blob))
+		if vec == nil {
+			continue
+		}
+		if len(vec) != len(qvec) {
+			return nil, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, len(vec), len(qvec))
+		}
+		var dot float32
+		for i, x := range vec {
+			dot += x * qvec[i]
+		}
+		if old, ok := best[id]; !ok || dot > old {
+			best[id] = dot
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	hits := make([]semanticHit, 0, len(best))
+	for id, sim := range best {
+		if sim >= floor {
+			hits = append(hits, semanticHit{turnID: id, similarity: sim})
+		}
+	}
+	sortHits(hits)
+	return hits, nil
+}
+
+// Centroid is the mean of the embedder's unit vectors in scope, nil when
+// there are none: the direction of what the store is about. bench/eval
+// prints the corpus's as the prior of the domain test (see domainPrior).
+func (s *Store) Centroid(ctx context.Context, identity string, sc Scope) ([]float32, error) {
+	cols, err := s.collections(ctx, identity, sc)
+	if err != nil {
+		return nil, err
+	}
+	var sum []float64
+	n := 0
+	for _, c := range cols {
+		if sum == nil {
+			sum = make([]float64, len(c.sum))
+		}
+		if len(c.sum) != len(sum) {
+			continue
+		}
+		for i, x := range c.sum {
+			sum[i] += x
+		}
+		n += c.col.Count()
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	out := make([]float32, len(sum))
+	for i, x := range sum {
+		out[i] = float32(x / float64(n))
+	}
+	return out, nil
+}
+
+func dot(a, b []float32) float32 {
+	var d float32
+	for i, x := range a {
+		d += x * b[i]
+	}
+	return d
 }

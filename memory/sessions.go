@@ -78,6 +78,46 @@ func (s *Store) Sessions(ctx context.Context, sc Scope) ([]SessionInfo, error) {
 	return out, rows.Err()
 }
 
+// SessionList is one page of the sessions in a scope, newest first.
+type SessionList struct {
+	Sessions []SessionInfo
+	// Total is how many sessions the page was taken from: those in scope
+	// that hold a turn, or every one in scope when the list includes the
+	// empty ones.
+	Total int
+	// Empty is how many sessions in scope hold no turn (an agent started
+	// and quit before anything was asked); they are left out unless
+	// asked for, and counted here either way.
+	Empty int
+}
+
+// More is how many sessions the page left out.
+func (l *SessionList) More() int { return l.Total - len(l.Sessions) }
+
+// ListSessions lists at most limit sessions in scope (0: all), newest
+// first, leaving out those with no turn unless withEmpty is set. Its
+// Total is the count 'deja status' and 'deja index' report as sessions.
+func (s *Store) ListSessions(ctx context.Context, sc Scope, limit int, withEmpty bool) (*SessionList, error) {
+	all, err := s.Sessions(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	l := &SessionList{Sessions: []SessionInfo{}}
+	for _, si := range all {
+		if si.Turns == 0 {
+			l.Empty++
+			if !withEmpty {
+				continue
+			}
+		}
+		l.Total++
+		if limit <= 0 || len(l.Sessions) < limit {
+			l.Sessions = append(l.Sessions, si)
+		}
+	}
+	return l, nil
+}
+
 // Session returns one session with all its turns.
 func (s *Store) Session(ctx context.Context, id string) (*SessionDetail, error) {
 	d := &SessionDetail{}

@@ -15,7 +15,16 @@ type Status struct {
 	Bytes    int64
 	Files    int
 	Projects int
+	// Sessions counts the sessions that hold at least one turn: the
+	// sessions 'deja sessions' lists and 'deja index' reports.
 	Sessions int
+	// Empty counts the sessions that hold no turn (an agent started and
+	// quit before anything was asked): kept, listed by 'deja sessions
+	// --all' only.
+	Empty int
+	// Subagent counts the sessions a subagent ran, of Sessions; recall and
+	// 'deja sessions' leave them out unless asked.
+	Subagent int
 	// Gone counts sessions that left their file and are kept.
 	Gone      int
 	Turns     int
@@ -29,8 +38,9 @@ type Status struct {
 type EmbedderStatus struct {
 	Identity  string
 	Dimension int
-	// Turns have this embedder's vectors; Lacking do not.
-	Turns, Lacking int
+	// Turns have this embedder's vectors; Lacking do not. NoVector are
+	// turns the embedder refused even cut shorter (Store.Unembedded).
+	Turns, Lacking, NoVector int
 }
 
 // Status counts what the store holds.
@@ -44,10 +54,13 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 	var last *int64
 	err := s.db.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM files), (SELECT count(DISTINCT project) FROM sessions),
-		(SELECT count(*) FROM sessions), (SELECT count(*) FROM sessions WHERE present = 0),
+		(SELECT count(*) FROM sessions s WHERE EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id)),
+		(SELECT count(*) FROM sessions s WHERE NOT EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id)),
+		(SELECT count(*) FROM sessions s WHERE s.subagent = 1 AND EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id)),
+		(SELECT count(*) FROM sessions WHERE present = 0),
 		(SELECT count(*) FROM turns), (SELECT count(*) FROM tombstones),
 		(SELECT max(indexed_at) FROM files)`).
-		Scan(&st.Files, &st.Projects, &st.Sessions, &st.Gone, &st.Turns, &st.Forgotten, &last)
+		Scan(&st.Files, &st.Projects, &st.Sessions, &st.Empty, &st.Subagent, &st.Gone, &st.Turns, &st.Forgotten, &last)
 	if err != nil {
 		return nil, fmt.Errorf("store: status: %w", err)
 	}
@@ -72,7 +85,12 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 		if e.Lacking, err = s.countLacking(ctx, e.Identity); err != nil {
 			return nil, err
 		}
-		e.Turns = st.Turns - e.Lacking
+		refused, err := s.Unembedded(ctx, e.Identity)
+		if err != nil {
+			return nil, err
+		}
+		e.NoVector = len(refused)
+		e.Turns = st.Turns - e.Lacking - e.NoVector
 	}
 	return st, nil
 }

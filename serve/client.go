@@ -17,14 +17,28 @@ import (
 	"time"
 )
 
-// A client gives a server little time: a live local server connects in
-// microseconds, and a stale serve.json (a killed server) must not slow
-// recall down, since the caller falls back to reading the store itself.
-// Answering may take longer the first time a server loads vectors.
+// A client tells "no server" from "a server answering slowly", and only
+// the first falls back. A killed server's stale serve.json names a socket
+// or loopback port nobody listens on, which refuses the connection at
+// once, whatever the timeout; dialTimeout only bounds a kernel that does
+// not answer at all. Once connected, the client waits for the proof and
+// the answer: a live server does the same work a local recall would (less:
+// its vectors are loaded), so falling back after a fixed time only did the
+// recall twice, and under load it made recall's path depend on the clock
+// (a 2 s limit sent recalls to the store on a busy machine, at random:
+// the TestRecallSessionThroughARunningServer flake). answerTimeout is not
+// a deadline for a busy server but the point at which one that accepted
+// and then stopped (SIGSTOP, a debugger) is given up on, and the caller
+// says so.
 const (
-	dialTimeout   = 250 * time.Millisecond
-	answerTimeout = 2 * time.Second
+	dialTimeout   = 5 * time.Second
+	answerTimeout = time.Minute
 )
+
+// ErrRefused marks a server that answered with an error about the request
+// (an unknown session, say): the caller asks the store itself, which says
+// what is wrong as a recall without a server would.
+var ErrRefused = errors.New("serve: the server refused the recall")
 
 // ErrNotServing means no server for serve.json answers at the place it
 // names: nothing listens there, or whatever does cannot prove it knows the
@@ -41,8 +55,9 @@ type Client struct {
 	base string
 }
 
-// NewClient returns a client for the server info names, with deja's short
-// timeouts: its socket when it has one, else its URL.
+// NewClient returns a client for the server info names (its socket when
+// it has one, else its URL) that falls back at once when nothing listens
+// and waits for a server that does.
 func NewClient(info Info) *Client {
 	return newClient(info, answerTimeout)
 }
@@ -178,7 +193,7 @@ func (c *Client) Recall(ctx context.Context, token string, req RecallRequest) (*
 	if resp.StatusCode != http.StatusOK {
 		var e errorJSON
 		json.NewDecoder(resp.Body).Decode(&e)
-		return nil, fmt.Errorf("serve: %s: %s", resp.Status, e.Error)
+		return nil, fmt.Errorf("%w: %s: %s", ErrRefused, resp.Status, e.Error)
 	}
 	var out RecallOutput
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {

@@ -20,6 +20,7 @@ import (
 const (
 	MCPPath    = "/mcp"
 	RecallPath = "/v1/recall"
+	ShowPath   = "/v1/show"
 )
 
 // maxRequestBytes bounds a recall request's body; a query is a sentence.
@@ -37,6 +38,7 @@ func NewHandler(m *Memory, srv *mcp.Server, token string) http.Handler {
 	mux.Handle(MCPPath, mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true}))
 	mux.HandleFunc("POST "+RecallPath, m.serveRecall)
+	mux.HandleFunc("POST "+ShowPath, m.serveShow)
 	var h http.Handler = mux
 	h = http.NewCrossOriginProtection().Handler(h)
 	h = localHostOnly(h)

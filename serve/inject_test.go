@@ -64,7 +64,7 @@ func TestMCPTextQuotesACraftedHistory(t *testing.T) {
 	if res.IsError || len(r.Results) == 0 {
 		t.Fatalf("recall: error %v, %d results (%s)", res.IsError, len(r.Results), text(res))
 	}
-	var show ShowOutput
+	var show ShowPage
 	showRes := call(t, cs, "show", map[string]any{"session": r.Results[0].SessionID}, &show)
 	sessRes := call(t, cs, "sessions", map[string]any{}, &SessionsOutput{})
 	for tool, res := range map[string]string{"recall": text(res), "show": text(showRes), "sessions": text(sessRes)} {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
 )
@@ -40,7 +39,7 @@ type RecallRequest struct {
 	Query   string `json:"query" jsonschema:"what to look for: a paraphrase of a past problem, or an exact file path, command, identifier or quoted text"`
 	Limit   int    `json:"limit,omitempty" jsonschema:"how many past turns to return, best first (default 5)"`
 	Mode    string `json:"mode,omitempty" jsonschema:"hybrid (default: meaning and keywords fused), semantic (meaning only) or keyword (exact words only)"`
-	Project string `json:"project,omitempty" jsonschema:"only sessions of aider histories in this directory or below it (absolute path)"`
+	Project string `json:"project,omitempty" jsonschema:"only sessions of histories in this directory or below it (an absolute path, or ~/…); an unknown project is an error naming the closest indexed ones"`
 	Since   string `json:"since,omitempty" jsonschema:"only sessions started at or after: a date (2026-07-17), an RFC 3339 time, or an age (36h, 7d, 2w)"`
 	Until   string `json:"until,omitempty" jsonschema:"only sessions started before: a date (that day included), an RFC 3339 time, or an age"`
 	Session string `json:"session,omitempty" jsonschema:"only this session: its ID, or a part only it has (such as 20260717T090000)"`
@@ -83,6 +82,11 @@ func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*memory.Recall,
 		}
 		sc.Session = id
 	}
+	if err := m.Store.CheckScope(ctx, sc); errors.Is(err, memory.ErrBadScope) {
+		return nil, badRequest("%v", err)
+	} else if err != nil {
+		return nil, err
+	}
 	opts := memory.RecallOptions{Query: req.Query, Mode: mode, Scope: sc, Limit: limit}
 	if mode != memory.Keyword {
 		opts.Embedder, opts.NoEmbedder = m.Embedder, m.NoEmbedder
@@ -100,7 +104,7 @@ func scopeOf(req RecallRequest, now time.Time) (memory.Scope, error) {
 		return sc, badRequest("until: %v", err)
 	}
 	if p := strings.TrimSpace(req.Project); p != "" {
-		if sc.Project, err = aider.ResolvePath(p); err != nil {
+		if sc.Project, err = memory.ResolveProject(p); err != nil {
 			return sc, badRequest("project: %v", err)
 		}
 	}

@@ -12,14 +12,17 @@ import (
 // RecallOutput is a recall as 'deja recall --json' prints it: also the
 // recall tool's structured content, and the body of POST /v1/recall.
 type RecallOutput struct {
-	Query          string      `json:"query"`
-	Mode           string      `json:"mode"`
-	RealizedMode   string      `json:"realized_mode"`
-	FallbackReason string      `json:"fallback_reason"`
-	Embedder       string      `json:"embedder"`
-	TookMS         int64       `json:"took_ms"`
-	Note           string      `json:"note,omitempty"`
-	Results        []RecallHit `json:"results"`
+	Query          string `json:"query"`
+	Mode           string `json:"mode"`
+	RealizedMode   string `json:"realized_mode"`
+	FallbackReason string `json:"fallback_reason"`
+	Embedder       string `json:"embedder"`
+	TookMS         int64  `json:"took_ms"`
+	Note           string `json:"note,omitempty"`
+	// NotFound are the query's exact parts that no turn mentions; when
+	// there are any, Results is empty.
+	NotFound []string    `json:"not_found,omitempty"`
+	Results  []RecallHit `json:"results"`
 }
 
 // RecallHit is one recalled turn of a RecallOutput. User and Assistant are
@@ -56,7 +59,7 @@ func NewRecallOutput(r *memory.Recall) RecallOutput {
 	out := RecallOutput{
 		Query: r.Query, Mode: string(r.Mode), RealizedMode: string(r.RealizedMode),
 		FallbackReason: r.FallbackReason, Embedder: r.Embedder, TookMS: r.Took.Milliseconds(),
-		Note: r.Note, Results: []RecallHit{},
+		Note: r.Note, NotFound: r.NotFound, Results: []RecallHit{},
 	}
 	for _, res := range r.Results {
 		h := RecallHit{
@@ -100,7 +103,7 @@ func (o RecallOutput) Text() string {
 		if h.Started != nil {
 			when = *h.Started
 		}
-		fmt.Fprintf(&b, "%d. %s/%d · %s · %s\n", i+1, h.SessionID, h.Turn, when, quote.Line(h.Project))
+		fmt.Fprintf(&b, "%d. %s · %s · %s\n", i+1, TurnRef(h.SessionID, h.Turn), when, quote.Line(h.Project))
 		var q strings.Builder
 		if h.User != "" {
 			fmt.Fprintf(&q, "you: %s\n", oneLine(h.User, 300))

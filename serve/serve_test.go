@@ -201,17 +201,24 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 		}
 	}
 
-	var show ShowOutput
+	// A filter that excludes every match says so.
+	var late RecallOutput
+	res = call(t, cs, "recall", map[string]any{"query": "one customer can see another account's orders", "since": "2027-01-01"}, &late)
+	if res.IsError || len(late.Results) != 0 || !strings.Contains(late.Note, "match, none since 2027-01-01") {
+		t.Errorf("recall since 2027-01-01: note %q, %d results", late.Note, len(late.Results))
+	}
+
+	var show ShowPage
 	ref := first.SessionID + "/" + itoa(first.Turn)
 	res = call(t, cs, "show", map[string]any{"session": ref}, &show)
-	if res.IsError || len(show.Turns) != 1 || show.Turns[0].Turn != first.Turn {
+	if res.IsError || len(show.Shown) != 1 || show.Shown[0].Turn != first.Turn {
 		t.Fatalf("show %s: %s", ref, text(res))
 	}
 	if md := text(res); !strings.HasPrefix(md, "# "+first.SessionID+"\n") || !strings.Contains(md, "WithTenant") {
 		t.Errorf("show is not the turn's Markdown:\n%s", md)
 	}
 	res = call(t, cs, "show", map[string]any{"session": "20260714T101231"}, &show)
-	if res.IsError || len(show.Turns) < 3 {
+	if res.IsError || len(show.Shown) < 3 {
 		t.Errorf("show of a whole session by a part of its ID: %s", text(res))
 	}
 
@@ -238,6 +245,9 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 		{"recall", map[string]any{"query": "x", "since": "last tuesday"}, "not a time"},
 		{"recall", map[string]any{"query": "x", "colour": "red"}, "colour"},
 		{"recall", map[string]any{"query": "x", "session": "no-such-session"}, "no such session"},
+		{"recall", map[string]any{"query": "x", "project": "/no/such/shop"}, "the closest indexed projects are"},
+		{"recall", map[string]any{"query": "x", "since": "2026-07-20", "until": "2026-07-01"}, "not before until"},
+		{"show", map[string]any{"session": first.SessionID + "/first"}, `or "before"`},
 		{"show", map[string]any{"session": "no-such-session"}, "no such session"},
 		{"show", map[string]any{"session": first.SessionID + "/99"}, "no turn 99"},
 		{"show", map[string]any{"session": first.SessionID + "/x"}, "must be a number"},

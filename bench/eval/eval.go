@@ -16,12 +16,19 @@ import (
 type Query struct {
 	Query string `json:"query"`
 	// Kind is paraphrase (shares no distinctive word with its target),
-	// exact (a file, command, identifier or quoted text) or negative
-	// (nonsense or out of domain: every mode must return nothing).
+	// exact (a file, command, identifier or quoted text), negative
+	// (nonsense or out of domain: every mode must return nothing), missing
+	// (a file, command or identifier no turn mentions: every mode must
+	// return nothing), verbatim (most of its target question's words in
+	// order: hybrid must rank it 1st) or hub (a short, vague query of the
+	// kind that turns close to everything used to win).
 	Kind   string   `json:"kind"`
 	Expect []Target `json:"expect,omitempty"`
 	// ExpectRecord makes every turn with this file or command record a hit.
 	ExpectRecord string `json:"expect_record,omitempty"`
+	// Store names a tiny store (bench/eval/tiny/NAME.md) the query runs
+	// against instead of the corpus.
+	Store string `json:"store,omitempty"`
 }
 
 // Target names a turn by its history's base name, the session's ordinal
@@ -53,8 +60,30 @@ type Eval struct {
 	Store    *memory.Store
 	Embedder embed.Embedder
 	Queries  []Query
+	// Tiny holds the tiny stores, by name, that queries with a Store run
+	// against.
+	Tiny map[string]*Eval
 	// sessions maps "history#ordinal" to a session ID.
 	sessions map[string]string
+	// corpus holds the histories of the first Index, which queries are
+	// written from (not those -extra adds).
+	corpus map[string]bool
+}
+
+// empty reports a kind whose queries must return nothing.
+func empty(kind string) bool { return kind == "negative" || kind == "missing" }
+
+// scoreKeys are the score groups a query counts in: its kind, "all" for
+// the corpus's paraphrases and exact lookups (the figures of earlier
+// evals), and for a tiny store "tiny " and its kind instead.
+func scoreKeys(q Query) []string {
+	if q.Store != "" {
+		return []string{"tiny " + q.Kind}
+	}
+	if q.Kind == "paraphrase" || q.Kind == "exact" || q.Kind == "negative" {
+		return []string{q.Kind, "all"}
+	}
+	return []string{q.Kind}
 }
 
 // LoadQueries reads the eval's queries.
@@ -86,6 +115,12 @@ func Corpus(dir string) ([]string, error) {
 
 // Index brings the store up to date with the corpus.
 func (e *Eval) Index(ctx context.Context, paths []string) (memory.IndexReport, error) {
+	if e.corpus == nil {
+		e.corpus = map[string]bool{}
+		for _, p := range paths {
+			e.corpus[p] = true
+		}
+	}
 	rep, err := e.Store.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: e.Embedder})
 	if err != nil {
 		return rep, err
@@ -116,7 +151,13 @@ func (e *Eval) Run(ctx context.Context, mode memory.Mode, tune memory.Tuning) (m
 	scores := map[string]Score{}
 	var outcomes []Outcome
 	for _, q := range e.Queries {
-		r, err := e.Store.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: mode, Embedder: e.Embedder, Limit: 10, Tuning: &tune})
+		on := e
+		if q.Store != "" {
+			if on = e.Tiny[q.Store]; on == nil {
+				return nil, nil, fmt.Errorf("%q: no tiny store %q", q.Query, q.Store)
+			}
+		}
+		r, err := on.Store.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: mode, Embedder: e.Embedder, Limit: 10, Tuning: &tune})
 		if err != nil {
 			return nil, nil, fmt.Errorf("%q: %w", q.Query, err)
 		}
@@ -125,15 +166,15 @@ func (e *Eval) Run(ctx context.Context, mode memory.Mode, tune memory.Tuning) (m
 			o.Top = fmt.Sprintf("%s/%d %q", r.Results[0].SessionID, r.Results[0].Turn, oneLine(r.Results[0].User))
 		}
 		for i, res := range r.Results {
-			if e.right(q, res) {
+			if on.right(q, res) {
 				o.Rank = i + 1
 				break
 			}
 		}
 		outcomes = append(outcomes, o)
-		for _, key := range []string{q.Kind, "all"} {
+		for _, key := range scoreKeys(q) {
 			s := scores[key]
-			if q.Kind == "negative" {
+			if empty(q.Kind) {
 				s.Negatives++
 				if o.Results == 0 {
 					s.Empty++
@@ -194,7 +235,11 @@ func (e *Eval) Similarities(ctx context.Context, tune memory.Tuning) ([]Similari
 	tune.Floor, tune.Domain = -1, 0
 	var out []Similarity
 	for _, q := range e.Queries {
-		r, err := e.Store.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: memory.Semantic, Embedder: e.Embedder, Limit: 500, Tuning: &tune})
+		on := e
+		if q.Store != "" {
+			on = e.Tiny[q.Store]
+		}
+		r, err := on.Store.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: memory.Semantic, Embedder: e.Embedder, Limit: 500, Tuning: &tune})
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", q.Query, err)
 		}
@@ -202,9 +247,9 @@ func (e *Eval) Similarities(ctx context.Context, tune memory.Tuning) ([]Similari
 		if len(r.Results) > 0 {
 			s.Best = r.Results[0].Similarity
 		}
-		if q.Kind != "negative" {
+		if !empty(q.Kind) {
 			for _, res := range r.Results {
-				if e.right(q, res) {
+				if on.right(q, res) {
 					s.Target = res.Similarity
 					break
 				}
@@ -213,4 +258,37 @@ func (e *Eval) Similarities(ctx context.Context, tune memory.Tuning) ([]Similari
 		out = append(out, s)
 	}
 	return out, nil
+}
+
+// IndexTiny builds a store for each tiny history that a query names
+// (dir/NAME.md), each in its own directory under root.
+func (e *Eval) IndexTiny(ctx context.Context, dir, root string) error {
+	e.Tiny = map[string]*Eval{}
+	for _, q := range e.Queries {
+		if q.Store == "" || e.Tiny[q.Store] != nil {
+			continue
+		}
+		path, err := filepath.Abs(filepath.Join(dir, q.Store+".md"))
+		if err != nil {
+			return err
+		}
+		s, err := memory.Open(ctx, filepath.Join(root, q.Store))
+		if err != nil {
+			return err
+		}
+		t := &Eval{Store: s, Embedder: e.Embedder}
+		if _, err := t.Index(ctx, []string{path}); err != nil {
+			s.Close()
+			return err
+		}
+		e.Tiny[q.Store] = t
+	}
+	return nil
+}
+
+// Close closes the tiny stores.
+func (e *Eval) Close() {
+	for _, t := range e.Tiny {
+		t.Store.Close()
+	}
 }

@@ -1,18 +1,25 @@
 // Command eval measures deja's recall on the aider corpus in
 // ../shared/aider/corpus: hit@1, hit@5 and MRR per mode for the queries
-// in queries.json (paraphrases, exact lookups), and whether every
-// negative query returns nothing. Without the corpus it says so and exits 0.
+// in queries.json (paraphrases, exact lookups, near-verbatim questions,
+// hub probes, and queries against the tiny stores in tiny/), whether
+// every negative and missing literal returns nothing, and the hubness of
+// queries written from the corpus. Without the corpus it says so and
+// exits 0.
 //
 //	go run ./bench/eval            # the table in the README
 //	go run ./bench/eval -v         # and each query's rank per mode
 //	go run ./bench/eval -sweep     # hybrid over a grid of floor, domain, k and weight
+//	go run ./bench/eval -store DIR/store  # the same beside the 100,000 turns 'go run ./bench/perf -big DIR' generates
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
@@ -20,20 +27,28 @@ import (
 	"github.com/deja-dev/deja/memory"
 )
 
+// printCentroid prints the corpus centroid instead of scoring.
+var printCentroid bool
+
+// tuneFlags overrides Tuning fields, as JSON: -tune '{"Verbatim":0.8}'.
+var tuneFlags = flag.String("tune", "", "override Tuning fields, as a JSON object")
+
 func main() {
 	corpus := flag.String("corpus", "../shared/aider/corpus", "the aider corpus directory")
 	queries := flag.String("queries", "bench/eval/queries.json", "the eval queries")
 	store := flag.String("store", "", "store directory to (re)use; default a temporary one")
 	verbose := flag.Bool("v", false, "print each query's rank per mode")
 	sweep := flag.Bool("sweep", false, "score hybrid over a grid of floor, domain, fusion k and exact weight")
+	flag.BoolVar(&printCentroid, "centroid", false, "print the corpus's centroid as Go source (memory/prior.go) and exit")
+	hubs := flag.Int("hubs", 100, "turns of each set (dev, held-out) the generated queries are written from")
 	flag.Parse()
-	if err := run(*corpus, *queries, *store, *verbose, *sweep); err != nil {
+	if err := run(*corpus, *queries, *store, *verbose, *sweep, *hubs); err != nil {
 		fmt.Fprintln(os.Stderr, "eval:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus, queries, storeDir string, verbose, sweep bool) error {
+func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) error {
 	ctx := context.Background()
 	paths, err := Corpus(corpus)
 	if err != nil {
@@ -65,26 +80,79 @@ func run(corpus, queries, storeDir string, verbose, sweep bool) error {
 	if err != nil {
 		return err
 	}
+	if printCentroid {
+		c, err := s.Centroid(ctx, emb.Identity(), memory.Scope{})
+		if err != nil {
+			return err
+		}
+		return writeCentroid(os.Stdout, emb.Identity(), len(paths), c)
+	}
+	tinyDir, err := os.MkdirTemp("", "deja-eval-tiny-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tinyDir)
+	if err := e.IndexTiny(ctx, filepath.Join(filepath.Dir(queries), "tiny"), tinyDir); err != nil {
+		return err
+	}
+	defer e.Close()
 	fmt.Printf("corpus: %d histories, %d new turns indexed in %s; %d queries, embedder %s\n\n",
 		len(paths), rep.NewTurns, time.Since(start).Round(time.Millisecond), len(qs), emb.Identity())
 
 	tune := memory.DefaultTuning(emb.Identity())
+	if *tuneFlags != "" {
+		if err := json.Unmarshal([]byte(*tuneFlags), &tune); err != nil {
+			return fmt.Errorf("-tune: %w", err)
+		}
+	}
 	if sweep {
 		return runSweep(ctx, e, tune)
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "mode\tall\tparaphrase\texact\tnegatives empty")
 	per := map[memory.Mode][]Outcome{}
+	all := map[memory.Mode]map[string]Score{}
 	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
 		scores, outs, err := e.Run(ctx, mode, tune)
 		if err != nil {
 			return err
 		}
-		per[mode] = outs
+		per[mode], all[mode] = outs, scores
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d/%d\n", mode, scores["all"], scores["paraphrase"], scores["exact"], scores["negative"].Empty, scores["negative"].Negatives)
 	}
 	tw.Flush()
+	fmt.Println()
+	tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "mode\tverbatim\thub probes\tmissing literals empty\ttiny stores: paraphrase\ttiny negatives empty")
+	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
+		sc := all[mode]
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%d/%d\n", mode, sc["verbatim"], sc["hub"], sc["missing"].Empty, sc["missing"].Negatives,
+			sc["tiny paraphrase"], sc["tiny negative"].Empty, sc["tiny negative"].Negatives)
+	}
+	tw.Flush()
 	fmt.Printf("\n(k=%d, exact weight %.1f, floor %.2f, domain %.2f for %s)\n", tune.FusionK, tune.ExactWeight, tune.Floor, tune.Domain, emb.Identity())
+	gen, err := e.Generate(ctx, perSet)
+	if err != nil {
+		return err
+	}
+	fmt.Println()
+	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic} {
+		for _, set := range []string{"dev", "held-out", "all"} {
+			h, err := e.Hubs(ctx, gen, set, mode, tune)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%-8s %-8s %s\n", mode, set, h)
+			if verbose {
+				for _, w := range h.Where {
+					fmt.Printf("    %s\n", w)
+				}
+				for _, m := range h.Misses {
+					fmt.Printf("    verbatim miss: %s\n", m)
+				}
+			}
+		}
+	}
 	if verbose {
 		sims, err := e.Similarities(ctx, tune)
 		if err != nil {
@@ -95,7 +163,7 @@ func run(corpus, queries, storeDir string, verbose, sweep bool) error {
 		fmt.Fprintln(tw, "kind\thybrid\tsemantic\tkeyword\tbest sim\ttarget sim\tmean sim\tquery\thybrid's top")
 		for i, q := range qs {
 			cell := func(o Outcome) string {
-				if q.Kind == "negative" {
+				if empty(q.Kind) {
 					return fmt.Sprintf("%d res", o.Results)
 				}
 				if o.Rank == 0 {
@@ -104,7 +172,7 @@ func run(corpus, queries, storeDir string, verbose, sweep bool) error {
 				return fmt.Sprint(o.Rank)
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\t%s\n", q.Kind, cell(per[memory.Hybrid][i]), cell(per[memory.Semantic][i]), cell(per[memory.Keyword][i]),
-				sims[i].Best, sims[i].Target, sims[i].Mean, oneLine(q.Query), per[memory.Hybrid][i].Top)
+				sims[i].Best, sims[i].Target, sims[i].Mean, label(q), per[memory.Hybrid][i].Top)
 		}
 		tw.Flush()
 		printSimilarityRanges(qs, sims)
@@ -156,6 +224,9 @@ func printSimilarityRanges(qs []Query, sims []Similarity) {
 	nNeg, nPar, nFound := 0, 0, 0
 	for i, q := range qs {
 		s := sims[i]
+		if q.Store != "" {
+			continue // a tiny store's mean is another matter (see the tiny rows of -v)
+		}
 		switch q.Kind {
 		case "negative":
 			add(&negBest, s.Best, nNeg == 0)
@@ -172,4 +243,29 @@ func printSimilarityRanges(qs []Query, sims []Similarity) {
 	}
 	fmt.Printf("\nnegatives (%d): best similarity %.3f to %.3f, mean similarity %.3f to %.3f\n", nNeg, negBest.lo, negBest.hi, negMean.lo, negMean.hi)
 	fmt.Printf("paraphrases (%d): target similarity %.3f to %.3f (%d targets in the first 500), mean similarity %.3f to %.3f\n", nPar, parTarget.lo, parTarget.hi, nFound, parMean.lo, parMean.hi)
+}
+
+// label is a query as -v prints it, with its tiny store's name.
+func label(q Query) string {
+	if q.Store != "" {
+		return "[" + q.Store + "] " + oneLine(q.Query)
+	}
+	return oneLine(q.Query)
+}
+
+// writeCentroid prints memory/prior.go: the centroid of the corpus as the
+// domain test's prior for the embedder.
+func writeCentroid(w io.Writer, identity string, histories int, c []float32) error {
+	fmt.Fprintf(w, "// Code generated by 'go run ./bench/eval -centroid'; DO NOT EDIT.\n\npackage memory\n\n")
+	fmt.Fprintf(w, "// builtinCentroid is the mean of the %s vectors of the aider corpus\n// (%d histories): the direction of a typical store of coding conversations.\nvar builtinCentroid = []float32{", identity, histories)
+	for i, x := range c {
+		if i%8 == 0 {
+			fmt.Fprint(w, "\n\t")
+		} else {
+			fmt.Fprint(w, " ")
+		}
+		fmt.Fprintf(w, "%.5f,", x)
+	}
+	_, err := fmt.Fprint(w, "\n}\n")
+	return err
 }

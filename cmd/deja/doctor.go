@@ -30,7 +30,8 @@ nothing or an index waits:
   store     where the store is, its size, sessions and turns
   vectors   turns per embedder, and how many lack vectors
   ollama    whether Ollama answers at ollama.host (or OLLAMA_HOST) within
-            1.5 s, and whether embed.model is pulled
+            1.5 s, whether embed.model is pulled, and its context (longer
+            texts are cut into parts that fit)
   serve     whether a 'deja serve' runs: serve.json in the data directory,
             and whether its address answers
   lock      whether a deja holds the store's index lock, and its pid
@@ -46,9 +47,10 @@ instant it takes to test it. It exits 0 whatever it finds.
   source_warnings[]                     strings
   store         {path, exists, bytes, files, sessions, turns, forgotten,
                  last_indexed (RFC 3339 or null), error}
-  embedders[]   {identity, dimension, turns, lacking}
+  embedders[]   {identity, dimension, turns, lacking, no_vector}
   embed         {provider, model}
-  ollama        {host, model, reachable, model_pulled, error}
+  ollama        {host, model, reachable, model_pulled, context_length,
+                 dimension, error}; the last three only when set
   serve         {file, running, url, pid, started, error}; url and the
                  rest only when serve.json exists
   lock          {path, held, pid}
@@ -120,8 +122,12 @@ type ollamaHealth struct {
 	Model     string `json:"model"`
 	Reachable bool   `json:"reachable"`
 	// ModelPulled is null when Ollama did not answer.
-	ModelPulled *bool  `json:"model_pulled"`
-	Error       string `json:"error,omitempty"`
+	ModelPulled *bool `json:"model_pulled"`
+	// ContextLength and Dimension are the pulled model's, when Ollama
+	// reports them.
+	ContextLength int    `json:"context_length,omitempty"`
+	Dimension     int    `json:"dimension,omitempty"`
+	Error         string `json:"error,omitempty"`
 }
 
 type serveHealth struct {
@@ -193,7 +199,7 @@ func storeDiagnosis(ctx context.Context, dir string) (storeHealth, []embedderSta
 		h.LastIndexed = &s
 	}
 	for _, e := range st.Embedders {
-		es = append(es, embedderStatusJSON{e.Identity, e.Dimension, e.Turns, e.Lacking})
+		es = append(es, embedderStatusJSON{e.Identity, e.Dimension, e.Turns, e.Lacking, e.NoVector})
 	}
 	return h, es
 }
@@ -216,6 +222,7 @@ func ollamaDiagnosis(ctx context.Context, cfg config.Config) ollamaHealth {
 	switch {
 	case err == nil:
 		h.Reachable, h.ModelPulled = true, ptr(true)
+		h.ContextLength, h.Dimension = o.ContextLength(), o.Dimension()
 	case errors.As(err, &status):
 		h.Reachable = true
 		h.ModelPulled = ptr(status.StatusCode != http.StatusNotFound)
@@ -333,7 +340,11 @@ func printDoctor(io *IO, rep doctorReport) {
 			fmt.Fprintf(w, "vectors     none: all %d turns lack vectors; 'deja index' embeds them\n", st.Turns)
 		}
 		for _, e := range rep.Embedders {
-			fmt.Fprintf(w, "vectors     %s: %d turns embedded, %d lack vectors\n", e.Identity, e.Turns, e.Lacking)
+			fmt.Fprintf(w, "vectors     %s: %d turns embedded, %d lack vectors", e.Identity, e.Turns, e.Lacking)
+			if e.NoVector > 0 {
+				fmt.Fprintf(w, ", %d have none (the model refused them even cut shorter)", e.NoVector)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 
@@ -341,7 +352,11 @@ func printDoctor(io *IO, rep doctorReport) {
 	o := rep.Ollama
 	switch {
 	case o.Reachable && o.ModelPulled != nil && *o.ModelPulled:
-		fmt.Fprintf(w, "ollama      reachable at %s, model %s pulled\n", o.Host, o.Model)
+		fmt.Fprintf(w, "ollama      reachable at %s, model %s pulled", o.Host, o.Model)
+		if o.ContextLength > 0 {
+			fmt.Fprintf(w, " (%d-token context: longer texts are cut to fit; %d-d)", o.ContextLength, o.Dimension)
+		}
+		fmt.Fprintln(w)
 	case o.Reachable && o.ModelPulled != nil:
 		fmt.Fprintf(w, "ollama      reachable at %s, model %s NOT pulled: run 'ollama pull %s'\n", o.Host, o.Model, o.Model)
 	case o.Reachable:

@@ -80,6 +80,11 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	}
 
 	emb, why := selectEmbedder(ctx, io, cfg)
+	if emb == nil && cfg.Embed.Provider == "ollama" {
+		// Chosen explicitly, Ollama is not optional: turns stored without
+		// its vectors would look indexed and recall only by keyword.
+		return exitError{code: 1, msg: why + "; nothing indexed (embed.provider is ollama; set it to auto to fall back to the built-in embedder)"}
+	}
 	if emb == nil {
 		fmt.Fprintf(io.Err, "deja: warning: %s; turns are indexed for keyword recall and embedded by a later 'deja index'\n", why)
 	}
@@ -131,6 +136,9 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	}
 	if rep.Lacking > 0 {
 		fmt.Fprintf(io.Err, "deja: %d turns lack vectors; the next 'deja index' embeds them\n", rep.Lacking)
+		if cfg.Embed.Provider == "ollama" {
+			return exitError{code: 1, msg: fmt.Sprintf("embedding with %s stopped during the run (the warning above says why): run 'deja index' again once Ollama answers", embedder)}
+		}
 	}
 	return nil
 }

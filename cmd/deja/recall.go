@@ -89,10 +89,8 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	if sc.Until, err = serve.ParseWhen(opts.until, now, true); err != nil {
 		return fmt.Errorf("--until: %w", err)
 	}
-	if opts.project != "" {
-		if sc.Project, err = resolveDir(opts.project); err != nil {
-			return fmt.Errorf("--project: %w", err)
-		}
+	if sc.Project, err = projectFlag(opts.project); err != nil {
+		return err
 	}
 	// A running 'deja serve' for this data directory answers warm; without
 	// one, recall reads the store itself (recall_served.go).
@@ -116,6 +114,9 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 		if sc.Session, err = store.ResolveSession(ctx, sc.Session); err != nil {
 			return exitError{code: 1, msg: "--session: " + err.Error()}
 		}
+	}
+	if err := checkScope(ctx, store, sc); err != nil {
+		return err
 	}
 
 	ropts := memory.RecallOptions{Query: opts.query, Mode: mode, Scope: sc, Limit: cfg.Recall.Limit}
@@ -161,7 +162,13 @@ func printRecall(io *IO, r *memory.Recall) {
 		if !res.Started.IsZero() {
 			when = res.Started.Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(io.Out, "%d. %s turn %d · %s · %s\n", i+1, res.SessionID, res.Turn, when, homeShort(res.Project))
+		turn := fmt.Sprintf("turn %d", res.Turn)
+		if res.Turn == -1 {
+			// Records (files added, commands run) before the first message;
+			// 'deja show SESSION/before' opens them.
+			turn = "before the first message"
+		}
+		fmt.Fprintf(io.Out, "%d. %s %s · %s · %s\n", i+1, res.SessionID, turn, when, homeShort(res.Project))
 		if res.User != "" {
 			fmt.Fprintf(io.Out, "   you:   %s\n", oneLine(res.User, 100))
 		}
@@ -177,5 +184,12 @@ func printRecall(io *IO, r *memory.Recall) {
 			fmt.Fprintf(io.Out, "   ran:   %s\n", strings.Join(res.Commands, "; "))
 		}
 	}
-	fmt.Fprintf(io.Out, "(%s, %s; 'deja show SESSION/TURN' opens a turn)\n", r.RealizedMode, roundDuration(r.Took))
+	open := "'deja show SESSION/TURN' opens a turn"
+	for _, res := range r.Results {
+		if res.Turn == -1 {
+			open += ", SESSION/before what came before the first message"
+			break
+		}
+	}
+	fmt.Fprintf(io.Out, "(%s, %s; %s)\n", r.RealizedMode, roundDuration(r.Took), open)
 }

@@ -18,8 +18,10 @@ import (
 
 // recallServed asks a running 'deja serve' for this data directory, whose
 // vectors are already loaded, and returns nil when there is none, it would
-// answer with another embedder, or it does not answer in time: recall then
-// reads the store itself. A serve.json that no server answers for (a
+// answer with another embedder, or it failed: recall then reads the store
+// itself. A live server is waited for however busy the machine is
+// (serve.Client), so whether recall goes through it does not depend on
+// timing. A serve.json that no server answers for (a
 // killed server's, or one whose address another process took and cannot
 // prove it knows the file's secret) is removed, and nothing is sent to
 // whatever answers there. It also returns nil when the server refuses the
@@ -58,6 +60,11 @@ func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, 
 		return nil
 	}
 	if err != nil {
+		// A refused request is the store's to explain; any other failure
+		// of a live server is said, never silent.
+		if !errors.Is(err, serve.ErrRefused) {
+			fmt.Fprintf(io.Err, "deja: the server at %s did not answer (%v): recalling from the store itself\n", servedAt(info), err)
+		}
 		return nil
 	}
 	fmt.Fprintf(io.Err, "deja: recalled through deja serve at %s (%s)\n", servedAt(info), out.Embedder)
@@ -97,7 +104,7 @@ func embedderFits(e config.Embed, identity string) bool {
 func recallOf(o *serve.RecallOutput) *memory.Recall {
 	r := &memory.Recall{
 		Query: o.Query, Mode: memory.Mode(o.Mode), RealizedMode: memory.Mode(o.RealizedMode),
-		FallbackReason: o.FallbackReason, Embedder: o.Embedder, Note: o.Note,
+		FallbackReason: o.FallbackReason, Embedder: o.Embedder, Note: o.Note, NotFound: o.NotFound,
 		Took: time.Duration(o.TookMS) * time.Millisecond,
 	}
 	for _, h := range o.Results {

@@ -22,13 +22,25 @@ Start here:
   deja show SESSION/TURN    one past turn, whole
   deja doctor               what to check when something looks wrong
 
+Interactive: 'deja find' (or 'deja' alone on a terminal) searches as you
+type; Enter prints the turn, so deja show "$(deja find)" opens it.
+
 For agents: 'deja mcp' (an MCP server on stdio), 'deja serve' (MCP and JSON
 over local HTTP), 'deja aider' (aider with deja's context file), and --json
 on every command that prints results.
 
 Configuration comes from defaults < ~/.config/deja/config.toml
 (XDG_CONFIG_HOME honoured) < DEJA_* environment variables (key a.b is
-DEJA_A_B) < flags. See 'deja config' for the resolved values.`
+DEJA_A_B) < flags. See 'deja config' for the resolved values.
+
+Exit codes:
+  0    done
+  1    an error, said on stderr (what to do next with it)
+  2    deja find without a terminal to draw on
+  3    deja resume refused (it says why)
+  127  deja aider without aider on PATH
+  130  deja find quit without choosing; interrupted (SIGINT)
+  143  terminated (SIGTERM)`
 
 func newRootCmd(io *IO) *cobra.Command {
 	root := &cobra.Command{
@@ -37,7 +49,17 @@ func newRootCmd(io *IO) *cobra.Command {
 		Long:          rootLong,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionString(),
+		// 'deja' alone on a terminal searches interactively; anywhere
+		// else it prints this help.
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if io.OutTTY && io.ErrTTY {
+				return runFind(cmd, io, findOptions{limit: 20}, "")
+			}
+			return cmd.Help()
+		},
 	}
+	root.SetVersionTemplate(versionLine())
 	root.SetOut(io.Out)
 	root.SetErr(io.Err)
 	root.SetIn(io.In)
@@ -48,6 +70,7 @@ func newRootCmd(io *IO) *cobra.Command {
 		newParseCmd(io),
 		newIndexCmd(io),
 		newRecallCmd(io),
+		newFindCmd(io),
 		newSessionsCmd(io),
 		newShowCmd(io),
 		newForgetCmd(io),
@@ -60,6 +83,7 @@ func newRootCmd(io *IO) *cobra.Command {
 		newDoctorCmd(io),
 		newInstallCmd(io),
 		newHookCmd(io),
+		newTeamCmd(io),
 	)
 	return root
 }

@@ -218,13 +218,11 @@ func TestRecallAnswersThroughARunningServer(t *testing.T) {
 	if err := serve.WriteInfo(dataDir, served); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	// It is told from a slow server by the refused connection, not by a
+	// clock: nothing waited for, and no "did not answer".
 	again, againErr := deja(t, ctx, nil, args...)
-	if strings.Contains(againErr, "deja serve") || tookMS.ReplaceAllString(again, "") != tookMS.ReplaceAllString(local, "") {
+	if strings.Contains(againErr, "deja serve") || strings.Contains(againErr, "did not answer") || tookMS.ReplaceAllString(again, "") != tookMS.ReplaceAllString(local, "") {
 		t.Errorf("with a stale serve.json: stderr %q\n%s", againErr, again)
-	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("recall with a stale serve.json took %s", took)
 	}
 	if _, err := serve.ReadInfo(dataDir); !os.IsNotExist(err) || !strings.Contains(againErr, "removed a stale") {
 		t.Errorf("the stale serve.json is still there (%v), or recall did not say it removed it: %q", err, againErr)
@@ -376,8 +374,15 @@ func startServer(t *testing.T, dataDir string, args ...string) (serve.Info, func
 		root.SetArgs(append([]string{"serve"}, args...))
 		done <- root.ExecuteContext(ctx)
 	}()
-	deadline := time.Now().Add(10 * time.Second)
+	// Wait for serve.json or for the server to end, whichever comes: a
+	// deadline here failed the test on a machine slow enough to pass it
+	// (the test binary's -timeout still bounds a server that hangs).
 	for {
+		select {
+		case err := <-done:
+			t.Fatalf("deja serve ended before it announced itself: %v\n%s%s", err, out.String(), errb.String())
+		default:
+		}
 		info, err := serve.ReadInfo(dataDir)
 		if err == nil {
 			return info, func() {
@@ -392,10 +397,6 @@ func startServer(t *testing.T, dataDir string, args ...string) (serve.Info, func
 					t.Errorf("serve.sock outlived the server: %v", err)
 				}
 			}
-		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("deja serve did not start: %v\n%s%s", <-done, out.String(), errb.String())
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -15,6 +15,7 @@ type sessionsOptions struct {
 	json      bool
 	project   string
 	limit     int
+	all       bool
 	harness   string
 	subagents bool
 }
@@ -26,7 +27,12 @@ func newSessionsCmd(io *IO) *cobra.Command {
 		Short: "List the indexed sessions, newest first",
 		Long: `List the sessions in deja's store, newest first: ID, start time, number of
 turns, project and the first question. Sessions that left their history file
-are marked "gone" (deja keeps them; 'deja forget' drops them).`,
+are marked "gone" (deja keeps them; 'deja forget' drops them).
+
+It lists the newest 20 (--limit) and says how many more there are.
+Sessions that hold no turn (the agent was started and quit before anything
+was asked) are left out and counted; --all lists them too. The count of
+sessions is the one 'deja status' and 'deja index' report.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSessions(cmd, io, opts)
@@ -34,7 +40,8 @@ are marked "gone" (deja keeps them; 'deja forget' drops them).`,
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON for scripts and agents")
 	cmd.Flags().StringVar(&opts.project, "project", "", "only sessions of histories in DIR or below it")
-	cmd.Flags().IntVar(&opts.limit, "limit", 0, "show at most N sessions (0: all)")
+	cmd.Flags().IntVar(&opts.limit, "limit", serve.DefaultSessions, "show at most N sessions (0: all)")
+	cmd.Flags().BoolVar(&opts.all, "all", false, "also list the sessions that hold no turn")
 	addHarnessFlags(cmd, &opts.harness, &opts.subagents)
 	return cmd
 }
@@ -45,40 +52,48 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 	if err := checkHarness(sc.Harness); err != nil {
 		return err
 	}
-	if opts.project != "" {
-		var err error
-		if sc.Project, err = resolveDir(opts.project); err != nil {
-			return fmt.Errorf("--project: %w", err)
-		}
+	var err error
+	if sc.Project, err = projectFlag(opts.project); err != nil {
+		return err
 	}
 	_, store, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	list, err := store.Sessions(ctx, sc)
+	if err := checkScope(ctx, store, sc); err != nil {
+		return err
+	}
+	if opts.limit < 0 {
+		return exitError{code: 2, msg: fmt.Sprintf("--limit %d: use a positive number, or 0 for every session", opts.limit)}
+	}
+	l, err := store.ListSessions(ctx, sc, opts.limit, opts.all)
 	if err != nil {
 		return err
 	}
-	if opts.limit > 0 && len(list) > opts.limit {
-		list = list[:opts.limit]
-	}
 	if opts.json {
-		out := serve.SessionsOutput{Sessions: []serve.SessionInfo{}}
-		for _, s := range list {
-			out.Sessions = append(out.Sessions, serve.NewSessionInfo(s))
-		}
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return enc.Encode(serve.NewSessionsOutput(l, opts.all))
 	}
-	if len(list) == 0 {
-		fmt.Fprintln(io.Out, "no sessions indexed: run 'deja index' (or 'deja index PATH')")
+	if len(l.Sessions) == 0 {
+		st, err := store.Status(ctx)
+		if err != nil {
+			return err
+		}
+		switch {
+		case st.Sessions+st.Empty == 0:
+			fmt.Fprintln(io.Out, "no sessions indexed: run 'deja index' (or 'deja index PATH')")
+		case l.Empty > 0:
+			fmt.Fprintf(io.Out, "no session here holds a turn; %d hold none (started and quit): --all lists them\n", l.Empty)
+		default:
+			fmt.Fprintf(io.Out, "no indexed session matches these filters (%d sessions are indexed): 'deja sessions' without them lists them\n", st.Sessions)
+		}
 		return nil
 	}
 	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tHARNESS\tSTARTED\tTURNS\tPROJECT\tFIRST QUESTION")
-	for _, s := range list {
+	for _, s := range l.Sessions {
 		when := "-"
 		if !s.Started.IsZero() {
 			when = s.Started.Format("2006-01-02 15:04")
@@ -93,5 +108,14 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, h, when, s.Turns, project, oneLine(s.First, 60))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if more := l.More(); more > 0 {
+		fmt.Fprintf(io.Out, "… %d more of %d sessions: --limit 0 lists every one, --project DIR narrows\n", more, l.Total)
+	}
+	if l.Empty > 0 && !opts.all {
+		fmt.Fprintf(io.Out, "(%d sessions that hold no turn are not listed: --all lists them)\n", l.Empty)
+	}
+	return nil
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -29,18 +27,21 @@ func newShowCmd(io *IO) *cobra.Command {
 		Use:   "show SESSION[/TURN]",
 		Short: "Print a session, or one turn of it, as Markdown",
 		Long: `Print an indexed session as Markdown: each turn's question, answer, files
-and commands. SESSION/TURN prints one turn, as 'deja recall' names it.`,
+and commands. SESSION/TURN prints one turn, as 'deja recall' names it;
+SESSION/before (or SESSION/-1) prints the files added and commands run
+before the session's first message.`,
 		Example: `  deja show aider-0123456789ab-20260717T090000
-  deja show aider-0123456789ab-20260717T090000/2 --json`,
+  deja show aider-0123456789ab-20260717T090000/2 --json
+  deja show aider-0123456789ab-20260717T090000/before`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.session, opts.turn = args[0], allTurns
-			if i := strings.LastIndexByte(args[0], '/'); i >= 0 {
-				n, err := strconv.Atoi(args[0][i+1:])
-				if err != nil {
-					return fmt.Errorf("%q: the turn after / must be a number, as in SESSION/2", args[0])
-				}
-				opts.session, opts.turn = args[0][:i], n
+			session, turn, err := serve.ParseTurnRef(args[0])
+			if err != nil {
+				return exitError{code: 2, msg: err.Error()}
+			}
+			opts.session, opts.turn = session, allTurns
+			if turn != nil {
+				opts.turn = *turn
 			}
 			return runShow(cmd, io, opts)
 		},
@@ -73,7 +74,11 @@ func runShow(cmd *cobra.Command, io *IO, opts showOptions) error {
 	}
 	out := serve.NewShowOutput(d, turn)
 	if turn != nil && len(out.Turns) == 0 {
-		return exitError{code: 1, msg: fmt.Sprintf("session %s has no turn %d: it has turns 0 to %d", d.ID, opts.turn, max(0, len(d.Turns)-1))}
+		what := fmt.Sprintf("turn %d", opts.turn)
+		if opts.turn == -1 {
+			what = "records before its first message"
+		}
+		return exitError{code: 1, msg: fmt.Sprintf("session %s has no %s: %s", d.ID, what, serve.TurnsOf(d))}
 	}
 	if opts.json {
 		enc := json.NewEncoder(io.Out)

@@ -27,6 +27,8 @@ type embedderStatusJSON struct {
 	Dimension int    `json:"dimension"`
 	Turns     int    `json:"turns"`
 	Lacking   int    `json:"lacking"`
+	// NoVector is how many turns the embedder refused even cut shorter.
+	NoVector int `json:"no_vector"`
 }
 
 func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
@@ -43,7 +45,7 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 	if asJSON {
 		out := map[string]any{
 			"data_dir": st.Dir, "bytes": st.Bytes, "files": st.Files, "projects": st.Projects,
-			"sessions": st.Sessions, "sessions_gone": st.Gone, "turns": st.Turns, "forgotten": st.Forgotten,
+			"sessions": st.Sessions, "sessions_empty": st.Empty, "sessions_subagent": st.Subagent, "sessions_gone": st.Gone, "turns": st.Turns, "forgotten": st.Forgotten,
 			"last_indexed": nil, "embedders": []embedderStatusJSON{},
 		}
 		if !st.LastIndexed.IsZero() {
@@ -51,7 +53,7 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 		}
 		var es []embedderStatusJSON
 		for _, e := range st.Embedders {
-			es = append(es, embedderStatusJSON{e.Identity, e.Dimension, e.Turns, e.Lacking})
+			es = append(es, embedderStatusJSON{e.Identity, e.Dimension, e.Turns, e.Lacking, e.NoVector})
 		}
 		if es != nil {
 			out["embedders"] = es
@@ -62,12 +64,18 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 	}
 	w := io.Out
 	fmt.Fprintf(w, "store       %s (%.1f MB)\n", st.Dir, float64(st.Bytes)/1e6)
-	if st.Turns == 0 && st.Sessions == 0 {
+	if st.Turns == 0 && st.Sessions == 0 && st.Empty == 0 {
 		fmt.Fprintln(w, "nothing indexed yet: run 'deja index' (or 'deja index PATH')")
 		return nil
 	}
 	fmt.Fprintf(w, "histories   %d in %d projects\n", st.Files, st.Projects)
-	fmt.Fprintf(w, "sessions    %d (%d left their file and are kept)\n", st.Sessions, st.Gone)
+	fmt.Fprintf(w, "sessions    %d with turns (%d left their file and are kept)\n", st.Sessions, st.Gone)
+	if st.Subagent > 0 {
+		fmt.Fprintf(w, "            %d of them ran by subagents, out of recall and 'deja sessions' unless --subagents\n", st.Subagent)
+	}
+	if st.Empty > 0 {
+		fmt.Fprintf(w, "            %d more hold no turn (started and quit): 'deja sessions --all' lists them\n", st.Empty)
+	}
 	fmt.Fprintf(w, "turns       %d\n", st.Turns)
 	fmt.Fprintf(w, "forgotten   %d sessions\n", st.Forgotten)
 	if !st.LastIndexed.IsZero() {
@@ -77,7 +85,11 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 		fmt.Fprintln(w, "embedder    none yet: every turn lacks vectors; 'deja index' embeds them")
 	}
 	for _, e := range st.Embedders {
-		fmt.Fprintf(w, "embedder    %s (%d-d): %d turns embedded, %d lack vectors\n", e.Identity, e.Dimension, e.Turns, e.Lacking)
+		fmt.Fprintf(w, "embedder    %s (%d-d): %d turns embedded, %d lack vectors", e.Identity, e.Dimension, e.Turns, e.Lacking)
+		if e.NoVector > 0 {
+			fmt.Fprintf(w, ", %d have none (the model refused them even cut shorter)", e.NoVector)
+		}
+		fmt.Fprintln(w)
 	}
 	return nil
 }

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/team"
+)
+
+func newTeamCmd(io *IO) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "team",
+		Short: "Share chosen projects' memory with other machines and people over NATS",
+		Long: `Team memory shares the turns of the projects listed in team.projects,
+already redacted, through a NATS JetStream server (team.url), and folds
+what others shared into this store, embedded here. Nothing is shared until
+team.url and team.projects are set. A forget here is sent as a tombstone
+and removes the session everywhere.`,
+		Example: `  DEJA_TEAM_URL=nats://127.0.0.1:4222 DEJA_TEAM_PROJECTS=~/src/api deja team sync
+  deja team status --json
+  deja team serve-dev`,
+	}
+	cmd.AddCommand(newTeamSyncCmd(io), newTeamStatusCmd(io), newTeamServeDevCmd(io))
+	return cmd
+}
+
+// teamOptions turns the configuration into a member's options.
+func teamOptions(cfg config.Config) team.Options {
+	return team.Options{
+		URL: cfg.Team.URL, Creds: cfg.Team.Creds, Name: cfg.Team.Name, Projects: cfg.Team.Projects, Replicas: cfg.Team.Replicas,
+		Version: versionString(), Budget: cfg.Chunk.Budget,
+		Lock: memory.LockOptions{Wait: defaultLockWait},
+	}
+}
+
+const noTeam = "no team configured: set team.url and team.projects in config.toml ([team] url = \"nats://…\", projects = [\"~/src/api\"]) or DEJA_TEAM_URL and DEJA_TEAM_PROJECTS"
+
+func connectTeam(cmd *cobra.Command, io *IO, embed bool) (*team.Member, func(), error) {
+	cfg, store, err := openConfigured(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !cfg.Team.Enabled() {
+		store.Close()
+		return nil, nil, exitError{code: 1, msg: noTeam}
+	}
+	opts := teamOptions(cfg)
+	if embed {
+		opts.Embedder, _ = selectEmbedder(cmd.Context(), io, cfg)
+	}
+	m, err := team.Connect(cmd.Context(), store, opts)
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	return m, func() { m.Close(); store.Close() }, nil
+}
+
+func newTeamSyncCmd(io *IO) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "sync",
+		Short: "Publish this machine's new shared turns and fold in the team's",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, done, err := connectTeam(cmd, io, true)
+			if err != nil {
+				return err
+			}
+			defer done()
+			rep, err := m.Sync(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return teamJSON(io, rep)
+			}
+			fmt.Fprintf(io.Out, "published %d turns and %d tombstones\n", rep.Published.Turns, rep.Published.Tombstones)
+			fmt.Fprintf(io.Out, "folded    %d turns and %d tombstones from %d messages", rep.Folded.Turns, rep.Folded.Tombstones, rep.Folded.Messages)
+			if rep.Folded.Dropped > 0 {
+				fmt.Fprintf(io.Out, " (%d turns of forgotten sessions dropped)", rep.Folded.Dropped)
+			}
+			fmt.Fprintln(io.Out)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts and agents")
+	return cmd
+}
+
+func newTeamStatusCmd(io *IO) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show the team's server, what is shared, and how far behind this machine is",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, nil)
+			if err != nil {
+				return err
+			}
+			if !cfg.Team.Enabled() {
+				if asJSON {
+					return teamJSON(io, map[string]any{"configured": false, "url": cfg.Team.URL, "projects": cfg.Team.Projects})
+				}
+				fmt.Fprintln(io.Out, noTeam)
+				return nil
+			}
+			m, done, err := connectTeam(cmd, io, false)
+			if err != nil {
+				return err
+			}
+			defer done()
+			st, err := m.Status(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return teamJSON(io, struct {
+					Configured bool `json:"configured"`
+					team.Status
+				}{true, st})
+			}
+			printTeamStatus(io, st)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON for scripts and agents")
+	return cmd
+}
+
+func printTeamStatus(io *IO, st team.Status) {
+	w := io.Out
+	var shared []string
+	for _, p := range st.Projects {
+		shared = append(shared, homeShort(p))
+	}
+	fmt.Fprintf(w, "team        %s on %s (stream %s, %d messages, %d replicas)\n", st.Team, st.Server, st.Stream, st.Messages, st.Replicas)
+	fmt.Fprintf(w, "this        %s, as %s\n", st.Machine, st.User)
+	fmt.Fprintf(w, "shared      %s\n", strings.Join(shared, ", "))
+	fmt.Fprintf(w, "sent        %d turns of %d sessions, %d tombstones; %d turns wait for 'deja team sync'\n", st.Counts.SentTurns, st.Counts.SentSessions, st.Counts.Tombstones, st.Unsent)
+	fmt.Fprintf(w, "received    %d turns of %d sessions; %d messages wait to be folded\n", st.Counts.ReceivedTurns, st.Counts.ReceivedSessions, st.Lag)
+}
+
+func newTeamServeDevCmd(io *IO) *cobra.Command {
+	var port int
+	cmd := &cobra.Command{
+		Use:   "serve-dev",
+		Short: "Run a local NATS server with JetStream for trying team memory",
+		Long: `Run a NATS server with JetStream on 127.0.0.1 until interrupted, keeping its
+stream under the data directory (nats-dev). It has no TLS and no accounts:
+it is for trying team memory on one machine; a real team runs nats-server
+with TLS and accounts (see the README).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd, nil)
+			if err != nil {
+				return err
+			}
+			s, err := team.DevServer(filepath.Join(cfg.DataDir, "nats-dev"), port)
+			if err != nil {
+				return err
+			}
+			defer s.Shutdown()
+			fmt.Fprintf(io.Out, "serving %s; set team.url (DEJA_TEAM_URL) to it; Ctrl-C stops\n", s.ClientURL())
+			<-cmd.Context().Done()
+			return serveDevStopped(cmd.Context())
+		},
+	}
+	cmd.Flags().IntVar(&port, "port", 4222, "port to listen on, on 127.0.0.1 (0: any free port)")
+	return cmd
+}
+
+// serveDevStopped is nil for a stop the user asked for.
+func serveDevStopped(ctx context.Context) error {
+	if ctx.Err() == context.Canceled {
+		return nil
+	}
+	return ctx.Err()
+}
+
+func teamJSON(io *IO, v any) error {
+	enc := json.NewEncoder(io.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

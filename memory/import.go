@@ -1,0 +1,290 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/chunk"
+	"github.com/deja-dev/deja/embed"
+)
+
+// RemoteTurn is a turn another member of the team shared: the turn as its
+// origin stored it, who sent it and the subject it came on.
+type RemoteTurn struct {
+	SharedTurn
+	// Origin names the machine that sent the turn; Person who sent it.
+	Origin string
+	Person string
+	// Subject is the session's subject, where its tombstone goes.
+	Subject string
+	// Seq orders versions of a turn: the stream sequence it came with.
+	Seq uint64
+}
+
+// ImportOptions tunes ImportTurns.
+type ImportOptions struct {
+	// Embedder embeds the turns on this machine, so a store's vectors all
+	// come from its own embedder; nil leaves them to the next 'deja index'.
+	Embedder embed.Embedder
+	// Budget is the most characters of one chunk's embedded text.
+	Budget int
+	// Lock tunes how the writer's lock is waited for.
+	Lock LockOptions
+}
+
+// ImportReport says what ImportTurns did.
+type ImportReport struct {
+	// Written turns were new or changed.
+	Written int
+	// Same turns were stored already, Forgotten ones belong to a session
+	// forgotten here, Own ones to a session of this machine.
+	Same, Forgotten, Own int
+}
+
+// teamPathPrefix begins the path of a session received from a team; no
+// history file has such a path, so indexing never touches it.
+const teamPathPrefix = "team:"
+
+// ImportTurns writes turns received from a team into the store as sessions
+// marked with their origin, in one transaction, embedding them with the
+// local embedder. A turn of a forgotten session is dropped: the tombstone
+// wins over a later publish. Receiving a turn again changes nothing.
+func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts ImportOptions) (ImportReport, error) {
+	var rep ImportReport
+	if len(turns) == 0 {
+		return rep, nil
+	}
+	if err := s.teamTables(ctx); err != nil {
+		return rep, err
+	}
+	lock, err := AcquireLock(ctx, s.dir, opts.Lock)
+	if err != nil {
+		return rep, err
+	}
+	defer lock.Unlock()
+	emb := opts.Embedder
+	if emb != nil {
+		if err := s.registerEmbedder(ctx, emb); err != nil {
+			return rep, err
+		}
+	}
+	if opts.Budget <= 0 {
+		opts.Budget = 2000
+	}
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		var keep []RemoteTurn
+		for _, t := range turns {
+			switch verdict, err := importVerdict(ctx, tx, t); {
+			case err != nil:
+				return err
+			case verdict == "forgotten":
+				rep.Forgotten++
+			case verdict == "own":
+				rep.Own++
+			case verdict == "same":
+				rep.Same++
+			default:
+				keep = append(keep, t)
+			}
+		}
+		if len(keep) == 0 {
+			return nil
+		}
+		var texts []string
+		ct := make([]chunk.Turn, len(keep))
+		for i, t := range keep {
+			ct[i] = chunk.Turn{Index: t.Turn, Line: t.Line, User: t.User, Assistant: t.Assist, Files: t.Files, Commands: t.Commands}
+			texts = append(texts, chunk.Texts(ct[i], opts.Budget)...)
+		}
+		var vecs [][]float32
+		var refused map[int]string
+		if emb != nil {
+			// A failed embedding leaves the turns lacking vectors; the next
+			// 'deja index' fills them in, as it does for its own turns.
+			var err error
+			if vecs, refused, err = embedAll(ctx, emb, texts); err != nil {
+				vecs = nil
+			}
+		}
+		lacking := vecs == nil && len(texts) > 0
+		at := 0
+		vec, err := tx.PrepareContext(ctx, insertVector)
+		if err != nil {
+			return err
+		}
+		defer vec.Close()
+		for i, t := range keep {
+			if err := putRemoteSession(ctx, tx, t); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM turns WHERE session_id = ? AND turn = ?`, t.Session, t.Turn); err != nil {
+				return err
+			}
+			var tm any
+			if t.TimeNS != 0 {
+				tm = t.TimeNS
+			}
+			res, err := tx.ExecContext(ctx, `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				t.Session, t.Turn, t.Line, t.Hash, t.User, t.Assist, strings.Join(t.Files, "\n"), strings.Join(t.Commands, "\n"), t.Actions, tm)
+			if err != nil {
+				return err
+			}
+			id, err := res.LastInsertId()
+			if err != nil {
+				return err
+			}
+			n := len(chunk.Texts(ct[i], opts.Budget))
+			if vecs != nil {
+				// A turn whose every chunk the embedder refused stays
+				// without vectors, as an indexed one does.
+				v, _ := turnVectors(vecs[at:at+n], refused, at)
+				at += n
+				if v == nil && n > 0 {
+					lacking = true
+				} else if err := putVectors(ctx, vec, emb.Identity(), t.Project, t.Session, t.Turn, id, v); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO team_received(session_id, turn, seq) VALUES (?, ?, ?)`, t.Session, t.Turn, t.Seq); err != nil {
+				return err
+			}
+			rep.Written++
+		}
+		if emb == nil || lacking {
+			_, err = tx.ExecContext(ctx, `UPDATE embedders SET complete = 0`)
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE embedders SET complete = 0 WHERE identity != ?`, emb.Identity())
+		return err
+	})
+	return rep, err
+}
+
+// importVerdict decides what a received turn is to this store: a turn of
+// a session forgotten here, of this machine's own session (echoed back by
+// the stream), one stored already, or one to write.
+func importVerdict(ctx context.Context, tx *sql.Tx, t RemoteTurn) (string, error) {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM tombstones WHERE session_id = ?`, t.Session).Scan(&one)
+	if err == nil {
+		return "forgotten", nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	var origin sql.NullString
+	var exists int
+	err = tx.QueryRowContext(ctx, `
+		SELECT 1, (SELECT origin FROM team_sessions WHERE session_id = s.id) FROM sessions s WHERE s.id = ?`, t.Session).Scan(&exists, &origin)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "write", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if !origin.Valid || origin.String == "" {
+		return "own", nil
+	}
+	var seq uint64
+	err = tx.QueryRowContext(ctx, `SELECT seq FROM team_received WHERE session_id = ? AND turn = ?`, t.Session, t.Turn).Scan(&seq)
+	if err == nil && seq >= t.Seq {
+		return "same", nil
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	var hash string
+	err = tx.QueryRowContext(ctx, `SELECT hash FROM turns WHERE session_id = ? AND turn = ?`, t.Session, t.Turn).Scan(&hash)
+	if err == nil && hash == t.Hash {
+		return "same", nil
+	}
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	return "write", nil
+}
+
+func putRemoteSession(ctx context.Context, tx *sql.Tx, t RemoteTurn) error {
+	var started, ns any
+	if t.Started != "" {
+		started = t.Started
+		if tm, err := time.Parse(time.RFC3339, t.Started); err == nil && tm.Year() >= firstYear && tm.Year() <= lastYear {
+			ns = tm.UnixNano()
+		}
+	}
+	harnessName := t.Harness
+	if harnessName == "" {
+		harnessName = "aider"
+	}
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO sessions(id, path, project, ordinal, started, started_ns, header, offset, end_offset, present,
+			harness, parent, subagent, marker)
+		VALUES (?, ?, ?, 0, ?, ?, '', 0, 0, 1, ?, ?, ?, '')
+		ON CONFLICT(id) DO UPDATE SET path = excluded.path, project = excluded.project, started = excluded.started,
+			started_ns = excluded.started_ns, harness = excluded.harness, parent = excluded.parent, subagent = excluded.subagent`,
+		t.Session, teamPathPrefix+t.Origin, t.Project, started, ns, harnessName, t.Parent, t.Subagent)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `
+		INSERT INTO team_sessions(session_id, subject, origin, user) VALUES (?, ?, ?, ?)
+		ON CONFLICT(session_id) DO UPDATE SET subject = excluded.subject, origin = excluded.origin, user = excluded.user`,
+		t.Session, t.Subject, t.Origin, t.Person)
+	return err
+}
+
+// ImportTombstone forgets a session because a member of the team forgot
+// it: its turns go as with Forget, and a tombstone stays even when this
+// store never held the session, so a turn of it received later is
+// dropped. It is recorded as sent, since it came from the team.
+func (s *Store) ImportTombstone(ctx context.Context, session, subject string, lock LockOptions) error {
+	if err := s.teamTables(ctx); err != nil {
+		return err
+	}
+	var have int
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, session).Scan(&have)
+	switch {
+	case err == nil:
+		if err := s.Forget(ctx, []string{session}, lock); err != nil && !errors.Is(err, ErrNotScrubbed) {
+			return err
+		}
+	case errors.Is(err, sql.ErrNoRows):
+		l, err := AcquireLock(ctx, s.dir, lock)
+		if err != nil {
+			return err
+		}
+		err = s.write(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO tombstones(session_id, path, forgotten) VALUES (?, ?, ?)`, session, teamPathPrefix, time.Now().Unix())
+			return err
+		})
+		l.Unlock()
+		if err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("store: reading session %s: %w", session, err)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `
+			INSERT INTO team_sessions(session_id, subject, tombstone_sent) VALUES (?, ?, 1)
+			ON CONFLICT(session_id) DO UPDATE SET tombstone_sent = 1`, session, subject)
+		return err
+	})
+}
+
+// Origin says who a session came from: empty for this machine's own
+// sessions, else the origin machine and user a team sent it with.
+func (s *Store) Origin(ctx context.Context, session string) (origin, user string, err error) {
+	if err := s.teamTables(ctx); err != nil {
+		return "", "", err
+	}
+	err = s.db.QueryRowContext(ctx, `SELECT origin, user FROM team_sessions WHERE session_id = ?`, session).Scan(&origin, &user)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", "", nil
+	}
+	return origin, user, err
+}

@@ -1,0 +1,102 @@
+package team
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// memberPermissions is the layout the README documents for a member who
+// may read and publish one project (web) of team core: the JetStream
+// requests a member makes, a consumer only with that project's filter,
+// and publishing only under the member's own subjects.
+func memberPermissions(user, project string) *server.Permissions {
+	return &server.Permissions{
+		Publish: &server.SubjectPermission{Allow: []string{
+			"$JS.API.INFO",
+			"$JS.API.STREAM.INFO.DEJA_core",
+			"$JS.API.CONSUMER.CREATE.DEJA_core.*.deja.core." + project + ".>",
+			"$JS.API.CONSUMER.INFO.DEJA_core.*",
+			"$JS.API.CONSUMER.MSG.NEXT.DEJA_core.*",
+			"$JS.ACK.DEJA_core.>",
+			"deja.core." + project + "." + user + ".>",
+		}},
+		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
+	}
+}
+
+// A member who is not granted a project receives none of it: asking for
+// it is refused, and what she is granted holds none of its turns.
+func TestUngrantedMemberReceivesNothing(t *testing.T) {
+	ctx := context.Background()
+	s, err := server.NewServer(&server.Options{
+		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
+		Users: []*server.User{
+			{Username: "alice", Password: "a"},
+			{Username: "mallory", Password: "m", Permissions: memberPermissions("mallory", "web")},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("server did not start")
+	}
+	defer s.Shutdown()
+	addr := strings.TrimPrefix(s.ClientURL(), "nats://")
+
+	alice := newPeer(t, history(2, 2, "alice"))
+	a := alice.connect(t, "nats://alice:a@"+addr, "alice")
+	if rep := sync(t, a); rep.Published.Turns != 4 {
+		t.Fatalf("alice published %d turns of api, want 4", rep.Published.Turns)
+	}
+
+	// Mallory asks for api, which she is not granted: refused, nothing folded.
+	mallory := newPeer(t, "")
+	m := mallory.connect(t, "nats://mallory:m@"+addr, "mallory")
+	if _, err := m.Sync(ctx); err == nil {
+		t.Error("mallory's sync of api, which she is not granted, succeeded")
+	}
+	if n := turnCount(t, mallory.store); n != 0 {
+		t.Errorf("mallory holds %d turns of a project she is not granted", n)
+	}
+
+	// Mallory's own project, web, is granted: she shares into it and
+	// folds it, and still holds nothing of api.
+	web := filepath.Join(t.TempDir(), "web")
+	if err := os.MkdirAll(web, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hist := filepath.Join(web, ".aider.chat.history.md")
+	if err := os.WriteFile(hist, []byte(history(1, 1, "mallory")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mallory.project = web
+	m2 := mallory.connect(t, "nats://mallory:m@"+addr, "mallory")
+	if _, err := mallory.store.Index(ctx, indexOpts(hist, mallory)); err != nil {
+		t.Fatal(err)
+	}
+	rep := sync(t, m2)
+	if rep.Published.Turns != 1 || rep.Folded.Turns != 0 {
+		t.Errorf("mallory's sync of web = %+v, want her one turn published and nothing folded", rep)
+	}
+	for id := range sessions(t, mallory.store) {
+		if from, _, _ := mallory.store.Origin(ctx, id); from != "" {
+			t.Errorf("mallory received session %s from %s", id, from)
+		}
+	}
+	if n := turnCount(t, mallory.store); n != 1 {
+		t.Errorf("mallory holds %d turns, want her own one", n)
+	}
+	// And she cannot publish under alice's subjects.
+	if _, err := m2.js.Publish(ctx, fmt.Sprintf("deja.core.web.alice.%s", "forged"), []byte("{}")); err == nil {
+		t.Error("mallory published under alice's subjects")
+	}
+}

@@ -1,0 +1,221 @@
+package team
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/deja-dev/deja/memory"
+)
+
+// foldBatch is how many messages are fetched and folded in one store
+// transaction.
+const foldBatch = 256
+
+// FoldReport says what a fold took in.
+type FoldReport struct {
+	// Messages were read from the stream, this machine's own included.
+	Messages int `json:"messages"`
+	// Turns were new or changed and written to the store.
+	Turns int `json:"turns"`
+	// Tombstones forgot a session here.
+	Tombstones int `json:"tombstones"`
+	// Dropped turns belong to sessions forgotten here.
+	Dropped int `json:"dropped"`
+}
+
+// consumerName is the machine's durable consumer of one project.
+func consumerName(machine, project string) string {
+	return "deja-" + token(machine) + "-" + projectToken(project)
+}
+
+// consumer is the machine's durable consumer of one shared project,
+// created the first time. There is one a project, each filtered to the
+// project's subjects alone, so a server can grant reading per project:
+// the filter is part of the request that creates the consumer, which the
+// member's permissions allow or refuse.
+func (m *Member) consumer(ctx context.Context, project string) (jetstream.Consumer, error) {
+	ctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
+	defer cancel()
+	name := consumerName(m.machine, project)
+	c, err := m.stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+		Durable:       name,
+		Description:   "deja team memory of " + filepath.Base(project) + " folded into " + m.machine,
+		FilterSubject: projectSubjects(m.opts.Name, project),
+		DeliverPolicy: jetstream.DeliverAllPolicy,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       m.opts.AckWait,
+		MaxAckPending: 4 * foldBatch,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("team: consumer %s: %w (is this member granted %s?)", name, err, projectSubjects(m.opts.Name, project))
+	}
+	return c, nil
+}
+
+// Fold takes every message the machine's consumers have not confirmed into
+// the store, until the consumer has nothing pending. A batch's messages
+// are confirmed only after the store committed them, so a fold killed at
+// any point loses nothing: the server delivers the rest again (after
+// AckWait for those delivered but not confirmed), and folding a message
+// twice stores it once.
+func (m *Member) Fold(ctx context.Context) (FoldReport, error) {
+	return m.fold(ctx, -1)
+}
+
+// fold folds at most batches batches of each project (all of them when
+// negative).
+func (m *Member) fold(ctx context.Context, batches int) (FoldReport, error) {
+	var rep FoldReport
+	for _, p := range m.opts.Projects {
+		c, err := m.consumer(ctx, p)
+		if err != nil {
+			return rep, err
+		}
+		if err := m.foldConsumer(ctx, c, batches, &rep); err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+func (m *Member) foldConsumer(ctx context.Context, c jetstream.Consumer, batches int, rep *FoldReport) error {
+	for i := 0; batches < 0 || i < batches; i++ {
+		msgs, err := m.fetch(ctx, c)
+		if err != nil {
+			return err
+		}
+		if len(msgs) == 0 {
+			done, err := m.caughtUp(ctx, c)
+			if err != nil || done {
+				return err
+			}
+			continue
+		}
+		if err := m.foldBatch(ctx, msgs, rep); err != nil {
+			return err
+		}
+		for _, msg := range msgs {
+			if err := msg.Ack(); err != nil {
+				return fmt.Errorf("team: confirming a folded message: %w", err)
+			}
+		}
+		if err := m.flush(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flush waits until the server has every confirmation sent so far.
+func (m *Member) flush(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
+	defer cancel()
+	if err := m.nc.FlushWithContext(ctx); err != nil {
+		return fmt.Errorf("team: confirming folded messages: %w", err)
+	}
+	return nil
+}
+
+// caughtUp reports whether the consumer has nothing left to deliver; it
+// waits a little when messages delivered to an earlier, interrupted fold
+// are still unconfirmed, until the server delivers them again.
+func (m *Member) caughtUp(ctx context.Context, c jetstream.Consumer) (bool, error) {
+	rctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
+	defer cancel()
+	info, err := c.Info(rctx)
+	if err != nil {
+		return false, fmt.Errorf("team: reading the consumer: %w", err)
+	}
+	if info.NumPending == 0 && info.NumAckPending == 0 {
+		return true, nil
+	}
+	select {
+	case <-ctx.Done():
+		return false, ctx.Err()
+	case <-time.After(100 * time.Millisecond):
+	}
+	return false, nil
+}
+
+func (m *Member) fetch(ctx context.Context, c jetstream.Consumer) ([]jetstream.Msg, error) {
+	batch, err := c.FetchNoWait(foldBatch)
+	if err != nil {
+		return nil, fmt.Errorf("team: fetching: %w", err)
+	}
+	var msgs []jetstream.Msg
+	for msg := range batch.Messages() {
+		msgs = append(msgs, msg)
+	}
+	if err := batch.Error(); err != nil && !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, nats.ErrTimeout) {
+		return msgs, fmt.Errorf("team: fetching: %w", err)
+	}
+	return msgs, ctx.Err()
+}
+
+// foldBatch writes a batch in stream order: turns go to the store together,
+// and a tombstone first writes the turns before it, so a session forgotten
+// in the batch stays forgotten.
+func (m *Member) foldBatch(ctx context.Context, msgs []jetstream.Msg, rep *FoldReport) error {
+	var turns []memory.RemoteTurn
+	flush := func() error {
+		r, err := m.store.ImportTurns(ctx, turns, memory.ImportOptions{Embedder: m.opts.Embedder, Budget: m.opts.Budget, Lock: m.opts.Lock})
+		rep.Turns += r.Written
+		rep.Dropped += r.Forgotten
+		turns = nil
+		return err
+	}
+	for _, msg := range msgs {
+		rep.Messages++
+		h := msg.Headers()
+		if h.Get(HeaderOrigin) == m.machine {
+			continue
+		}
+		meta, err := msg.Metadata()
+		if err != nil {
+			return fmt.Errorf("team: reading a message: %w", err)
+		}
+		switch h.Get(HeaderKind) {
+		case kindTurn:
+			var t memory.SharedTurn
+			if err := json.Unmarshal(msg.Data(), &t); err != nil {
+				// A message this deja cannot read is skipped, not folded half.
+				continue
+			}
+			t.Project = m.localProject(t.Project)
+			turns = append(turns, memory.RemoteTurn{SharedTurn: t, Origin: h.Get(HeaderOrigin), Person: h.Get(HeaderUser), Subject: msg.Subject(), Seq: meta.Sequence.Stream})
+		case kindTombstone:
+			var t memory.SharedTombstone
+			if err := json.Unmarshal(msg.Data(), &t); err != nil || t.Session == "" {
+				continue
+			}
+			if err := flush(); err != nil {
+				return err
+			}
+			if err := m.store.ImportTombstone(ctx, t.Session, msg.Subject(), m.opts.Lock); err != nil {
+				return err
+			}
+			rep.Tombstones++
+		}
+	}
+	return flush()
+}
+
+// localProject is the shared project directory here that a received
+// project is checked out as (same base name), so a colleague's turns are
+// recalled in the project they belong to; else the sender's directory.
+func (m *Member) localProject(remote string) string {
+	tok := projectToken(remote)
+	for _, p := range m.opts.Projects {
+		if projectToken(p) == tok {
+			return filepath.Clean(p)
+		}
+	}
+	return remote
+}

@@ -1,0 +1,289 @@
+// Package tui is deja's full-screen interactive search: a query line whose
+// results update as you type, a list of the turns found and a preview of
+// the selected one with the query's words highlighted.
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/deja-dev/deja/memory"
+)
+
+// SearchFunc runs one recall; ctx is cancelled when a newer query replaces
+// this one.
+type SearchFunc func(ctx context.Context, query string, mode memory.Mode) (*memory.Recall, error)
+
+// Options configure a Model.
+type Options struct {
+	// Search runs the recall behind the results.
+	Search SearchFunc
+	// Open returns the command that shows a whole session (its pager);
+	// nil disables the key.
+	Open func(sessionID string) *exec.Cmd
+	// Query is the initial query.
+	Query string
+	// Mode is the initial mode (hybrid when empty).
+	Mode memory.Mode
+	// Color draws with colour and highlighting; false for NO_COLOR.
+	Color bool
+	// Debounce is how long typing must pause before a query runs
+	// (DefaultDebounce when zero).
+	Debounce time.Duration
+}
+
+// DefaultDebounce is the pause after a keystroke before its query runs.
+const DefaultDebounce = 120 * time.Millisecond
+
+var modes = []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword}
+
+// Model is the search screen's state; drive it with tea.Program.
+type Model struct {
+	opts   Options
+	input  textinput.Model
+	mode   memory.Mode
+	st     styles
+	width  int
+	height int
+
+	seq     int // the newest query's number; older answers are dropped
+	cancel  context.CancelFunc
+	pending bool // a query is waiting or running
+	recall  *memory.Recall
+	results []memory.Result
+	err     error
+	cursor  int
+	offset  int // first result row in view
+
+	chosen    string
+	cancelled bool
+}
+
+type debounceMsg struct{ seq int }
+
+type resultMsg struct {
+	seq int
+	r   *memory.Recall
+	err error
+}
+
+type pagerDoneMsg struct{ err error }
+
+// New returns the search screen's first state.
+func New(opts Options) Model {
+	if opts.Debounce <= 0 {
+		opts.Debounce = DefaultDebounce
+	}
+	mode := opts.Mode
+	if mode == "" {
+		mode = memory.Hybrid
+	}
+	in := textinput.New()
+	in.Prompt = "> "
+	in.Placeholder = "type to search past turns"
+	in.SetValue(opts.Query)
+	in.Focus()
+	// A steady cursor: no redraw twice a second while nothing changes.
+	in.Cursor.SetMode(cursor.CursorStatic)
+	return Model{opts: opts, input: in, mode: mode, st: newStyles(opts.Color), width: 80, height: 24}
+}
+
+// Chosen is the picked turn as SESSION/TURN, "" when none was picked.
+func (m Model) Chosen() string { return m.chosen }
+
+// Cancelled reports that the user quit without picking a turn.
+func (m Model) Cancelled() bool { return m.cancelled }
+
+// Mode is the mode the next query runs in.
+func (m Model) Mode() memory.Mode { return m.mode }
+
+// Init starts the first query when one was given.
+func (m Model) Init() tea.Cmd {
+	if strings.TrimSpace(m.input.Value()) != "" {
+		return func() tea.Msg { return debounceMsg{seq: 0} }
+	}
+	return nil
+}
+
+// Update handles keys, window sizes and query answers.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.clampOffset()
+		return m, nil
+	case debounceMsg:
+		if msg.seq != m.seq {
+			return m, nil
+		}
+		return m.startQuery()
+	case resultMsg:
+		if msg.seq != m.seq {
+			return m, nil // an answer to a query typed over
+		}
+		m.pending = false
+		m.err = msg.err
+		m.recall = msg.r
+		m.results = nil
+		if msg.r != nil {
+			m.results = msg.r.Results
+		}
+		m.cursor, m.offset = 0, 0
+		return m, nil
+	case pagerDoneMsg:
+		if msg.err != nil {
+			m.err = fmt.Errorf("pager: %w", msg.err)
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	switch msg.String() {
+	case "ctrl+c", "esc":
+		m.stop()
+		m.cancelled = true
+		return m, tea.Quit
+	case "enter":
+		if r, ok := m.selected(); ok {
+			m.stop()
+			m.chosen = fmt.Sprintf("%s/%d", r.SessionID, r.Turn)
+			return m, tea.Quit
+		}
+		return m, nil
+	case "up", "ctrl+p", "ctrl+k":
+		m.move(-1)
+		return m, nil
+	case "down", "ctrl+n", "ctrl+j":
+		m.move(1)
+		return m, nil
+	case "pgup":
+		m.move(-m.listRows())
+		return m, nil
+	case "pgdown":
+		m.move(m.listRows())
+		return m, nil
+	case "tab", "shift+tab":
+		step := 1
+		if msg.String() == "shift+tab" {
+			step = len(modes) - 1
+		}
+		for i, md := range modes {
+			if md == m.mode {
+				m.mode = modes[(i+step)%len(modes)]
+				break
+			}
+		}
+		return m.schedule()
+	case "ctrl+o":
+		r, ok := m.selected()
+		if !ok || m.opts.Open == nil {
+			return m, nil
+		}
+		return m, tea.ExecProcess(m.opts.Open(r.SessionID), func(err error) tea.Msg { return pagerDoneMsg{err} })
+	}
+	before := m.input.Value()
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	if m.input.Value() == before {
+		return m, cmd
+	}
+	m2, sched := m.schedule()
+	return m2, tea.Batch(cmd, sched)
+}
+
+// schedule numbers a new query and runs it once typing pauses.
+func (m Model) schedule() (tea.Model, tea.Cmd) {
+	m.seq++
+	seq := m.seq
+	if strings.TrimSpace(m.input.Value()) == "" {
+		m.stop()
+		m.recall, m.results, m.err, m.cursor, m.offset = nil, nil, nil, 0, 0
+		return m, nil
+	}
+	m.pending = true
+	return m, tea.Tick(m.opts.Debounce, func(time.Time) tea.Msg { return debounceMsg{seq: seq} })
+}
+
+// startQuery cancels the query still running and starts the newest.
+func (m Model) startQuery() (tea.Model, tea.Cmd) {
+	m.stop()
+	q := strings.TrimSpace(m.input.Value())
+	if q == "" || m.opts.Search == nil {
+		return m, nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.cancel = cancel
+	m.pending = true
+	seq, mode, search := m.seq, m.mode, m.opts.Search
+	return m, func() tea.Msg {
+		r, err := search(ctx, q, mode)
+		return resultMsg{seq: seq, r: r, err: err}
+	}
+}
+
+func (m *Model) stop() {
+	if m.cancel != nil {
+		m.cancel()
+		m.cancel = nil
+	}
+}
+
+func (m Model) selected() (memory.Result, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.results) {
+		return memory.Result{}, false
+	}
+	return m.results[m.cursor], true
+}
+
+func (m *Model) move(d int) {
+	if len(m.results) == 0 {
+		return
+	}
+	m.cursor = min(max(m.cursor+d, 0), len(m.results)-1)
+	m.clampOffset()
+}
+
+func (m *Model) clampOffset() {
+	rows := m.listRows()
+	if m.cursor < m.offset {
+		m.offset = m.cursor
+	}
+	if m.cursor >= m.offset+rows {
+		m.offset = m.cursor - rows + 1
+	}
+	m.offset = max(m.offset, 0)
+}
+
+// harnessOf is a session's harness: its ID's first part (aider-, claude-).
+func harnessOf(id string) string {
+	h, _, _ := strings.Cut(id, "-")
+	return h
+}
+
+func projectName(p string) string {
+	if p == "" {
+		return "-"
+	}
+	return filepath.Base(p)
+}
+
+// fit cuts s, which may hold escape codes, to n cells.
+func fit(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, n, "…")
+}

@@ -1,0 +1,243 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/deja-dev/deja/memory"
+)
+
+var corpus = []memory.Result{
+	{SessionID: "aider-1111aaaa", Turn: 1, Project: "/home/u/shop", Started: time.Date(2026, 7, 1, 10, 0, 0, 0, time.UTC),
+		User: "why does the tenant filter drop rows", Assistant: "The tenant ID was compared as a string.\nFix it in query.go.",
+		Files: []string{"query.go"}},
+	{SessionID: "claude-2222bbbb", Turn: 3, Project: "/home/u/infra", Started: time.Date(2026, 7, 2, 11, 0, 0, 0, time.UTC),
+		User: "make the docker image smaller", Assistant: "Use a multi-stage build.", Commands: []string{"docker build ."}},
+	{SessionID: "codex-3333cccc", Turn: 2, Project: "/home/u/shop", Started: time.Date(2026, 7, 3, 12, 0, 0, 0, time.UTC),
+		User: "tests are flaky on CI", Assistant: "The tests share a temp dir.", Commands: []string{"go test ./..."}},
+}
+
+// fakeSearch returns the corpus turns that hold every word of the query.
+func fakeSearch(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+	r := &memory.Recall{Query: q, Mode: mode, RealizedMode: mode}
+	for _, res := range corpus {
+		text := strings.ToLower(res.User + " " + res.Assistant + " " + strings.Join(res.Commands, " "))
+		all := true
+		for _, w := range strings.Fields(strings.ToLower(q)) {
+			all = all && strings.Contains(text, w)
+		}
+		if all {
+			r.Results = append(r.Results, res)
+		}
+	}
+	return r, nil
+}
+
+// run feeds the model what its commands produce, as tea.Program would,
+// ignoring the cursor's blinking.
+func run(t *testing.T, m Model, cmd tea.Cmd) Model {
+	t.Helper()
+	queue := []tea.Cmd{cmd}
+	for n := 0; len(queue) > 0 && n < 100; n++ {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case debounceMsg, resultMsg:
+			next, more := m.Update(msg)
+			m = next.(Model)
+			queue = append(queue, more)
+		}
+	}
+	return m
+}
+
+func newTest(t *testing.T, color bool) Model {
+	t.Helper()
+	m := New(Options{Search: fakeSearch, Color: color, Debounce: time.Millisecond})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	return next.(Model)
+}
+
+func typeText(t *testing.T, m Model, s string) Model {
+	t.Helper()
+	for _, r := range s {
+		next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		m = run(t, next.(Model), cmd)
+	}
+	return m
+}
+
+func press(t *testing.T, m Model, k tea.KeyType) (Model, tea.Cmd) {
+	t.Helper()
+	next, cmd := m.Update(tea.KeyMsg{Type: k})
+	return next.(Model), cmd
+}
+
+func plain(m Model) string { return ansi.Strip(m.View()) }
+
+func TestTypingNarrowsResults(t *testing.T) {
+	m := typeText(t, newTest(t, false), "t")
+	v := plain(m)
+	for _, q := range []string{"tenant filter", "docker image", "flaky on CI"} {
+		if !strings.Contains(v, q) {
+			t.Fatalf("after 't' the list lacks %q:\n%s", q, v)
+		}
+	}
+	m = typeText(t, m, "enant")
+	v = plain(m)
+	if !strings.Contains(v, "why does the tenant filter drop rows") || !strings.Contains(v, "1 turns") {
+		t.Fatalf("after 'tenant' the list lacks the tenant turn:\n%s", v)
+	}
+	if strings.Contains(v, "docker image") || strings.Contains(v, "flaky on CI") {
+		t.Fatalf("after 'tenant' the list still shows other turns:\n%s", v)
+	}
+	if !strings.Contains(v, "files: query.go") || !strings.Contains(v, "shop") || !strings.Contains(v, "aider") {
+		t.Fatalf("the row lacks its files, project or harness:\n%s", v)
+	}
+}
+
+func TestPreviewHighlightsQueryWords(t *testing.T) {
+	m := typeText(t, newTest(t, true), "tenant")
+	v := m.View()
+	hl := m.st.hl.Render("tenant")
+	if hl == "tenant" {
+		t.Fatal("the highlight style renders nothing in colour mode")
+	}
+	if !strings.Contains(v, "you: why does the "+hl+" filter") {
+		t.Fatalf("the preview does not highlight the query word:\n%q", v)
+	}
+	if !strings.Contains(ansi.Strip(v), "aider: The tenant ID was compared") {
+		t.Fatalf("the preview lacks the answer:\n%s", ansi.Strip(v))
+	}
+}
+
+func TestNoColorDrawsNoEscapes(t *testing.T) {
+	m := typeText(t, newTest(t, false), "tenant")
+	// The text input's cursor is the one escape code allowed to remain.
+	v := m.View()
+	rest := strings.SplitN(v, "\n", 2)[1]
+	if strings.Contains(rest, "\x1b[") {
+		t.Fatalf("without colour the screen holds escape codes:\n%q", rest)
+	}
+}
+
+func TestResizeTo80x24Readable(t *testing.T) {
+	m := typeText(t, newTest(t, false), "t")
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		next, _ := m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		m = next.(Model)
+		lines := strings.Split(plain(m), "\n")
+		if len(lines) != size[1] {
+			t.Fatalf("at %dx%d the view has %d lines", size[0], size[1], len(lines))
+		}
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w > size[0] {
+				t.Fatalf("at %dx%d line %d is %d wide: %q", size[0], size[1], i, w, l)
+			}
+		}
+		v := strings.Join(lines, "\n")
+		for _, want := range []string{"[hybrid]", "3 turns", "tenant filter", "esc quit", "you: why does"} {
+			if !strings.Contains(v, want) {
+				t.Fatalf("at %dx%d the view lacks %q:\n%s", size[0], size[1], want, v)
+			}
+		}
+	}
+}
+
+func TestMoveAndPick(t *testing.T) {
+	m := typeText(t, newTest(t, false), "t")
+	m, _ = press(t, m, tea.KeyDown)
+	if !strings.Contains(plain(m), "claude-2222bbbb/3") {
+		t.Fatalf("down does not select the second turn:\n%s", plain(m))
+	}
+	m, cmd := press(t, m, tea.KeyEnter)
+	if m.Chosen() != "claude-2222bbbb/3" || cmd == nil {
+		t.Fatalf("enter chose %q", m.Chosen())
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("enter does not quit")
+	}
+}
+
+func TestEscCancels(t *testing.T) {
+	m := typeText(t, newTest(t, false), "t")
+	m, cmd := press(t, m, tea.KeyEsc)
+	if !m.Cancelled() || m.Chosen() != "" {
+		t.Fatal("esc did not cancel")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("esc does not quit")
+	}
+}
+
+func TestTabSwitchesModeAndRequeries(t *testing.T) {
+	var asked []memory.Mode
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+		asked = append(asked, mode)
+		return fakeSearch(ctx, q, mode)
+	}})
+	m = typeText(t, m, "tenant")
+	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyTab})
+	m = run(t, next.(Model), cmd)
+	if m.Mode() != memory.Semantic || !strings.Contains(plain(m), "[semantic]") {
+		t.Fatalf("tab gave mode %s", m.Mode())
+	}
+	if asked[len(asked)-1] != memory.Semantic {
+		t.Fatalf("the query after tab ran as %v", asked)
+	}
+}
+
+func TestNewerQueryCancelsAndWins(t *testing.T) {
+	var ctxs []context.Context
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+		ctxs = append(ctxs, ctx)
+		return fakeSearch(ctx, q, mode)
+	}})
+	// Start the query for "t" but hold its answer back.
+	next, _ := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
+	m = next.(Model)
+	next, queryT := m.Update(debounceMsg{seq: m.seq})
+	m = next.(Model)
+	staleAnswer := queryT()
+	m = typeText(t, m, "enant")
+	if ctxs[0].Err() == nil {
+		t.Fatal("the older query was not cancelled")
+	}
+	next, _ = m.Update(staleAnswer)
+	m = next.(Model)
+	if strings.Contains(plain(m), "docker image") {
+		t.Fatalf("a stale answer replaced the newer one:\n%s", plain(m))
+	}
+}
+
+func TestControlCodesFromHistoryAreDropped(t *testing.T) {
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+		return &memory.Recall{Results: []memory.Result{{SessionID: "aider-x", Turn: 1, User: "evil \x1b]0;pwned\x07 title", Assistant: "\x1b[2Jcleared"}}}, nil
+	}})
+	m = typeText(t, m, "evil")
+	if v := m.View(); strings.Contains(v, "\x1b]") || strings.Contains(v, "\x1b[2J") {
+		t.Fatalf("a history's escape codes reach the screen: %q", v)
+	}
+}
+
+func TestPreviewScrollsToTheMatch(t *testing.T) {
+	long := strings.Repeat("filler line about nothing in particular\n", 40) + "here the kubernetes manifest was fixed\n" + strings.Repeat("more filler\n", 5)
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+		return &memory.Recall{Results: []memory.Result{{SessionID: "aider-x", Turn: 1, User: "deploy", Assistant: long}}}, nil
+	}})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = typeText(t, next.(Model), "kubernetes")
+	if v := plain(m); !strings.Contains(v, "here the kubernetes manifest was fixed") {
+		t.Fatalf("the preview does not show the matching line:\n%s", v)
+	}
+}
