@@ -35,6 +35,8 @@ nothing or an index waits:
   serve     whether a 'deja serve' runs: serve.json in the data directory,
             and whether its address answers
   lock      whether a deja holds the store's index lock, and its pid
+  agents    per agent: found, and whether its config starts this deja
+            ('deja install' wires it in)
 
 doctor changes nothing: it creates no store and holds the lock only for the
 instant it takes to test it. It exits 0 whatever it finds.
@@ -51,7 +53,9 @@ instant it takes to test it. It exits 0 whatever it finds.
                  dimension, error}; the last three only when set
   serve         {file, running, url, pid, started, error}; url and the
                  rest only when serve.json exists
-  lock          {path, held, pid}`
+  lock          {path, held, pid}
+  agents[]      {agent, file, found, wired, stale, error}: whether each
+                agent 'deja install' knows starts this deja`
 
 func newDoctorCmd(io *IO) *cobra.Command {
 	var asJSON bool
@@ -93,6 +97,7 @@ type doctorReport struct {
 	Serve          serveHealth          `json:"serve"`
 	Lock           lockHealth           `json:"lock"`
 	Cleanup        *cleanupHealth       `json:"cleanup,omitempty"`
+	Agents         []agentHealth        `json:"agents"`
 }
 
 type storeHealth struct {
@@ -161,6 +166,7 @@ func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 	rep.Serve = serveDiagnosis(ctx, cfg.DataDir)
 	rep.Lock = lockDiagnosis(ctx, cfg.DataDir)
 	rep.Cleanup = claudeCleanup(ctx, cfg, time.Now())
+	rep.Agents = agentsDiagnosis(ctx, cfg.DataDir)
 	return rep
 }
 
@@ -380,4 +386,5 @@ func printDoctor(io *IO, rep doctorReport) {
 		fmt.Fprintln(w, "lock        free")
 	}
 	printCleanup(w, rep.Cleanup)
+	printAgents(w, rep.Agents)
 }

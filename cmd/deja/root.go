@@ -25,7 +25,8 @@ Start here:
 Interactive: 'deja find' (or 'deja' alone on a terminal) searches as you
 type; Enter prints the turn, so deja show "$(deja find)" opens it.
 
-For agents: 'deja mcp' (an MCP server on stdio), 'deja serve' (MCP and JSON
+For agents: 'deja install' (wires deja into claude-code, codex, gemini,
+cursor, opencode and aider), 'deja mcp' (an MCP server on stdio), 'deja serve' (MCP and JSON
 over local HTTP), 'deja aider' (aider with deja's context file), and --json
 on every command that prints results.
 
@@ -81,6 +82,8 @@ func newRootCmd(io *IO) *cobra.Command {
 		newAiderCmd(io),
 		newResumeCmd(io),
 		newDoctorCmd(io),
+		newInstallCmd(io),
+		newHookCmd(io),
 		newTeamCmd(io),
 	)
 	return root

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/install"
+)
+
+const installLong = `Wire deja into coding agents: add deja's MCP server ('deja mcp', by the
+absolute path of this deja) to each agent's own config file, or for aider
+deja's context file to the project's .aider.conf.yml.
+
+  claude-code  ~/.claude.json                       mcpServers.deja
+  codex        $CODEX_HOME/config.toml (~/.codex)   [mcp_servers.deja]
+  gemini       ~/.gemini/settings.json              mcpServers.deja
+  cursor       ~/.cursor/mcp.json                   mcpServers.deja
+  opencode     ~/.config/opencode/opencode.json     mcp.deja
+  aider        PROJECT/.aider.conf.yml              read: the context file
+               ('deja aider' or 'deja context' refreshes it)
+
+With no AGENT, every agent deja finds: its config file or directory in
+your home (for aider, ~/.aider, or a .aider.conf.yml or chat history in
+the project). The file is edited as text: every other entry, comment
+and the layout stay, and so does the file's mode. The old file is kept
+beside it as FILE.deja-backup, and the new one replaces it atomically.
+Installing twice changes nothing. --uninstall takes out exactly what
+install put in (an mcpServers object left empty goes with it, and a file
+left empty is removed); --dry-run prints the unified diff and writes
+nothing.
+
+--json prints {dry_run, uninstall, changes[{agent, file, entry, action,
+backup, diff, error}]}; action is add, remove or unchanged.`
+
+type installChangeJSON struct {
+	Agent  string `json:"agent"`
+	File   string `json:"file"`
+	Entry  string `json:"entry"`
+	Action string `json:"action"`
+	Backup string `json:"backup,omitempty"`
+	Diff   string `json:"diff,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+func newInstallCmd(io *IO) *cobra.Command {
+	var dryRun, uninstall, asJSON bool
+	cmd := &cobra.Command{
+		Use:       "install [AGENT...]",
+		Short:     "Add deja's MCP server to your agents' configs (claude-code, codex, gemini, cursor, opencode, aider)",
+		Long:      installLong,
+		ValidArgs: install.Agents,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			env, err := installEnv(cmd)
+			if err != nil {
+				return err
+			}
+			targets, err := install.Select(install.Targets(env), args)
+			if err != nil {
+				return exitError{code: 2, msg: err.Error()}
+			}
+			if len(targets) == 0 {
+				return exitError{code: 1, msg: "deja found none of its agents installed (" + strings.Join(install.Agents, ", ") +
+					"); name one: deja install claude-code"}
+			}
+			var out []installChangeJSON
+			failed := 0
+			for _, t := range targets {
+				js := installChangeJSON{Agent: t.Agent, File: t.File, Entry: t.Entry}
+				c, err := install.Plan(cmd.Context(), t, uninstall)
+				if err == nil {
+					js.Action, js.Diff = c.Action, c.Diff()
+					if !dryRun {
+						err = install.Apply(cmd.Context(), c)
+						if err == nil && c.Existed && c.Action != "unchanged" {
+							js.Backup = t.File + install.BackupSuffix
+						}
+					}
+				}
+				if err != nil {
+					js.Error, js.Diff = err.Error(), ""
+					failed++
+				}
+				out = append(out, js)
+			}
+			if asJSON {
+				enc := json.NewEncoder(io.Out)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(map[string]any{"dry_run": dryRun, "uninstall": uninstall, "changes": out}); err != nil {
+					return err
+				}
+			} else {
+				printInstall(io, out, dryRun)
+			}
+			if failed > 0 {
+				return exitError{code: 1, msg: fmt.Sprintf("%d of %d agents were left as they were; the errors above say why", failed, len(out))}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the diff of each file and write nothing")
+	cmd.Flags().BoolVar(&uninstall, "uninstall", false, "take deja out again")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (fields in 'deja install --help')")
+	return cmd
+}
+
+func printInstall(io *IO, out []installChangeJSON, dryRun bool) {
+	for _, c := range out {
+		var what string
+		switch {
+		case c.Error != "":
+			what = "not changed: " + c.Error
+		case c.Action == "unchanged":
+			what = "unchanged: " + c.File
+		case dryRun:
+			what = "would " + c.Action + " " + c.Entry + " in " + c.File
+		default:
+			what = map[string]string{"add": "added ", "remove": "removed "}[c.Action] + c.Entry + " in " + c.File
+			if c.Backup != "" {
+				what += " (backup " + c.Backup + ")"
+			}
+		}
+		fmt.Fprintf(io.Out, "%-12s %s\n", c.Agent, what)
+		if dryRun && c.Diff != "" {
+			fmt.Fprint(io.Out, c.Diff)
+		}
+	}
+}
+
+// installEnv says where the agents' files are and which deja they start.
+func installEnv(cmd *cobra.Command) (install.Env, error) {
+	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		cfg.DataDir = config.DataDir()
+	}
+	return installEnvFor(cfg.DataDir)
+}
+
+// installEnvFor is installEnv with the data directory (where aider's
+// context file lives) given.
+func installEnvFor(dataDir string) (install.Env, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return install.Env{}, fmt.Errorf("finding the home directory: %w (set HOME)", err)
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return install.Env{}, fmt.Errorf("finding this deja's path: %w", err)
+	}
+	if p, err := filepath.EvalSymlinks(bin); err == nil {
+		bin = p
+	}
+	env := install.Env{Home: home, Deja: bin, ConfigDir: os.Getenv("XDG_CONFIG_HOME"), CodexHome: os.Getenv("CODEX_HOME")}
+	if env.ConfigDir == "" {
+		env.ConfigDir = filepath.Join(home, ".config")
+	}
+	if env.CodexHome == "" {
+		env.CodexHome = filepath.Join(home, ".codex")
+	}
+	if env.Project, err = projectDir(""); err != nil {
+		return install.Env{}, err
+	}
+	env.AiderRead = contextFile(dataDir, env.Project)
+	return env, nil
+}
