@@ -13,6 +13,7 @@ import (
 
 	"github.com/deja-dev/deja/memory"
 	"github.com/deja-dev/deja/quote"
+	"github.com/deja-dev/deja/serve"
 )
 
 const hookLong = `Answer an agent's prompt hook with related turns from your other
@@ -176,6 +177,10 @@ func hookContext(ctx context.Context, cmd *cobra.Command, in hookInput, harness 
 		if r, err = store.Recall(ctx, ropts); err != nil {
 			return ""
 		}
+		// The service bounds each turn's text in its answer; the same
+		// bounds here make the context the same bytes with or without it.
+		out := serve.NewRecallOutput(r)
+		r = recallOf(&out)
 	}
 	// The store names a Claude session's project by the cwd it recorded.
 	project := in.Cwd
