@@ -159,7 +159,7 @@ func (s *Store) Context(ctx context.Context, opts ContextOptions) (*ContextDiges
 		}
 	}
 	if len(items) == 0 {
-		d.Note = "deja has nothing yet for this project: no indexed aider session ran in it"
+		d.Note = "deja has nothing yet for this project: no indexed session of any agent ran in it"
 	}
 	origins := opts.Origins
 	if origins == nil {
@@ -222,11 +222,11 @@ func (d *ContextDigest) render(items []ContextItem, now time.Time) {
 	switch {
 	case len(items) == 0:
 		fmt.Fprintf(&b, "%s.\nProject: %s\n", quote.Line(d.Note), project)
-		fmt.Fprintf(&b, "Once aider has run here, 'deja index' (or starting aider with 'deja aider') fills this file.\n")
+		fmt.Fprintf(&b, "Once an agent has run here, 'deja index' (or starting aider with 'deja aider') fills this file.\n")
 	case d.Basis == ByQuery:
-		fmt.Fprintf(&b, "Turns from earlier aider sessions in %s that best match %q, best first.\n", project, d.Query)
+		fmt.Fprintf(&b, "Turns from earlier sessions in %s that best match %q, best first.\n", project, d.Query)
 	default:
-		fmt.Fprintf(&b, "The most recent turns of earlier aider sessions in %s, those that changed files or ran commands first.\n", project)
+		fmt.Fprintf(&b, "The most recent turns of earlier sessions in %s, those that changed files or ran commands first.\n", project)
 	}
 	if len(items) > 0 {
 		if d.Note != "" {
@@ -279,7 +279,7 @@ func (it ContextItem) markdown() string {
 	if !it.Started.IsZero() {
 		when = it.Started.Format("2006-01-02 15:04")
 	}
-	fmt.Fprintf(&b, "\n## %s turn %d (%s)\n\n", quote.Line(it.SessionID), it.Turn, when)
+	fmt.Fprintf(&b, "\n## %s (%s)\n\n", quote.Line(TurnRef(it.SessionID, it.Turn)), when)
 	var q strings.Builder
 	if u := excerpt(it.User, itemUserRunes); u != "" {
 		fmt.Fprintf(&q, "Asked: %s\n", u)

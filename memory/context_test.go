@@ -70,7 +70,7 @@ func TestContextRecentPutsDecisionsFirst(t *testing.T) {
 		t.Fatalf("recent items %s, want %s\n%s", got, want, d.Markdown)
 	}
 	for _, frag := range []string{
-		"turn 0 (2026-07-18 14:30)",
+		"20260718T143000/0 (2026-07-18 14:30)",
 		"Asked: Why is the Docker image so big?",
 		"Answer: The image copies the whole build context",
 		"Files: internal/db/query.go",

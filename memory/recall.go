@@ -121,7 +121,8 @@ type Result struct {
 	SessionID string
 	Turn      int
 	// Score orders the results: the fused score in hybrid mode, the
-	// similarity in semantic mode, the negated BM25 score in keyword mode.
+	// similarity in semantic mode, the negated BM25 score in keyword mode;
+	// a file lookup orders by the kind of record first (see byRecord).
 	Score float64
 	// Started is the session's start, zero when unknown.
 	Started   time.Time
@@ -223,6 +224,9 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 			return nil, err
 		}
 		ranked = fuse(sem, kw, q.isExact(), tune, q, shapes)
+	}
+	if ranked, err = s.byRecord(ctx, q, ranked); err != nil {
+		return nil, err
 	}
 	if len(ranked) > opts.Limit {
 		ranked = ranked[:opts.Limit]

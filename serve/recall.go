@@ -109,7 +109,9 @@ func (o RecallOutput) Text() string {
 			fmt.Fprintf(&q, "you: %s\n", oneLine(h.User, 300))
 		}
 		if h.Assistant != "" {
-			fmt.Fprintf(&q, "aider: %s\n", oneLine(h.Assistant, AnswerPreview))
+			// Session IDs start with their harness's name (aider-, claude-).
+			agent, _, _ := strings.Cut(h.SessionID, "-")
+			fmt.Fprintf(&q, "%s: %s\n", agent, oneLine(h.Assistant, AnswerPreview))
 		}
 		if len(h.Files) > 0 {
 			fmt.Fprintf(&q, "files: %s\n", joinLines(h.Files, ", "))

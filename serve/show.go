@@ -24,16 +24,11 @@ type ShowRequest struct {
 // BeforeFirst is how a turn reference names turn -1, the records (files
 // added, commands run) that came before a session's first message:
 // SESSION/before. SESSION/-1 is read as the same.
-const BeforeFirst = "before"
+const BeforeFirst = memory.BeforeFirst
 
 // TurnRef is how recall, show and their tools name one turn:
 // SESSION/TURN, or SESSION/before for turn -1.
-func TurnRef(session string, turn int) string {
-	if turn == -1 {
-		return session + "/" + BeforeFirst
-	}
-	return session + "/" + strconv.Itoa(turn)
-}
+func TurnRef(session string, turn int) string { return memory.TurnRef(session, turn) }
 
 // ParseTurnRef splits a reference that may name a turn (SESSION/2,
 // SESSION/before, SESSION/-1) into the session part and the turn, nil when

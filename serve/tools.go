@@ -6,7 +6,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-const instructions = `deja is the memory of past aider sessions on this machine. Use recall to
+const instructions = `deja is the memory of past coding-agent sessions on this machine (aider, Claude
+Code, Codex, Gemini CLI, OpenCode). Use recall to
 find past turns by meaning (a paraphrase of the problem) or by an exact file
 path, command or identifier; show to read a turn or session it names
 (SESSION/TURN; answers are bounded by max_chars and say how to read on);
@@ -25,7 +26,7 @@ func NewMCPServer(m *Memory, version string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "recall",
 		Title:       "Recall past turns",
-		Description: "Find the past aider turns (a question and its answer, with the files edited and commands run) that best match a query, best first. Hybrid by default: a paraphrase finds a turn that shares no word with it; a file path, command, \"quoted text\" or identifier finds exactly the turns holding it. Returns each turn's session_id and turn for show.",
+		Description: "Find the past turns of coding-agent sessions (a question and its answer, with the files edited and commands run) that best match a query, best first. Hybrid by default: a paraphrase finds a turn that shares no word with it; a file path, command, \"quoted text\" or identifier finds exactly the turns holding it. Returns each turn's session_id and turn for show.",
 		Annotations: readOnly,
 	}, m.recallTool)
 	mcp.AddTool(s, &mcp.Tool{
@@ -37,7 +38,7 @@ func NewMCPServer(m *Memory, version string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{
 		Name:        "sessions",
 		Title:       "List recent sessions",
-		Description: "List the indexed aider sessions, newest first, with their start, number of turns, project and first question; optionally only one project's.",
+		Description: "List the indexed sessions of every agent, newest first, with their start, number of turns, project and first question; optionally only one project's.",
 		Annotations: readOnly,
 	}, m.sessionsTool)
 	return s

@@ -230,7 +230,7 @@ func renderHook(results []memory.Result, current, project string, maxTokens int,
 		if len(res.Files) > 0 {
 			body.WriteString("files: " + strings.Join(res.Files, ", ") + "\n")
 		}
-		entry := fmt.Sprintf("\n%s turn %d · %s · %s\n%s", quote.Line(res.SessionID), res.Turn, when, quote.Line(where), quote.Block(body.String(), false))
+		entry := fmt.Sprintf("\n%s · %s · %s\n%s", quote.Line(serve.TurnRef(res.SessionID, res.Turn)), when, quote.Line(where), quote.Block(body.String(), false))
 		if out.Len() == 0 {
 			entry = head + entry
 		}

@@ -26,7 +26,7 @@ func TestRenderHook(t *testing.T) {
 			t.Errorf("%q in output:\n%s", gone, out)
 		}
 	}
-	if !strings.Contains(out, "codex-y turn 2 · 2026-07-20, 12 days ago · /p (this project)\n") {
+	if !strings.Contains(out, "codex-y/2 · 2026-07-20, 12 days ago · /p (this project)\n") {
 		t.Errorf("header of codex-y missing:\n%s", out)
 	}
 	if !strings.Contains(out, "/q (another project)") {

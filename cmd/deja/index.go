@@ -83,7 +83,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	if emb == nil && cfg.Embed.Provider == "ollama" {
 		// Chosen explicitly, Ollama is not optional: turns stored without
 		// its vectors would look indexed and recall only by keyword.
-		return exitError{code: 1, msg: why + "; nothing indexed (embed.provider is ollama; set it to auto to fall back to the built-in embedder)"}
+		return exitError{code: exitFailed, msg: why + "; nothing indexed (embed.provider is ollama; set it to auto to fall back to the built-in embedder)"}
 	}
 	if emb == nil {
 		fmt.Fprintf(io.Err, "deja: warning: %s; turns are indexed for keyword recall and embedded by a later 'deja index'\n", why)
@@ -119,7 +119,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		if rep.Files == 1 {
 			what = "the file was"
 		}
-		return exitError{code: 1, msg: fmt.Sprintf("nothing indexed: %s skipped (the warnings above say why)", what)}
+		return exitError{code: exitFailed, msg: fmt.Sprintf("nothing indexed: %s skipped (the warnings above say why)", what)}
 	}
 	embedder := "no embedder"
 	if emb != nil {
@@ -137,7 +137,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	if rep.Lacking > 0 {
 		fmt.Fprintf(io.Err, "deja: %d turns lack vectors; the next 'deja index' embeds them\n", rep.Lacking)
 		if cfg.Embed.Provider == "ollama" {
-			return exitError{code: 1, msg: fmt.Sprintf("embedding with %s stopped during the run (the warning above says why): run 'deja index' again once Ollama answers", embedder)}
+			return exitError{code: exitFailed, msg: fmt.Sprintf("embedding with %s stopped during the run (the warning above says why): run 'deja index' again once Ollama answers", embedder)}
 		}
 	}
 	return nil

@@ -112,7 +112,7 @@ func newInstallCmd(io *IO) *cobra.Command {
 				printInstall(io, out, dryRun)
 			}
 			if failed > 0 {
-				return exitError{code: 1, msg: fmt.Sprintf("%d of %d agents were left as they were; the errors above say why", failed, len(out))}
+				return exitError{code: exitFailed, msg: fmt.Sprintf("%d of %d agents were left as they were; the errors above say why", failed, len(out))}
 			}
 			return nil
 		},

@@ -64,7 +64,7 @@ func run() int {
 			return ex.code
 		}
 		fmt.Fprintln(io.Err, "deja:", err)
-		return 1
+		return exitFailed
 	}
 	return 0
 }
@@ -106,3 +106,13 @@ type exitError struct {
 }
 
 func (e exitError) Error() string { return e.msg }
+
+// The exit codes deja ends with besides 0 (done, something found),
+// exitRefused and the signals' 130 and 143; rootLong lists them all.
+const (
+	exitNothing = 1 // nothing found (recall, sessions), as grep and rg
+	exitFailed  = 2 // a usage mistake or an error, said on stderr
+)
+
+// errNothingFound ends a command that printed that it found nothing.
+var errNothingFound = exitError{code: exitNothing}

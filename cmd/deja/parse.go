@@ -135,7 +135,7 @@ func runParse(ctx context.Context, io *IO, cfg config.Config, opts parseOptions)
 		printParse(io, out)
 	}
 	if failed == len(paths) {
-		return exitError{code: 1}
+		return exitError{code: exitFailed}
 	}
 	return nil
 }

@@ -99,11 +99,7 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	// reads the store itself.
 	if sc.Harness == "" && !sc.Subagents {
 		if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
-			if opts.json {
-				return printRecallJSON(io, r)
-			}
-			printRecall(io, r)
-			return nil
+			return reportRecall(io, r, opts.json)
 		}
 	}
 	store, err := openStore(ctx, cfg)
@@ -135,10 +131,22 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.json {
-		return printRecallJSON(io, r)
+	return reportRecall(io, r, opts.json)
+}
+
+// reportRecall prints the recall, as JSON or for people, and ends with
+// exit 1 when nothing was found, as grep and rg do.
+func reportRecall(io *IO, r *memory.Recall, asJSON bool) error {
+	if asJSON {
+		if err := printRecallJSON(io, r); err != nil {
+			return err
+		}
+	} else {
+		printRecall(io, r)
 	}
-	printRecall(io, r)
+	if len(r.Results) == 0 {
+		return errNothingFound
+	}
 	return nil
 }
 
@@ -167,13 +175,13 @@ func printRecall(io *IO, r *memory.Recall) {
 		if !res.Started.IsZero() {
 			when = res.Started.Format("2006-01-02 15:04")
 		}
-		turn := fmt.Sprintf("turn %d", res.Turn)
+		// SESSION/TURN pastes into 'deja show'; turn -1 holds the records
+		// (files added, commands run) before the first message.
+		ref := serve.TurnRef(res.SessionID, res.Turn)
 		if res.Turn == -1 {
-			// Records (files added, commands run) before the first message;
-			// 'deja show SESSION/before' opens them.
-			turn = "before the first message"
+			ref += " (before the first message)"
 		}
-		fmt.Fprintf(io.Out, "%d. %s %s · %s · %s\n", i+1, res.SessionID, turn, when, quote.Line(homeShort(res.Project)))
+		fmt.Fprintf(io.Out, "%d. %s · %s · %s\n", i+1, ref, when, quote.Line(homeShort(res.Project)))
 		if origins.Imported(res.History) {
 			fmt.Fprintf(io.Out, "   (%s)\n", quote.ImportedNote)
 		}

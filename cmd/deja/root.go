@@ -35,9 +35,11 @@ Configuration comes from defaults < ~/.config/deja/config.toml
 DEJA_A_B) < flags. See 'deja config' for the resolved values.
 
 Exit codes:
-  0    done
-  1    an error, said on stderr (what to do next with it)
-  2    deja find without a terminal to draw on
+  0    done; something was found
+  1    nothing found (recall, sessions; show, forget or resume of no such
+       session), as grep and rg
+  2    a usage mistake (the usage line follows) or an error, said on stderr
+       with what to do next; deja find without a terminal to draw on
   3    deja resume refused (it says why)
   127  deja aider without aider on PATH
   130  deja find quit without choosing; interrupted (SIGINT)
@@ -86,6 +88,7 @@ func newRootCmd(io *IO) *cobra.Command {
 		newHookCmd(io),
 		newTeamCmd(io),
 	)
+	markUsageErrors(root)
 	return root
 }
 

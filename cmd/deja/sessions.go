@@ -74,7 +74,13 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 	if opts.json {
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
-		return enc.Encode(serve.NewSessionsOutput(l, opts.all))
+		if err := enc.Encode(serve.NewSessionsOutput(l, opts.all)); err != nil {
+			return err
+		}
+		if len(l.Sessions) == 0 {
+			return errNothingFound
+		}
+		return nil
 	}
 	if len(l.Sessions) == 0 {
 		st, err := store.Status(ctx)
@@ -89,7 +95,7 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		default:
 			fmt.Fprintf(io.Out, "no indexed session matches these filters (%d sessions are indexed): 'deja sessions' without them lists them\n", st.Sessions)
 		}
-		return nil
+		return errNothingFound
 	}
 	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SESSION\tHARNESS\tSTARTED\tTURNS\tPROJECT\tFIRST QUESTION")

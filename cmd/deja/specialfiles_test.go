@@ -77,19 +77,19 @@ func TestFIFOAtEveryHistoryPath(t *testing.T) {
 	mkfifo(t, filepath.Join(home, aider.HistoryFileName))
 
 	// Named on the command line, alone, it is all there was to index:
-	// exit 1, as for any skipped file. Found by discovery beside nothing
+	// exit 2, an error, as for any skipped file. Found by discovery beside nothing
 	// else, it is a warning.
 	for _, c := range []struct {
 		args []string
 		code int
-	}{{[]string{"index", fifo}, 1}, {[]string{"index", project}, 1}, {[]string{"index"}, 0}} {
+	}{{[]string{"index", fifo}, 2}, {[]string{"index", project}, 2}, {[]string{"index"}, 0}} {
 		_, stderr, code := runDeja(t, base, c.args...)
 		if code != c.code || !strings.Contains(stderr, "is a named pipe, not a regular file") {
 			t.Errorf("deja %s: exit %d, stderr %q; want exit %d and a warning that it skipped the FIFO", strings.Join(c.args, " "), code, stderr, c.code)
 		}
 	}
 	_, stderr, code := runDeja(t, base, "parse", fifo)
-	if code != 1 || !strings.Contains(stderr, "is a named pipe") {
+	if code != 2 || !strings.Contains(stderr, "is a named pipe") {
 		t.Errorf("deja parse FIFO: exit %d, stderr %q", code, stderr)
 	}
 	_, stderr, _ = runDeja(t, base, "sources")

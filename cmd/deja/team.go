@@ -49,7 +49,7 @@ func connectTeam(cmd *cobra.Command, io *IO, embed bool) (*team.Member, func(), 
 	}
 	if !cfg.Team.Enabled() {
 		store.Close()
-		return nil, nil, exitError{code: 1, msg: noTeam}
+		return nil, nil, exitError{code: exitFailed, msg: noTeam}
 	}
 	opts := teamOptions(cfg)
 	if embed {
