@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -47,6 +48,22 @@ type contextOptions struct {
 	query   string
 	budget  int
 	output  string
+	json    bool
+}
+
+// contextOutput is 'deja context --json': where the digest went, what it
+// holds, and the digest itself.
+type contextOutput struct {
+	Path     string   `json:"path,omitempty"`
+	Project  string   `json:"project"`
+	Query    string   `json:"query,omitempty"`
+	Basis    string   `json:"basis"`
+	Note     string   `json:"note,omitempty"`
+	Turns    []string `json:"turns"`
+	Left     int      `json:"left_out"`
+	Tokens   int      `json:"tokens"`
+	Budget   int      `json:"budget"`
+	Markdown string   `json:"markdown"`
 }
 
 func newContextCmd(io *IO) *cobra.Command {
@@ -68,6 +85,7 @@ func newContextCmd(io *IO) *cobra.Command {
 	f.StringVar(&opts.project, "project", "", "the project directory (default: the git root of the working directory, else the directory)")
 	f.IntVar(&opts.budget, "budget", memory.DefaultContextBudget, "the most tokens the digest may cost, at ~4 characters a token")
 	f.StringVarP(&opts.output, "output", "o", "", "write to FILE instead of the project's context file; - prints the digest")
+	f.BoolVar(&opts.json, "json", false, "print one JSON object: the file written, the turns it holds and the digest (with -o -, nothing is written)")
 	return cmd
 }
 
@@ -96,16 +114,29 @@ func runContext(cmd *cobra.Command, io *IO, opts contextOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.output == "-" {
+	if opts.output == "-" && !opts.json {
 		_, err := fmt.Fprint(io.Out, d.Markdown)
 		return err
 	}
-	path := opts.output
-	if path == "" {
-		path = contextFile(cfg.DataDir, project)
+	path := ""
+	if opts.output != "-" {
+		path = opts.output
+		if path == "" {
+			path = contextFile(cfg.DataDir, project)
+		}
+		if err := writeContextFile(ctx, path, d.Markdown); err != nil {
+			return err
+		}
 	}
-	if err := writeContextFile(ctx, path, d.Markdown); err != nil {
-		return err
+	if opts.json {
+		out := contextOutput{Path: path, Project: d.Project, Query: d.Query, Basis: string(d.Basis), Note: d.Note,
+			Turns: []string{}, Left: d.Left, Tokens: d.Tokens, Budget: d.Budget, Markdown: d.Markdown}
+		for _, it := range d.Items {
+			out.Turns = append(out.Turns, memory.TurnRef(it.SessionID, it.Turn))
+		}
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
 	}
 	fmt.Fprintln(io.Out, path)
 	fmt.Fprintf(io.Err, "deja: %s\n", digestSummary(d))

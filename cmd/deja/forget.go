@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -14,6 +15,21 @@ type forgetOptions struct {
 	ids  []string
 	undo bool
 	wait time.Duration
+	json bool
+}
+
+// forgetOutput is 'deja forget --json': the sessions forgotten (or, with
+// --undo, let back) and what could not be scrubbed.
+type forgetOutput struct {
+	Forgotten []string `json:"forgotten,omitempty"`
+	Restored  []string `json:"restored,omitempty"`
+	Warning   string   `json:"warning,omitempty"`
+}
+
+func printForgetJSON(io *IO, out forgetOutput) error {
+	enc := json.NewEncoder(io.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 func newForgetCmd(io *IO) *cobra.Command {
@@ -37,6 +53,7 @@ While a 'deja index' writes the store, forget waits for it (--wait).`,
 	}
 	cmd.Flags().BoolVar(&opts.undo, "undo", false, "lift the tombstones; the next 'deja index' reads the sessions again")
 	cmd.Flags().DurationVar(&opts.wait, "wait", defaultLockWait, "how long to wait while another deja writes the store (0: fail at once)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the sessions forgotten (or let back) as one JSON object")
 	return cmd
 }
 
@@ -63,6 +80,9 @@ func runForget(cmd *cobra.Command, io *IO, opts forgetOptions) error {
 		if err != nil {
 			return err
 		}
+		if opts.json {
+			return printForgetJSON(io, forgetOutput{Restored: ids})
+		}
 		for _, id := range ids {
 			fmt.Fprintf(io.Out, "%s: no longer forgotten; 'deja index' reads it again from %s\n", id, homeShort(from[id]))
 		}
@@ -75,8 +95,18 @@ func runForget(cmd *cobra.Command, io *IO, opts forgetOptions) error {
 	if err != nil && !errors.Is(err, memory.ErrNotScrubbed) {
 		return err
 	}
-	for _, id := range ids {
-		fmt.Fprintf(io.Out, "forgot %s ('deja forget --undo %s' lets it come back)\n", id, id)
+	if opts.json {
+		out := forgetOutput{Forgotten: ids}
+		if err != nil {
+			out.Warning = err.Error()
+		}
+		if jerr := printForgetJSON(io, out); jerr != nil {
+			return jerr
+		}
+	} else {
+		for _, id := range ids {
+			fmt.Fprintf(io.Out, "forgot %s ('deja forget --undo %s' lets it come back)\n", id, id)
+		}
 	}
 	if err != nil {
 		// Committed: the sessions are out of recall; say what is left.

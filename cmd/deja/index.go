@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -36,6 +37,7 @@ type indexOptions struct {
 	paths []string
 	full  bool
 	wait  time.Duration
+	json  bool
 }
 
 func newIndexCmd(io *IO) *cobra.Command {
@@ -54,7 +56,24 @@ func newIndexCmd(io *IO) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.full, "full", false, "re-read every history whole and re-embed every turn")
 	cmd.Flags().DurationVar(&opts.wait, "wait", defaultLockWait, "how long to wait while another deja writes the store (0: fail at once)")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the run's counts as one JSON object (warnings stay on stderr too)")
 	return cmd
+}
+
+// indexOutput is 'deja index --json': what the run did.
+type indexOutput struct {
+	Files    int      `json:"files"`
+	Read     int      `json:"read"`
+	Sessions int      `json:"sessions"`
+	NewTurns int      `json:"new_turns"`
+	Embedded int      `json:"embedded"`
+	Embedder string   `json:"embedder"`
+	Skipped  int      `json:"skipped"`
+	Missing  int      `json:"missing"`
+	Redacted int      `json:"redacted"`
+	Lacking  int      `json:"lacking_vectors"`
+	TookMS   int64    `json:"took_ms"`
+	Problems []string `json:"problems"`
 }
 
 func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
@@ -113,6 +132,23 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintln(io.Err, "deja: warning:", p)
 	}
+	embedder := "no embedder"
+	if emb != nil {
+		embedder = emb.Identity()
+	}
+	if opts.json {
+		out := indexOutput{Files: rep.Files, Read: rep.Read, Sessions: rep.Sessions, NewTurns: rep.NewTurns,
+			Embedded: rep.Embedded, Embedder: embedder, Skipped: rep.Skipped, Missing: rep.Missing,
+			Redacted: rep.Redacted, Lacking: rep.Lacking, TookMS: rep.Took.Milliseconds(), Problems: rep.Problems}
+		if out.Problems == nil {
+			out.Problems = []string{}
+		}
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	}
 	if rep.Files > 0 && rep.Skipped == rep.Files {
 		// A script must not take a run that indexed nothing for a success.
 		what := fmt.Sprintf("all %d files were", rep.Files)
@@ -121,16 +157,9 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		}
 		return exitError{code: exitFailed, msg: fmt.Sprintf("nothing indexed: %s skipped (the warnings above say why)", what)}
 	}
-	embedder := "no embedder"
-	if emb != nil {
-		embedder = emb.Identity()
+	if !opts.json {
+		printIndexed(io, rep, embedder)
 	}
-	fmt.Fprintf(io.Out, "indexed %d files (%d read), %d sessions, %d new turns, %d embedded (%s), %d skipped",
-		rep.Files, rep.Read, rep.Sessions, rep.NewTurns, rep.Embedded, embedder, rep.Skipped)
-	if rep.Missing > 0 {
-		fmt.Fprintf(io.Out, ", %d gone (their sessions stay)", rep.Missing)
-	}
-	fmt.Fprintf(io.Out, " in %s\n", roundDuration(rep.Took))
 	if rep.Redacted > 0 {
 		fmt.Fprintf(io.Err, "deja: %d secrets redacted before indexing\n", rep.Redacted)
 	}
@@ -141,6 +170,16 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		}
 	}
 	return nil
+}
+
+// printIndexed is the run's one-line summary for people.
+func printIndexed(io *IO, rep memory.IndexReport, embedder string) {
+	fmt.Fprintf(io.Out, "indexed %d files (%d read), %d sessions, %d new turns, %d embedded (%s), %d skipped",
+		rep.Files, rep.Read, rep.Sessions, rep.NewTurns, rep.Embedded, embedder, rep.Skipped)
+	if rep.Missing > 0 {
+		fmt.Fprintf(io.Out, ", %d gone (their sessions stay)", rep.Missing)
+	}
+	fmt.Fprintf(io.Out, " in %s\n", roundDuration(rep.Took))
 }
 
 // defaultPaths are the discovered histories and every history indexed

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -27,8 +30,10 @@ func TestMain(m *testing.M) {
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"mkbinary": mkbinary, "exits": exits,
-			"waitserve": waitServe, "waitstopped": waitStopped, "cmprecall": cmpRecall},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mkbinary": mkbinary, "exits": exits, "jsonout": jsonout,
+			"waitserve": waitServe, "waitstopped": waitStopped, "cmprecall": cmpRecall,
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Setenv("XDG_DATA_HOME", env.WorkDir+"/.local/share")
@@ -68,5 +73,41 @@ func exits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// jsonout KEY=VALUE... parses the last command's stdout as one JSON object
+// and checks each field: KEY is a dotted path (results.0.turn), VALUE the
+// field printed as Go prints it (strings bare, numbers as 3 or 0.5); KEY
+// alone checks that the field is there. It fails on stdout that is not JSON.
+func jsonout(ts *testscript.TestScript, neg bool, args []string) {
+	var v any
+	if err := json.Unmarshal([]byte(ts.ReadFile("stdout")), &v); err != nil {
+		ts.Fatalf("stdout is not one JSON value: %v", err)
+	}
+	for _, a := range args {
+		key, want, hasWant := strings.Cut(a, "=")
+		got, ok := v, true
+		for _, k := range strings.Split(key, ".") {
+			switch x := got.(type) {
+			case map[string]any:
+				got, ok = x[k]
+			case []any:
+				i, err := strconv.Atoi(k)
+				ok = err == nil && i >= 0 && i < len(x)
+				if ok {
+					got = x[i]
+				}
+			default:
+				ok = false
+			}
+			if !ok {
+				break
+			}
+		}
+		match := ok && (!hasWant || fmt.Sprint(got) == want)
+		if match == neg {
+			ts.Fatalf("jsonout %s: field is %v (present %v)", a, got, ok)
+		}
 	}
 }

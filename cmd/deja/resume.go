@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,6 +29,10 @@ deja names that flag and the file, and shows the way it supports instead:
 a context file for the project ('deja context') that 'deja aider' hands to
 aider with --read.
 
+Everything it says goes to stdout ('deja resume ID | less' shows it); --json
+prints one object with the command, or why there is none and the steps to
+take instead.
+
 Exit codes: 0 with the command printed, 3 when deja refuses to resume (every
 aider session, and subagents), 1 for an unknown or forgotten session ID.`
 
@@ -36,19 +41,43 @@ aider session, and subagents), 1 for an unknown or forgotten session ID.`
 const exitRefused = 3
 
 func newResumeCmd(io *IO) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:     "resume SESSION",
 		Short:   "Print the command that reopens a session, or say why there is none",
 		Long:    resumeLong,
-		Example: `  deja resume aider-0123456789ab-20260717T090000`,
+		Example: "  deja resume aider-0123456789ab-20260717T090000\n  deja resume --json claude-11111111 | jq -r .command",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runResume(cmd, io, args[0])
+			return runResume(cmd, io, args[0], asJSON)
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object: the command, or why there is none and what to do instead")
+	return cmd
 }
 
-func runResume(cmd *cobra.Command, io *IO, ref string) error {
+// resumeAnswer is what 'deja resume' says of a session: the agent's own
+// command that reopens it, or why deja will not and what to do instead.
+type resumeAnswer struct {
+	Session string `json:"session"`
+	Harness string `json:"harness"`
+	// Command reopens the session, run as printed (it changes into the
+	// session's project first); empty when deja refuses.
+	Command string `json:"command,omitempty"`
+	// Refused says why there is no command.
+	Refused string       `json:"refused,omitempty"`
+	Instead []resumeStep `json:"instead,omitempty"`
+	// Warning is a doubt about the command (the transcript is gone).
+	Warning string `json:"warning,omitempty"`
+}
+
+// resumeStep is one thing to do instead of resuming, with what it does.
+type resumeStep struct {
+	Command string `json:"command"`
+	Does    string `json:"does"`
+}
+
+func runResume(cmd *cobra.Command, io *IO, ref string, asJSON bool) error {
 	ctx := cmd.Context()
 	_, store, err := openConfigured(cmd)
 	if err != nil {
@@ -57,39 +86,75 @@ func runResume(cmd *cobra.Command, io *IO, ref string) error {
 	defer store.Close()
 	id, err := store.ResolveSession(ctx, ref)
 	if err != nil {
-		return exitError{code: 1, msg: err.Error()}
+		return exitError{code: exitNothing, msg: err.Error()}
 	}
 	forgotten, err := store.Forgotten(ctx)
 	if err != nil {
 		return err
 	}
 	if slices.Contains(forgotten, id) {
-		return exitError{code: 1, msg: fmt.Sprintf("session %s is forgotten: deja keeps nothing of it to resume. "+
+		return exitError{code: exitNothing, msg: fmt.Sprintf("session %s is forgotten: deja keeps nothing of it to resume. "+
 			"'deja forget --undo %s' brings it back on the next 'deja index', if its file still holds it", id, id)}
 	}
 	d, err := store.Session(ctx, id)
 	if err != nil {
-		return exitError{code: 1, msg: err.Error()}
+		return exitError{code: exitNothing, msg: err.Error()}
 	}
+	var a resumeAnswer
 	if d.Harness != aider.Name {
-		return resumeOther(io, d)
+		a = resumeOther(d)
+	} else {
+		siblings, err := store.Sessions(ctx, memory.Scope{Project: filepath.Dir(d.History)})
+		if err != nil {
+			return err
+		}
+		inFile := 0
+		for _, s := range siblings {
+			if s.History == d.History && s.Present {
+				inFile++
+			}
+		}
+		a = resumeRefusal(d, inFile)
 	}
-	siblings, err := store.Sessions(ctx, memory.Scope{Project: filepath.Dir(d.History)})
-	if err != nil {
+	if err := printResume(io, a, asJSON); err != nil {
 		return err
 	}
-	inFile := 0
-	for _, s := range siblings {
-		if s.History == d.History && s.Present {
-			inFile++
+	if a.Command == "" {
+		return exitError{code: exitRefused}
+	}
+	return nil
+}
+
+// printResume prints the answer on stdout, where 'deja resume ID | less'
+// shows it: the command alone when there is one, so it can be run as
+// "$(deja resume ID)", else the refusal and what to do instead.
+func printResume(io *IO, a resumeAnswer, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // shell commands: && stays &&
+		return enc.Encode(a)
+	}
+	if a.Command != "" {
+		fmt.Fprintln(io.Out, a.Command)
+		if a.Warning != "" {
+			fmt.Fprintln(io.Err, "deja:", a.Warning)
+		}
+		return nil
+	}
+	fmt.Fprintln(io.Out, a.Refused)
+	if len(a.Instead) > 0 {
+		fmt.Fprintln(io.Out, "To carry on its work instead:")
+		for _, st := range a.Instead {
+			fmt.Fprintf(io.Out, "  %s\n      %s\n", st.Command, st.Does)
 		}
 	}
-	return exitError{code: exitRefused, msg: resumeRefusal(d, inFile)}
+	return nil
 }
 
 // resumeRefusal says why deja will not reopen an aider session and what to
 // do instead.
-func resumeRefusal(d *memory.SessionDetail, inFile int) string {
+func resumeRefusal(d *memory.SessionDetail, inFile int) resumeAnswer {
 	var b strings.Builder
 	fmt.Fprintf(&b, "will not resume %s: aider can only restore a whole history file, with 'aider --restore-chat-history', "+
 		"which loads every session in %s (%s), not this one session.", d.ID, d.History, plural(inFile, "session"))
@@ -98,14 +163,16 @@ func resumeRefusal(d *memory.SessionDetail, inFile int) string {
 	} else if !d.Present {
 		b.WriteString(" This session has even left that file, so the flag would not bring it back at all.")
 	}
+	a := resumeAnswer{Session: d.ID, Harness: d.Harness, Refused: b.String()}
 	project := filepath.Dir(d.History)
-	b.WriteString("\nTo carry on its work instead:\n")
-	fmt.Fprintf(&b, "  deja show %s\n      prints what it did, turn by turn\n", d.ID)
+	a.Instead = append(a.Instead, resumeStep{"deja show " + d.ID, "prints what it did, turn by turn"})
 	if query := oneLine(d.First, 60); query != "" {
-		fmt.Fprintf(&b, "  cd %s && aider --read \"$(deja context %s)\"\n      starts aider with the project's past turns most like it\n", shellQuote(project), shellQuote(query))
+		a.Instead = append(a.Instead, resumeStep{
+			fmt.Sprintf("cd %s && aider --read \"$(deja context %s)\"", shellQuote(project), shellQuote(query)),
+			"starts aider with the project's past turns most like it"})
 	}
-	fmt.Fprintf(&b, "  cd %s && deja aider\n      starts aider with the project's most recent turns", shellQuote(project))
-	return b.String()
+	a.Instead = append(a.Instead, resumeStep{fmt.Sprintf("cd %s && deja aider", shellQuote(project)), "starts aider with the project's most recent turns"})
+	return a
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting, for the
@@ -125,28 +192,30 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// resumeOther prints the command that reopens a session of a harness that
-// can reopen its own sessions, or refuses with what to do instead.
-func resumeOther(io *IO, d *memory.SessionDetail) error {
+// resumeOther is the command that reopens a session of a harness that can
+// reopen its own sessions, or the refusal with what to do instead.
+func resumeOther(d *memory.SessionDetail) resumeAnswer {
+	a := resumeAnswer{Session: d.ID, Harness: d.Harness}
+	show := resumeStep{"deja show " + d.ID, "prints what it did, turn by turn"}
 	if d.Subagent {
-		msg := fmt.Sprintf("will not resume %s: a subagent ran it for another session and %s cannot reopen it on its own.", d.ID, d.Harness)
+		a.Refused = fmt.Sprintf("will not resume %s: a subagent ran it for another session and %s cannot reopen it on its own.", d.ID, d.Harness)
 		if d.Parent != "" {
-			msg += fmt.Sprintf("\nThe session that ran it is %s: 'deja resume %s'", d.Parent, d.Parent)
+			a.Instead = append(a.Instead, resumeStep{"deja resume " + d.Parent, "reopens the session that ran it"})
 		}
-		msg += fmt.Sprintf("\n'deja show %s' prints what it did", d.ID)
-		return exitError{code: exitRefused, msg: msg}
+		a.Instead = append(a.Instead, show)
+		return a
 	}
 	r, _ := knownHarnesses().Lookup(d.Harness).(harness.Resumer)
-	cmd := ""
 	if r != nil {
-		cmd = r.ResumeCommand(d.ID, d.Project)
+		a.Command = r.ResumeCommand(d.ID, d.Project)
 	}
-	if cmd == "" {
-		return exitError{code: exitRefused, msg: fmt.Sprintf("will not resume %s: deja knows no command of %s that reopens it; 'deja show %s' prints what it did", d.ID, d.Harness, d.ID)}
+	if a.Command == "" {
+		a.Refused = fmt.Sprintf("will not resume %s: deja knows no command of %s that reopens it.", d.ID, d.Harness)
+		a.Instead = append(a.Instead, show)
+		return a
 	}
-	fmt.Fprintln(io.Out, cmd)
 	if _, err := os.Stat(d.History); err != nil {
-		fmt.Fprintf(io.Err, "deja: %s's transcript %s is gone, so %s may not find the session; 'deja show %s' prints what deja kept\n", d.ID, d.History, d.Harness, d.ID)
+		a.Warning = fmt.Sprintf("%s's transcript %s is gone, so %s may not find the session; 'deja show %s' prints what deja kept", d.ID, d.History, d.Harness, d.ID)
 	}
-	return nil
+	return a
 }

@@ -89,6 +89,7 @@ func newRootCmd(io *IO) *cobra.Command {
 		newTeamCmd(io),
 	)
 	markUsageErrors(root)
+	addCompletions(root)
 	return root
 }
 
