@@ -29,6 +29,18 @@ type Config struct {
 	Harnesses map[string]Harness
 	// Team configures team memory; nothing is shared by default.
 	Team Team
+	// Serve configures the shared warm service.
+	Serve Serve
+}
+
+// Serve configures the warm service a cold recall starts in the
+// background.
+type Serve struct {
+	// Autostart lets a recall or hook that finds no service start one.
+	Autostart bool
+	// Idle is how long a service started that way waits for a request
+	// before it exits.
+	Idle time.Duration
 }
 
 // Embed selects and tunes the embedder.
@@ -90,6 +102,9 @@ var defaults = map[string]any{
 	"team.name":     "",
 	"team.projects": "",
 	"team.replicas": 1,
+
+	"serve.autostart": true,
+	"serve.idle":      "15m",
 }
 
 // Keys lists every configuration key deja knows, for help and `deja config`.
@@ -150,6 +165,7 @@ func Load(flags Flags) (Config, error) {
 		Ollama: Ollama{Host: strings.TrimSpace(v.GetString("ollama.host"))},
 		Chunk:  Chunk{Budget: v.GetInt("chunk.budget")},
 		Recall: Recall{Mode: v.GetString("recall.mode"), Limit: v.GetInt("recall.limit")},
+		Serve:  Serve{Autostart: v.GetBool("serve.autostart"), Idle: v.GetDuration("serve.idle")},
 	}
 	if c.DataDir == "" {
 		c.DataDir = DataDir()
@@ -179,6 +195,9 @@ func (c Config) validate() error {
 	}
 	if c.Chunk.Budget < 200 {
 		return fmt.Errorf("config: chunk.budget is %d: use at least 200 characters", c.Chunk.Budget)
+	}
+	if c.Serve.Idle <= 0 {
+		return fmt.Errorf("config: serve.idle is %s: use a positive duration such as 15m", c.Serve.Idle)
 	}
 	if c.Recall.Limit < 1 {
 		return fmt.Errorf("config: recall.limit is %d: use a positive number", c.Recall.Limit)

@@ -218,3 +218,28 @@ func Reach(ctx context.Context, info Info) error {
 	}
 	return conn.Close()
 }
+
+// StopPath is where a service's owner asks it to stop, on its socket
+// only ('deja serve --stop').
+const StopPath = "/v1/stop"
+
+// Stop asks the server to stop, once it has proven itself, and returns
+// when it said it will; the caller waits for its lock to go.
+func (c *Client) Stop(ctx context.Context) error {
+	if c.info.Socket == "" {
+		return fmt.Errorf("serve: the server at %s has no socket: stop it where it runs (pid %d)", c.info.URL, c.info.PID)
+	}
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+StopPath, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := c.http.Do(hr)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%w: %s", ErrRefused, resp.Status)
+	}
+	return nil
+}

@@ -32,17 +32,19 @@ variables and flags. Example config.toml:
 				enc := json.NewEncoder(io.Out)
 				enc.SetIndent("", "  ")
 				return enc.Encode(map[string]any{
-					"config_file":    c.File,
-					"config_dir":     c.ConfigDir,
-					"data_dir":       c.DataDir,
-					"embed.provider": c.Embed.Provider,
-					"embed.model":    c.Embed.Model,
-					"embed.batch":    c.Embed.Batch,
-					"embed.timeout":  c.Embed.Timeout.String(),
-					"ollama.host":    c.Ollama.Host,
-					"chunk.budget":   c.Chunk.Budget,
-					"recall.mode":    c.Recall.Mode,
-					"recall.limit":   c.Recall.Limit,
+					"config_file":     c.File,
+					"config_dir":      c.ConfigDir,
+					"data_dir":        c.DataDir,
+					"embed.provider":  c.Embed.Provider,
+					"embed.model":     c.Embed.Model,
+					"embed.batch":     c.Embed.Batch,
+					"embed.timeout":   c.Embed.Timeout.String(),
+					"ollama.host":     c.Ollama.Host,
+					"chunk.budget":    c.Chunk.Budget,
+					"recall.mode":     c.Recall.Mode,
+					"recall.limit":    c.Recall.Limit,
+					"serve.autostart": c.Serve.Autostart,
+					"serve.idle":      c.Serve.Idle.String(),
 				})
 			}
 			file := c.File
@@ -59,6 +61,8 @@ variables and flags. Example config.toml:
 			fmt.Fprintf(io.Out, "chunk.budget    %d\n", c.Chunk.Budget)
 			fmt.Fprintf(io.Out, "recall.mode     %s\n", c.Recall.Mode)
 			fmt.Fprintf(io.Out, "recall.limit    %d\n", c.Recall.Limit)
+			fmt.Fprintf(io.Out, "serve.autostart %t\n", c.Serve.Autostart)
+			fmt.Fprintf(io.Out, "serve.idle      %s\n", c.Serve.Idle)
 			return nil
 		},
 	}

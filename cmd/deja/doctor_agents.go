@@ -18,7 +18,10 @@ type agentHealth struct {
 	// for this deja.
 	Wired bool `json:"wired"`
 	// Stale: an entry named deja is there but starts another deja.
-	Stale bool   `json:"stale"`
+	Stale bool `json:"stale"`
+	// Hook: the agent's prompt hook runs 'deja hook' for this deja
+	// ('deja install --hooks'); absent for agents without one.
+	Hook  *bool  `json:"hook,omitempty"`
 	Error string `json:"error,omitempty"`
 }
 
@@ -35,6 +38,15 @@ func agentsDiagnosis(ctx context.Context, dataDir string) []agentHealth {
 		h.Wired, h.Stale = wired, present && !wired
 		if err != nil {
 			h.Error = err.Error()
+		}
+		for _, ht := range install.HookTargets(env) {
+			if ht.Agent == t.Agent {
+				hooked, _, err := install.Wired(ctx, ht)
+				h.Hook = &hooked
+				if err != nil && h.Error == "" {
+					h.Error = err.Error()
+				}
+			}
 		}
 		out = append(out, h)
 	}
@@ -55,6 +67,9 @@ func printAgents(w io.Writer, agents []agentHealth) {
 			what = fmt.Sprintf("%s: cannot read %s: %s", a.Agent, a.File, a.Error)
 		case a.Wired:
 			what = fmt.Sprintf("%s: wired in (%s)", a.Agent, a.File)
+			if a.Hook != nil && *a.Hook {
+				what += "; its prompt hook runs deja hook"
+			}
 		case a.Stale:
 			what = fmt.Sprintf("%s: %s starts another deja; 'deja install %s' points it at this one", a.Agent, a.File, a.Agent)
 		case a.Found:

@@ -98,6 +98,7 @@ func TestFindInTmux(t *testing.T) {
 		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"),
 		"XDG_DATA_HOME=" + filepath.Join(dir, "data"),
 		"DEJA_EMBED_PROVIDER=builtin",
+		"DEJA_SERVE_AUTOSTART=false",
 		"PATH=" + dir + ":" + os.Getenv("PATH"),
 		"TERM=xterm-256color",
 		"PS1=$ ",

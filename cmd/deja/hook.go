@@ -17,10 +17,17 @@ import (
 )
 
 const hookLong = `Answer an agent's prompt hook with related turns from your other
-sessions. For claude-code, register it as a UserPromptSubmit hook: Claude
-Code passes the hook's JSON on stdin ({session_id, transcript_path, cwd,
-prompt, hook_event_name}) and adds what the hook prints to the prompt's
-context.
+sessions ('deja install --hooks AGENT' registers it):
+
+  claude-code  UserPromptSubmit; prints the context as plain text
+  codex        UserPromptSubmit; prints {"hookSpecificOutput":
+               {"hookEventName": "UserPromptSubmit", "additionalContext": …}}
+  gemini       BeforeAgent; prints {"hookSpecificOutput":
+               {"hookEventName": "BeforeAgent", "additionalContext": …}}
+
+Each passes the hook's JSON on stdin ({session_id, transcript_path, cwd,
+hook_event_name, prompt, …}) and adds the context to the prompt. Cursor,
+OpenCode and aider have no such hook; they reach deja through MCP.
 
 deja recalls the prompt (through a running 'deja serve' when there is one,
 else from the store), drops every turn of the current session (and its
@@ -28,9 +35,14 @@ subagents), keeps only turns whose meaning passes the embedder's floor,
 and prints them quoted as history, at most --max-tokens (estimated as
 bytes/4). Nothing passes: it prints nothing. Past --timeout it prints
 nothing and exits 0, so the agent never waits on deja; a hook that cannot
-read its input prints nothing too, with the reason on stderr.`
+read its input prints nothing too, with the reason on stderr. With no
+service running, the hook starts the shared one in the background (as
+'deja recall' does; see 'deja serve --help'), so the next prompt's hook
+answers warm.`
 
-// hookInput is what Claude Code's UserPromptSubmit hook passes on stdin.
+// hookInput is what the agents' prompt hooks pass on stdin: Claude
+// Code's and Codex's UserPromptSubmit (Codex adds turn_id and model) and
+// Gemini CLI's BeforeAgent (with a timestamp) share these fields.
 type hookInput struct {
 	SessionID      string `json:"session_id"`
 	TranscriptPath string `json:"transcript_path"`
@@ -42,23 +54,50 @@ type hookInput struct {
 // hookMaxInput bounds the hook's stdin.
 const hookMaxInput = 1 << 20
 
-// hookHarness maps the hook's agent name to the harness prefix of the
-// session IDs it writes.
-var hookHarness = map[string]string{"claude-code": "claude"}
+// A hookAgent is how one agent's prompt hook is answered.
+type hookAgent struct {
+	// harness is the prefix of the session IDs deja gives its sessions.
+	harness string
+	// event is the hook's event, named in a JSON answer; "" answers in
+	// plain text.
+	event string
+}
+
+// hookAgents are the agents 'deja hook' answers, by name.
+var hookAgents = map[string]hookAgent{
+	"claude-code": {harness: "claude"},
+	"codex":       {harness: "codex", event: "UserPromptSubmit"},
+	"gemini":      {harness: "gemini", event: "BeforeAgent"},
+}
+
+// hookAnswer wraps the context as the agent reads it.
+func hookAnswer(a hookAgent, text string) string {
+	if a.event == "" {
+		return text
+	}
+	type specific struct {
+		HookEventName     string `json:"hookEventName"`
+		AdditionalContext string `json:"additionalContext"`
+	}
+	b, _ := json.Marshal(struct {
+		HookSpecificOutput specific `json:"hookSpecificOutput"`
+	}{specific{a.event, text}})
+	return string(b) + "\n"
+}
 
 func newHookCmd(io *IO) *cobra.Command {
 	var timeout time.Duration
 	var maxTokens, limit int
 	cmd := &cobra.Command{
 		Use:       "hook AGENT",
-		Short:     "Answer an agent's prompt hook with related turns from other sessions (claude-code)",
+		Short:     "Answer an agent's prompt hook with related turns from other sessions (claude-code, codex, gemini)",
 		Long:      hookLong,
 		Args:      cobra.ExactArgs(1),
-		ValidArgs: []string{"claude-code"},
+		ValidArgs: []string{"claude-code", "codex", "gemini"},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			harness, ok := hookHarness[args[0]]
+			agent, ok := hookAgents[args[0]]
 			if !ok {
-				return exitError{code: 2, msg: fmt.Sprintf("deja hook knows claude-code, not %q", args[0])}
+				return exitError{code: 2, msg: fmt.Sprintf("deja hook knows claude-code, codex and gemini, not %q (cursor, opencode and aider have no prompt hook: they use deja's MCP server)", args[0])}
 			}
 			start := time.Now()
 			raw, err := io2Bounded(io.In, hookMaxInput)
@@ -70,6 +109,9 @@ func newHookCmd(io *IO) *cobra.Command {
 				fmt.Fprintf(io.Err, "deja hook: reading the hook's JSON on stdin: %v\n", err)
 				return nil
 			}
+			if agent.event != "" && in.HookEventName != "" {
+				agent.event = in.HookEventName
+			}
 			if strings.TrimSpace(in.Prompt) == "" {
 				return nil
 			}
@@ -77,7 +119,7 @@ func newHookCmd(io *IO) *cobra.Command {
 			defer cancel()
 			done := make(chan string, 1)
 			go func() {
-				done <- hookContext(ctx, cmd, in, harness, limit, maxTokens)
+				done <- hookContext(ctx, cmd, in, agent.harness, limit, maxTokens)
 			}()
 			select {
 			case <-ctx.Done():
@@ -88,7 +130,7 @@ func newHookCmd(io *IO) *cobra.Command {
 				if time.Since(start) > timeout || text == "" {
 					return nil
 				}
-				fmt.Fprint(io.Out, text)
+				fmt.Fprint(io.Out, hookAnswer(agent, text))
 				return nil
 			}
 		},
@@ -135,6 +177,10 @@ func hookContext(ctx context.Context, cmd *cobra.Command, in hookInput, harness 
 		if r, err = store.Recall(ctx, ropts); err != nil {
 			return ""
 		}
+		// The service bounds each turn's text in its answer; the same
+		// bounds here make the context the same bytes with or without it.
+		out := serve.NewRecallOutput(r)
+		r = recallOf(&out)
 	}
 	// The store names a Claude session's project by the cwd it recorded.
 	project := in.Cwd

@@ -35,6 +35,17 @@ install put in (an mcpServers object left empty goes with it, and a file
 left empty is removed); --dry-run prints the unified diff and writes
 nothing.
 
+--hooks also registers 'deja hook AGENT', which adds related turns from
+your other sessions to each prompt, where the agent has a prompt hook:
+
+  claude-code  ~/.claude/settings.json              hooks.UserPromptSubmit
+  codex        $CODEX_HOME/hooks.json               hooks.UserPromptSubmit
+  gemini       ~/.gemini/settings.json              hooks.BeforeAgent
+
+Cursor, OpenCode and aider have no hook that adds context to a prompt:
+for them --hooks adds the MCP server alone. 'deja install --hooks
+--uninstall' takes both out again.
+
 --json prints {dry_run, uninstall, changes[{agent, file, entry, action,
 backup, diff, error}]}; action is add, remove or unchanged.`
 
@@ -49,7 +60,7 @@ type installChangeJSON struct {
 }
 
 func newInstallCmd(io *IO) *cobra.Command {
-	var dryRun, uninstall, asJSON bool
+	var dryRun, uninstall, asJSON, hooks bool
 	cmd := &cobra.Command{
 		Use:       "install [AGENT...]",
 		Short:     "Add deja's MCP server to your agents' configs (claude-code, codex, gemini, cursor, opencode, aider)",
@@ -63,6 +74,9 @@ func newInstallCmd(io *IO) *cobra.Command {
 			targets, err := install.Select(install.Targets(env), args)
 			if err != nil {
 				return exitError{code: 2, msg: err.Error()}
+			}
+			if hooks {
+				targets = withHooks(targets, install.HookTargets(env))
 			}
 			if len(targets) == 0 {
 				return exitError{code: 1, msg: "deja found none of its agents installed (" + strings.Join(install.Agents, ", ") +
@@ -105,6 +119,7 @@ func newInstallCmd(io *IO) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the diff of each file and write nothing")
 	cmd.Flags().BoolVar(&uninstall, "uninstall", false, "take deja out again")
+	cmd.Flags().BoolVar(&hooks, "hooks", false, "also register 'deja hook AGENT' as the prompt hook of claude-code, codex and gemini (with --uninstall: take it out)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (fields in 'deja install --help')")
 	return cmd
 }
@@ -167,4 +182,25 @@ func installEnvFor(dataDir string) (install.Env, error) {
 	}
 	env.AiderRead = contextFile(dataDir, env.Project)
 	return env, nil
+}
+
+// withHooks adds the hook target of each selected agent that has one:
+// joined to the agent's MCP target when both edit the same file (one
+// edit, one backup), else after it.
+func withHooks(targets, hooks []install.Target) []install.Target {
+	var out []install.Target
+	for _, t := range targets {
+		var extra []install.Target
+		for _, h := range hooks {
+			switch {
+			case h.Agent != t.Agent:
+			case h.File == t.File:
+				t = install.Merge(t, h)
+			default:
+				extra = append(extra, h)
+			}
+		}
+		out = append(append(out, t), extra...)
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +15,12 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// Tests run deja in-process, where a started service would be this
+	// test binary: no recall starts one unless a test asks
+	// (warm.txtar). Commands testscript runs keep their script's setting.
+	if filepath.Base(os.Args[0]) != "deja" {
+		os.Setenv("DEJA_SERVE_AUTOSTART", "false")
+	}
 	testscript.Main(m, map[string]func(){
 		"deja": func() { os.Exit(run()) },
 	})
@@ -22,13 +29,17 @@ func TestMain(m *testing.M) {
 // TestScripts runs the CLI as a user types it: testdata/script/*.txtar.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:  "testdata/script",
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"mkbinary": mkbinary, "exits": exits, "jsonout": jsonout},
+		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"mkbinary": mkbinary, "exits": exits, "jsonout": jsonout,
+			"waitserve": waitServe, "waitstopped": waitStopped, "cmprecall": cmpRecall,
+		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
 			env.Setenv("XDG_DATA_HOME", env.WorkDir+"/.local/share")
 			env.Setenv("HOME", env.WorkDir+"/home")
 			env.Setenv("DEJA_EMBED_PROVIDER", "builtin")
+			env.Setenv("DEJA_SERVE_AUTOSTART", "false")
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},
 	})

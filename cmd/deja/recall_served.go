@@ -27,11 +27,13 @@ import (
 // whatever answers there. It also returns nil when the server refuses the
 // request, as it refuses a --session the store does not hold: the store
 // itself then says what is wrong, so the message and exit code are those
-// of a recall without a server. Over TCP (a server without a socket) the
+// of a recall without a server. Finding no server, it starts one in the
+// background for the next recall (startWarm). Over TCP (a server without a socket) the
 // token comes from DEJA_TOKEN.
 func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, mode memory.Mode, sc memory.Scope) *memory.Recall {
 	info, err := serve.ReadInfo(cfg.DataDir)
 	if err != nil || !sameDir(info.DataDir, cfg.DataDir) {
+		startWarm(io, cfg)
 		return nil
 	}
 	if mode != memory.Keyword && !embedderFits(cfg.Embed, info.Embedder) {
@@ -57,6 +59,7 @@ func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, 
 			}
 			fmt.Fprintf(io.Err, "deja: removed a stale %s (%v)\n", filepath.Join(cfg.DataDir, serve.InfoFile), err)
 		}
+		startWarm(io, cfg)
 		return nil
 	}
 	if err != nil {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -34,12 +36,25 @@ answers. It announces itself in serve.json in the data directory (socket,
 address, pid and a per-start secret, never a token); a client sends nothing
 until the server proves it knows that secret, and removes a file no server
 answers for. The file is removed when the server stops on SIGINT or
-SIGTERM. An index run by another process is seen by the next recall.`
+SIGTERM. An index run by another process is seen by the next recall.
+
+One service runs per data directory: it holds serve.lock there, and a
+second 'deja serve' is refused. A cold 'deja recall' or 'deja hook' that
+finds none starts one in the background (output in serve.log), so the
+next call is warm; that service exits after serve.idle without a request
+(default 15m). Turn this off with serve.autostart = false in config.toml
+or DEJA_SERVE_AUTOSTART=false. Any service exits when its store is
+removed or replaced, and 'deja serve --stop' stops the one that runs.`
 
 type serveOptions struct {
 	addr  string
 	token string
+	idle  time.Duration
+	stop  bool
 }
+
+// watchTick is how often a service checks its idle time and its store.
+const watchTick = time.Second
 
 // shutdownGrace is how long a stopping server waits for recalls in flight.
 const shutdownGrace = 5 * time.Second
@@ -58,10 +73,15 @@ func newServeCmd(io *IO) *cobra.Command {
 			if opts.token == "" {
 				opts.token = os.Getenv("DEJA_TOKEN")
 			}
+			if opts.stop {
+				return runServeStop(cmd, io)
+			}
 			return runServe(cmd, io, opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.addr, "addr", "", "also listen on TCP at HOST:PORT, such as 127.0.0.1:7464 (port 0 picks a free one); requests there need the token")
+	cmd.Flags().DurationVar(&opts.idle, "idle", 0, "exit after this long without a request (default: never; a service a recall starts uses serve.idle)")
+	cmd.Flags().BoolVar(&opts.stop, "stop", false, "stop the service that runs for this data directory, and wait until it has")
 	cmd.Flags().StringVar(&opts.token, "token", "", "the token TCP requests must carry, at least 32 characters (default $DEJA_TOKEN, else a new one in serve.token)")
 	return cmd
 }
@@ -88,6 +108,16 @@ func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 	if err != nil {
 		return err
 	}
+	lock := serve.InheritedLock()
+	if lock == nil {
+		if lock, err = serve.TryLock(dataDir); err != nil {
+			return err
+		}
+		if lock == nil {
+			return fmt.Errorf("serve: another deja serve runs for %s: use it, or stop it with 'deja serve --stop'", dataDir)
+		}
+	}
+	defer lock.Close()
 	m, err := openMemory(ctx, io, cfg)
 	if err != nil {
 		return err
@@ -139,15 +169,31 @@ func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 	if madeToken {
 		fmt.Fprintf(io.Out, "deja: TCP requests need 'Authorization: Bearer TOKEN'; the token is in %s\n", filepath.Join(dataDir, serve.TokenFile))
 	}
+	activity := serve.NewActivity()
+	go func() {
+		if why := activity.Watch(ctx, dataDir, opts.idle, watchTick); why != "" {
+			fmt.Fprintf(io.Err, "deja: stopping: %s\n", why)
+			cancel()
+		}
+	}()
+	// Only the owner reaches the socket, so only the owner stops the
+	// service; TCP has no stop.
+	localMux := http.NewServeMux()
+	localMux.HandleFunc("POST "+serve.StopPath, func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintln(io.Err, "deja: stopping: asked to by deja serve --stop")
+		w.WriteHeader(http.StatusOK)
+		cancel()
+	})
+	localMux.Handle("/", activity.Wrap(serve.NewHandler(m, mcpServer, "")))
 	errs := make(chan error, 2)
 	n := 1
 	go func() {
-		errs <- serve.Serve(ctx, local, serve.WithProof(secret, serve.NewHandler(m, mcpServer, "")), shutdownGrace)
+		errs <- serve.Serve(ctx, local, serve.WithProof(secret, localMux), shutdownGrace)
 	}()
 	if tcp != nil {
 		n++
 		go func() {
-			errs <- serve.Serve(ctx, tcp, serve.WithProof(secret, serve.NewHandler(m, mcpServer, opts.token)), shutdownGrace)
+			errs <- serve.Serve(ctx, tcp, serve.WithProof(secret, activity.Wrap(serve.NewHandler(m, mcpServer, opts.token))), shutdownGrace)
 		}()
 	}
 	var first error
@@ -172,4 +218,50 @@ func clientAddr(a net.Addr) string {
 		return a.String()
 	}
 	return net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port))
+}
+
+// stopWait bounds how long 'deja serve --stop' waits for the service to
+// let go of its lock: its grace for recalls in flight, and a margin.
+const stopWait = shutdownGrace + 5*time.Second
+
+// runServeStop asks the service for this data directory to stop and
+// waits until its lock is free, so that a following command finds none.
+func runServeStop(cmd *cobra.Command, io *IO) error {
+	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		return err
+	}
+	dataDir, err := filepath.Abs(cfg.DataDir)
+	if err != nil {
+		return err
+	}
+	info, err := serve.ReadInfo(dataDir)
+	if err != nil {
+		if !serve.Held(dataDir) {
+			fmt.Fprintf(io.Out, "deja: no deja serve runs for %s\n", dataDir)
+			return nil
+		}
+		return fmt.Errorf("serve: a deja serve holds %s but has not announced itself yet: try again in a moment", filepath.Join(dataDir, serve.LockFile))
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), stopWait)
+	defer cancel()
+	if err := serve.NewClient(info).Stop(ctx); err != nil {
+		if errors.Is(err, serve.ErrNotServing) {
+			serve.RemoveStaleInfo(dataDir, info)
+			if !serve.Held(dataDir) {
+				fmt.Fprintf(io.Out, "deja: no deja serve runs for %s (removed a stale %s)\n", dataDir, serve.InfoFile)
+				return nil
+			}
+		}
+		return fmt.Errorf("serve: stopping the service (pid %d): %w", info.PID, err)
+	}
+	for serve.Held(dataDir) {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("serve: the service (pid %d) did not stop within %s: end it with kill %d", info.PID, stopWait, info.PID)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	fmt.Fprintf(io.Out, "deja: stopped the deja serve for %s (pid %d)\n", dataDir, info.PID)
+	return nil
 }

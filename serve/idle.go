@@ -1,0 +1,73 @@
+package serve
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/deja-dev/deja/memory"
+)
+
+// Activity tracks a service's requests, so that it can stop once none
+// came for a while. A request in flight, such as an MCP client's open
+// stream, keeps the service up however long it lasts.
+type Activity struct {
+	last   atomic.Int64
+	active atomic.Int64
+}
+
+// NewActivity returns an Activity whose idle time starts now.
+func NewActivity() *Activity {
+	a := &Activity{}
+	a.last.Store(time.Now().UnixNano())
+	return a
+}
+
+// Wrap counts every request h serves.
+func (a *Activity) Wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.active.Add(1)
+		defer func() {
+			a.last.Store(time.Now().UnixNano())
+			a.active.Add(-1)
+		}()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// idleFor is how long no request has been in flight, 0 while one is.
+func (a *Activity) idleFor(now time.Time) time.Duration {
+	if a.active.Load() > 0 {
+		return 0
+	}
+	return now.Sub(time.Unix(0, a.last.Load()))
+}
+
+// Watch returns when the service should stop, saying why: no request
+// for idle (0: never for idleness), the store in dataDir removed or
+// replaced by another file, or ctx done (""). It checks every tick.
+func (a *Activity) Watch(ctx context.Context, dataDir string, idle, tick time.Duration) string {
+	store := filepath.Join(dataDir, memory.DBFile)
+	first, err := os.Stat(store)
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ""
+		case now := <-t.C:
+			if idle > 0 && a.idleFor(now) >= idle {
+				return "idle for " + idle.String()
+			}
+			if err != nil {
+				continue
+			}
+			if fi, err := os.Stat(store); err != nil || !os.SameFile(first, fi) {
+				return "the store at " + store + " was removed or replaced"
+			}
+		}
+	}
+}
