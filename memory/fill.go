@@ -82,9 +82,7 @@ func (ix *indexer) fill(ctx context.Context) error {
 		}
 		done += len(page)
 		ix.rep.Embedded += len(page)
-		if ix.opts.Progress != nil {
-			ix.opts.Progress(Progress{Phase: "embedding", Done: done, Total: total})
-		}
+		ix.progress(Progress{Phase: "filling", Done: done, Total: total})
 	}
 	_, err = ix.s.db.ExecContext(ctx, `UPDATE embedders SET complete = 1 WHERE identity = ?`, identity)
 	return diskHint(err)

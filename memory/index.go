@@ -51,14 +51,37 @@ type IndexOptions struct {
 	window int
 }
 
-// Progress is how far an Index run got in its current phase.
+// Progress is how far an Index run got, and what it is doing now.
 type Progress struct {
-	// Phase is "reading" (Done of Total files) or "embedding" (Done of
-	// Total turns).
-	Phase       string
+	// Phase is what the run does now: "reading" a history (the bytes up to
+	// FileBytes of FileSize are read), "parsing" a window of it,
+	// "embedding" its new turns (Done of Total), "writing" them, or
+	// "filling": embedding turns an earlier run left without vectors (Done
+	// of Total, after every file).
+	Phase string
+	// File is the history the phase works on ("" while filling), FileIndex
+	// its place among the run's Files (0-based); FilesDone counts the
+	// histories finished.
+	File                        string
+	FileIndex, Files, FilesDone int
+	FileBytes, FileSize         int64
+	// Done and Total count the phase's turns (embedding, filling).
 	Done, Total int
-	// File is the history being read, in the reading phase.
-	File string
+	// Turns is how many new turns the run has written so far.
+	Turns int
+}
+
+// progress tells opts.Progress where the run is, when it listens.
+func (ix *indexer) progress(p Progress) {
+	if ix.opts.Progress == nil {
+		return
+	}
+	p.File, p.FileIndex, p.Files, p.FilesDone = ix.file0, ix.fileIndex, len(ix.opts.Paths), ix.filesDone
+	if p.Phase == "filling" {
+		p.File = ""
+	}
+	p.Turns = ix.rep.NewTurns + ix.turnsInFile
+	ix.opts.Progress(p)
 }
 
 // IndexReport sums up an Index run.
@@ -126,9 +149,8 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		if opts.Progress != nil {
-			opts.Progress(Progress{Phase: "reading", Done: i, Total: len(opts.Paths), File: path})
-		}
+		ix.file0, ix.fileIndex, ix.turnsInFile = path, i, 0
+		ix.progress(Progress{Phase: "reading"})
 		rep.Files++
 		if err := ix.file(ctx, path); err != nil {
 			if ctx.Err() != nil {
@@ -141,9 +163,8 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 			rep.Skipped++
 			rep.Problems = append(rep.Problems, err.Error())
 		}
-	}
-	if opts.Progress != nil && len(opts.Paths) > 0 {
-		opts.Progress(Progress{Phase: "reading", Done: len(opts.Paths), Total: len(opts.Paths)})
+		ix.filesDone++
+		ix.turnsInFile = 0
 	}
 	if ix.emb != nil {
 		if err := ix.fill(ctx); err != nil {
@@ -286,6 +307,15 @@ type indexer struct {
 	// toEmbed and embedded count the current file's turns to embed, for
 	// Progress; toEmbed grows as the file's windows are read.
 	toEmbed, embedded int
+	// file0 is the history being indexed, fileIndex its place in the run,
+	// filesDone the histories finished and turnsInFile the new turns its
+	// transaction has written so far (counted in rep once it commits).
+	file0                             string
+	fileIndex, filesDone, turnsInFile int
+	fileSize                          int64
+	// readTo is where the window being written ends: the embedding of
+	// its turns moves the progress towards it.
+	readTo int64
 }
 
 // newTurn is a turn to write, with its vectors once embedded.
@@ -326,9 +356,11 @@ func (ix *indexer) embedTurns(ctx context.Context, tx *sql.Tx, turns []*newTurn)
 		}
 		ix.rep.Embedded += len(batch)
 		ix.embedded += len(batch)
-		if ix.opts.Progress != nil && ix.toEmbed > embedBatch {
-			ix.opts.Progress(Progress{Phase: "embedding", Done: ix.embedded, Total: ix.toEmbed})
+		at := ix.readTo
+		if ix.toEmbed > 0 {
+			at = int64(float64(ix.readTo) * float64(ix.embedded) / float64(ix.toEmbed))
 		}
+		ix.progress(Progress{Phase: "embedding", Done: ix.embedded, Total: ix.toEmbed, FileBytes: at, FileSize: ix.fileSize})
 	}
 }
 
@@ -444,7 +476,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	changedSessions, newTurns := 0, 0
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
 		changedSessions, newTurns = 0, 0
-		ix.toEmbed, ix.embedded = 0, 0
+		ix.toEmbed, ix.embedded, ix.turnsInFile, ix.fileSize = 0, 0, 0, fi.Size()
 		w, err := ix.newLedgerWriter(ctx, tx, full)
 		if err != nil {
 			return err
@@ -468,6 +500,8 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			if data, offset, last, err = win.next(); err != nil {
 				return fmt.Errorf("reading: %v", unwrapPath(err))
 			}
+			ix.progress(Progress{Phase: "parsing", FileBytes: offset, FileSize: fi.Size()})
+			ix.readTo = offset + int64(len(data))
 			parse := func() *harness.History {
 				return fr.Parse(data, harness.ParseOptions{
 					Path:         path,
@@ -498,6 +532,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			for _, pl := range plans {
 				ix.toEmbed += pl.pending
 			}
+			ix.progress(Progress{Phase: "writing", FileBytes: offset, FileSize: fi.Size()})
 			for _, pl := range plans {
 				if err := upsertSession(ctx, tx, path, fr.Name(), *pl.sess); err != nil {
 					return err
@@ -509,6 +544,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 				if n > 0 {
 					changedSessions++
 					newTurns += n
+					ix.turnsInFile = newTurns
 				}
 				// Written: let the session's text go before the next
 				// one's turns are built.
@@ -527,6 +563,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			}
 			lines.Write(data)
 			win.done(data, hashed)
+			ix.progress(Progress{Phase: "writing", FileBytes: offset + int64(len(data)), FileSize: fi.Size()})
 		}
 		next.fingerprint = win.fingerprint()
 		if after, err := os.Stat(path); err == nil && after.ModTime().UnixNano() != mtime {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -218,30 +220,37 @@ func roundDuration(d time.Duration) time.Duration {
 }
 
 // progressBar draws index progress on a terminal's stderr, one line
-// redrawn in place; off a terminal it draws nothing.
+// redrawn in place; off a terminal it draws nothing, and the run's summary
+// is the one line it prints.
 type progressBar struct {
 	io    *IO
 	drawn bool
 	last  time.Time
+	start time.Time
+	// bytes is how far the current file was read, kept through its
+	// embedding phases, which do not move it.
+	file  string
+	bytes int64
 }
 
-func newProgressBar(io *IO) *progressBar { return &progressBar{io: io} }
+func newProgressBar(io *IO) *progressBar { return &progressBar{io: io, start: time.Now()} }
 
 func (b *progressBar) update(p memory.Progress) {
-	if !b.io.ErrTTY || p.Total == 0 {
+	if !b.io.ErrTTY {
 		return
 	}
-	if time.Since(b.last) < 80*time.Millisecond && p.Done < p.Total {
+	if p.File != b.file {
+		b.file, b.bytes = p.File, 0
+	}
+	if p.FileBytes > b.bytes {
+		b.bytes = p.FileBytes
+	}
+	p.FileBytes = b.bytes
+	if time.Since(b.last) < 80*time.Millisecond {
 		return
 	}
 	b.last = time.Now()
-	const width = 30
-	filled := width * p.Done / p.Total
-	unit := "files"
-	if p.Phase == "embedding" {
-		unit = "turns"
-	}
-	fmt.Fprintf(b.io.Err, "\r\033[K%-9s [%s%s] %d/%d %s", p.Phase, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), p.Done, p.Total, unit)
+	fmt.Fprintf(b.io.Err, "\r\033[K%s", progressLine(p, time.Since(b.start)))
 	b.drawn = true
 }
 
@@ -249,4 +258,85 @@ func (b *progressBar) done() {
 	if b.drawn {
 		fmt.Fprint(b.io.Err, "\r\033[K")
 	}
+}
+
+// progressLine is one line of progress, under 80 columns: the phase, a bar
+// of the whole run, the file and how far into it, and the turns written and
+// their rate. The bar is full only when the work is: a file counts as done
+// once its last window is written, and the fill of missing vectors goes by
+// turns.
+func progressLine(p memory.Progress, elapsed time.Duration) string {
+	frac := 0.0
+	var files, name, amount string
+	switch {
+	case p.Phase == "filling" && p.Total > 0:
+		frac = float64(p.Done) / float64(p.Total)
+		amount = fmt.Sprintf("%d/%d turns lacking vectors", p.Done, p.Total)
+	case p.Files > 0:
+		in := 0.0
+		if p.FileSize > 0 {
+			in = min(float64(p.FileBytes)/float64(p.FileSize), 0.99)
+		}
+		frac = (float64(p.FilesDone) + in) / float64(p.Files)
+		files = fmt.Sprintf("%d/%d", min(p.FileIndex+1, p.Files), p.Files)
+		name = p.File
+		switch {
+		case p.Phase == "embedding" && p.Total > 0:
+			amount = fmt.Sprintf("%d/%d to embed", p.Done, p.Total)
+		case p.FileSize > 0:
+			amount = megabytes(p.FileBytes, p.FileSize)
+		}
+	}
+	frac = min(frac, 1)
+	if p.Phase != "filling" && p.FilesDone < p.Files {
+		frac = min(frac, 0.99)
+	}
+	const width = 10
+	filled := int(frac * width)
+	head := fmt.Sprintf("%-9s [%s%s] %3d%%", p.Phase, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), int(frac*100))
+	parts := []string{head}
+	if files != "" {
+		parts = append(parts, files)
+	}
+	tail := amount
+	if p.Turns > 0 {
+		tail += fmt.Sprintf(" · %d turns", p.Turns)
+		rate := ""
+		if s := elapsed.Seconds(); s >= 1 {
+			rate = fmt.Sprintf(" %.0f/s", float64(p.Turns)/s)
+		}
+		// The rate goes first when the line would not fit.
+		if utf8.RuneCountInString(strings.Join(append(parts, tail+rate), " "))+9 <= 79 {
+			tail += rate
+		}
+	}
+	if name != "" {
+		// The name takes what the 79 columns leave, at least 8.
+		room := 79 - utf8.RuneCountInString(strings.Join(append(parts, tail), " ")) - 1
+		parts = append(parts, shortName(name, max(room, 8)))
+	}
+	if tail != "" {
+		parts = append(parts, tail)
+	}
+	return strings.Join(parts, " ")
+}
+
+// shortName is a file's base name cut to n runes, the end kept.
+func shortName(path string, n int) string {
+	name := []rune(filepath.Base(path))
+	if path == "" {
+		return ""
+	}
+	if len(name) > n {
+		return "…" + string(name[len(name)-n+1:])
+	}
+	return string(name)
+}
+
+// megabytes is "14.2/29.0 MB" (or kB for small files).
+func megabytes(done, total int64) string {
+	if total < 1<<20 {
+		return fmt.Sprintf("%d/%d kB", done>>10, max(total>>10, 1))
+	}
+	return fmt.Sprintf("%.1f/%.1f MB", float64(done)/(1<<20), float64(total)/(1<<20))
 }
