@@ -13,6 +13,13 @@ func isNoTable(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "no such table")
 }
 
+// isBusy reports SQLite's "database is locked": another connection holds
+// a lock that the busy timeout did not wait for.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
 // ErrDiskFull reports a write that failed because the disk is full.
 var ErrDiskFull = errors.New("disk full")
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 )
@@ -57,7 +58,7 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
 	s := &Store{dir: dir, db: db, warm: map[collectionKey]*collection{}}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrateWaiting(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -95,6 +96,30 @@ func (s *Store) Dir() string { return s.dir }
 
 // Close releases the database.
 func (s *Store) Close() error { return s.db.Close() }
+
+// openBusyWait bounds how long Open waits for another process that is
+// creating or upgrading the store.
+const openBusyWait = 15 * time.Second
+
+// migrateWaiting is migrate, tried again while another process holds the
+// new store's locks: while one process turns a new database to WAL and
+// creates its schema, SQLite answers another's first read with
+// SQLITE_BUSY without calling the busy handler, so busy_timeout does not
+// cover it (two 'deja index' runs started together on a new store).
+func (s *Store) migrateWaiting(ctx context.Context) error {
+	deadline := time.Now().Add(openBusyWait)
+	for pause := 10 * time.Millisecond; ; pause = min(2*pause, 200*time.Millisecond) {
+		err := s.migrate(ctx)
+		if !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(pause):
+		}
+	}
+}
 
 func (s *Store) migrate(ctx context.Context) error {
 	var v string
