@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"os"
+	"strconv"
 
 	"golang.org/x/term"
 )
@@ -16,14 +17,32 @@ type IO struct {
 	ErrTTY bool
 	// OutTTY reports a terminal on stdout.
 	OutTTY bool
+	// Color draws colour and highlighting on stdout (see --color).
+	Color bool
+	// Quiet (--quiet) drops notices from stderr; Verbose (-v) shows each
+	// one every time. Warnings and errors are always shown.
+	Quiet, Verbose bool
+	// Width is the terminal's width in columns (COLUMNS wins), 0 when
+	// stdout is not a terminal and COLUMNS is unset: lines are then cut
+	// at fixed lengths, as a script expects.
+	Width int
 }
 
 func systemIO() *IO {
-	return &IO{
+	io := &IO{
 		In:     os.Stdin,
 		Out:    os.Stdout,
 		Err:    os.Stderr,
 		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
 	}
+	if io.OutTTY {
+		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+			io.Width = w
+		}
+	}
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 0 {
+		io.Width = n
+	}
+	return io
 }

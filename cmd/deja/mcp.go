@@ -208,7 +208,11 @@ func openMemory(ctx context.Context, io *IO, cfg config.Config) (*serve.Memory, 
 		return nil, err
 	}
 	m := &serve.Memory{Store: store, Mode: mode, Limit: cfg.Recall.Limit}
-	emb, why := selectEmbedder(ctx, io, cfg)
+	// A server says which embedder answers every time it starts: it is
+	// its log's first line, not a notice repeated before each result.
+	logged := *io
+	logged.Verbose = !io.Quiet
+	emb, why := selectEmbedder(ctx, &logged, cfg)
 	if emb != nil {
 		m.Embedder = emb
 	} else {

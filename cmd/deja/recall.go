@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -150,6 +151,31 @@ func reportRecall(io *IO, r *memory.Recall, asJSON bool) error {
 	return nil
 }
 
+// ago is how long ago, as people say it.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return plural(int(d.Minutes()), "minute") + " ago"
+	case d < 48*time.Hour:
+		return plural(int(d.Hours()), "hour") + " ago"
+	case d < 60*24*time.Hour:
+		return plural(int(d.Hours()/24), "day") + " ago"
+	case d < 2*365*24*time.Hour:
+		return plural(int(d.Hours()/24/30), "month") + " ago"
+	}
+	return plural(int(d.Hours()/24/365), "year") + " ago"
+}
+
+// cutTo cuts s to n runes with "…"; n 0 keeps it whole.
+func cutTo(s string, n int) string {
+	if n <= 0 || len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
 // printRecallJSON prints the recall as 'deja serve' answers it, so scripts
 // read one layout from either.
 func printRecallJSON(io *IO, r *memory.Recall) error {
@@ -166,38 +192,65 @@ func printRecall(io *IO, r *memory.Recall) {
 		fmt.Fprintf(io.Out, "nothing found for %q: %s\n", r.Query, r.Note)
 		return
 	}
+	// Lines fit the terminal (indented 3, labels 7); piped, they keep
+	// fixed lengths.
+	question, answer, records := 100, 160, 0
+	if io.Width > 0 {
+		question = max(io.Width-11, 20)
+		answer, records = question, question
+	}
+	now := time.Now()
 	// History is printed inert (control characters, ANSI escapes made
 	// visible), as it is quoted for agents, and a history a repository
-	// brought in says so.
+	// brought in says so; colour is added after, so it is deja's alone.
 	var origins quote.Origins
 	for i, res := range r.Results {
-		when := "start unknown"
+		when, age := "start unknown", ""
 		if !res.Started.IsZero() {
-			when = res.Started.Format("2006-01-02 15:04")
+			when, age = res.Started.Format("2006-01-02 15:04"), " ("+ago(now.Sub(res.Started))+")"
 		}
 		// SESSION/TURN pastes into 'deja show'; turn -1 holds the records
 		// (files added, commands run) before the first message.
-		ref := serve.TurnRef(res.SessionID, res.Turn)
+		name := serve.TurnRef(res.SessionID, res.Turn)
 		if res.Turn == -1 {
-			ref += " (before the first message)"
+			name += " (before the first message)"
 		}
-		fmt.Fprintf(io.Out, "%d. %s · %s · %s\n", i+1, ref, when, quote.Line(homeShort(res.Project)))
+		ref := io.paint(sgrRef, serve.TurnRef(res.SessionID, res.Turn)) + strings.TrimPrefix(name, serve.TurnRef(res.SessionID, res.Turn))
+		project := quote.Line(homeShort(res.Project))
+		if io.Width > 0 {
+			// On a narrow terminal the age gives way, then the project's
+			// start (its end says most).
+			width := func() int {
+				return utf8.RuneCountInString(fmt.Sprintf("%d. %s · %s%s · %s", i+1, name, when, age, project))
+			}
+			if width() > io.Width {
+				age = ""
+			}
+			if over := width() - io.Width; over > 0 {
+				if r := []rune(project); len(r)-over-1 >= 6 {
+					project = "…" + string(r[over+1:])
+				}
+			}
+		}
+		when += age
+		fmt.Fprintf(io.Out, "%d. %s · %s · %s\n", i+1, ref, when, project)
 		if origins.Imported(res.History) {
 			fmt.Fprintf(io.Out, "   (%s)\n", quote.ImportedNote)
 		}
 		if res.User != "" {
-			fmt.Fprintf(io.Out, "   you:   %s\n", quote.Line(oneLine(res.User, 100)))
+			fmt.Fprintf(io.Out, "   %s %s\n", io.paint(sgrDim, "you:  "), io.highlight(quote.Line(oneLine(res.User, question)), r.Query))
 		}
 		if res.Assistant != "" {
 			// Session IDs start with their harness's name (aider-, claude-).
 			agent, _, _ := strings.Cut(res.SessionID, "-")
-			fmt.Fprintf(io.Out, "   %-6s %s\n", agent+":", quote.Line(oneLine(res.Assistant, 160)))
+			snippet := memory.Snippet(res.Assistant, r.Query, answer)
+			fmt.Fprintf(io.Out, "   %s %s\n", io.paint(sgrDim, fmt.Sprintf("%-6s", agent+":")), io.highlight(quote.Line(snippet), r.Query))
 		}
 		if len(res.Files) > 0 {
-			fmt.Fprintf(io.Out, "   files: %s\n", quote.Line(strings.Join(res.Files, ", ")))
+			fmt.Fprintf(io.Out, "   %s %s\n", io.paint(sgrDim, "files:"), io.highlight(cutTo(quote.Line(strings.Join(res.Files, ", ")), records), r.Query))
 		}
 		if len(res.Commands) > 0 {
-			fmt.Fprintf(io.Out, "   ran:   %s\n", quote.Line(strings.Join(res.Commands, "; ")))
+			fmt.Fprintf(io.Out, "   %s %s\n", io.paint(sgrDim, "ran:  "), io.highlight(cutTo(quote.Line(strings.Join(res.Commands, "; ")), records), r.Query))
 		}
 	}
 	open := "'deja show SESSION/TURN' opens a turn"

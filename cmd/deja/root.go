@@ -88,6 +88,7 @@ func newRootCmd(io *IO) *cobra.Command {
 		newHookCmd(io),
 		newTeamCmd(io),
 	)
+	addColorFlag(root, io)
 	markUsageErrors(root)
 	addCompletions(root)
 	return root

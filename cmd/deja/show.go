@@ -15,6 +15,7 @@ type showOptions struct {
 	session string
 	turn    int // -2: every turn
 	json    bool
+	noPager bool
 }
 
 // allTurns marks a show of the whole session (turn -1 is a real turn: the
@@ -29,7 +30,9 @@ func newShowCmd(io *IO) *cobra.Command {
 		Long: `Print an indexed session as Markdown: each turn's question, answer, files
 and commands. SESSION/TURN prints one turn, as 'deja recall' names it;
 SESSION/before (or SESSION/-1) prints the files added and commands run
-before the session's first message.`,
+before the session's first message. On a terminal a session longer than
+the screen opens in $PAGER (less -R when unset; PAGER= or --no-pager turn
+it off); piped, it is printed as it is.`,
 		Example: `  deja show aider-0123456789ab-20260717T090000
   deja show aider-0123456789ab-20260717T090000/2 --json
   deja show aider-0123456789ab-20260717T090000/before`,
@@ -47,6 +50,7 @@ before the session's first message.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON for scripts and agents")
+	cmd.Flags().BoolVar(&opts.noPager, "no-pager", false, "print to the terminal without a pager ($PAGER, else less -R), as when piped")
 	return cmd
 }
 
@@ -85,6 +89,5 @@ func runShow(cmd *cobra.Command, io *IO, opts showOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	fmt.Fprint(io.Out, out.Markdown())
-	return nil
+	return pageOut(ctx, io, out.Markdown(), opts.noPager)
 }

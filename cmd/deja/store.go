@@ -41,13 +41,37 @@ func selectEmbedder(ctx context.Context, io *IO, cfg config.Config) (embed.Embed
 		Batch:    cfg.Embed.Batch,
 		Timeout:  cfg.Embed.Timeout,
 	})
-	if note != "" {
+	if note != "" && io.notice(cfg.DataDir, "embedder", note) {
 		fmt.Fprintln(io.Err, note)
 	}
 	if err != nil {
 		return nil, err.Error()
 	}
 	return emb, ""
+}
+
+// notice reports whether a notice of this kind is to be shown: with -v
+// always, with --quiet never, else when it differs from the last one shown
+// (kept in the data directory), so "embedding with …" is said once per
+// change, not before every result.
+func (io *IO) notice(dataDir, kind, text string) bool {
+	switch {
+	case io.Quiet:
+		return false
+	case io.Verbose:
+		return true
+	}
+	path := filepath.Join(dataDir, "last-"+kind+".notice")
+	if old, err := os.ReadFile(path); err == nil && string(old) == text {
+		return false
+	}
+	if fi, err := os.Stat(dataDir); err == nil && fi.IsDir() {
+		tmp := path + ".tmp"
+		if os.WriteFile(tmp, []byte(text), 0o600) == nil {
+			os.Rename(tmp, path)
+		}
+	}
+	return true
 }
 
 // historyPaths expands the command line into history files: a file as
