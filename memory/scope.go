@@ -84,6 +84,9 @@ func (sc Scope) matchesProject(project string) bool {
 	return project == p || strings.HasPrefix(project, strings.TrimSuffix(p, string(filepath.Separator))+string(filepath.Separator))
 }
 
+// InProject reports whether a session's project is dir or lies below it.
+func InProject(project, dir string) bool { return Scope{Project: dir}.matchesProject(project) }
+
 // ErrBadScope marks a scope that can match nothing for a reason the user
 // can fix: a project nothing was indexed in, or a since after its until.
 // Commands exit 2 on it; the servers answer it as a bad request.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,9 @@ type Memory struct {
 	// Mode and Limit are recall's defaults (recall.mode, recall.limit).
 	Mode  memory.Mode
 	Limit int
+	// Harnesses are the harness names a request may filter by; nil takes
+	// any name.
+	Harnesses []string
 }
 
 // ErrBadRequest marks an error in what a client asked, as opposed to a
@@ -43,6 +47,12 @@ type RecallRequest struct {
 	Since   string `json:"since,omitempty" jsonschema:"only sessions started at or after: a date (2026-07-17), an RFC 3339 time, or an age (36h, 7d, 2w)"`
 	Until   string `json:"until,omitempty" jsonschema:"only sessions started before: a date (that day included), an RFC 3339 time, or an age"`
 	Session string `json:"session,omitempty" jsonschema:"only this session: its ID, or a part only it has (such as 20260717T090000)"`
+	Harness string `json:"harness,omitempty" jsonschema:"only sessions of this agent: aider, claude, codex, gemini or opencode"`
+	// IncludeSubagents brings in the sessions subagents ran.
+	IncludeSubagents bool `json:"include_subagents,omitempty" jsonschema:"also search sessions subagents ran (Claude Code sidechains, Codex exec and review runs), left out by default"`
+	// Here is the asking agent's project: answers say which turns are
+	// from it and which from other projects.
+	Here string `json:"here,omitempty" jsonschema:"your current project directory: each answer then says whether a turn is from this project or another"`
 }
 
 // Recall answers a request from the warm store. An error about the
@@ -70,6 +80,9 @@ func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*memory.Recall,
 	if err != nil {
 		return nil, err
 	}
+	if sc.Harness != "" && m.Harnesses != nil && !slices.Contains(m.Harnesses, sc.Harness) {
+		return nil, badRequest("harness %q: deja reads %s", sc.Harness, strings.Join(m.Harnesses, ", "))
+	}
 	// A session is named as 'deja recall --session' takes it: its ID, or a
 	// part only it has. Scope matches whole IDs only.
 	if sc.Session != "" {
@@ -95,7 +108,7 @@ func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*memory.Recall,
 }
 
 func scopeOf(req RecallRequest, now time.Time) (memory.Scope, error) {
-	sc := memory.Scope{Session: strings.TrimSpace(req.Session)}
+	sc := memory.Scope{Session: strings.TrimSpace(req.Session), Harness: strings.TrimSpace(req.Harness), Subagents: req.IncludeSubagents}
 	var err error
 	if sc.Since, err = ParseWhen(req.Since, now, false); err != nil {
 		return sc, badRequest("since: %v", err)

@@ -88,7 +88,12 @@ func NewRecallOutput(r *memory.Recall) RecallOutput {
 
 // Text renders a recall for an agent or a person to read: one numbered
 // entry per turn, with the IDs the show tool takes.
-func (o RecallOutput) Text() string {
+func (o RecallOutput) Text() string { return o.TextFor("", time.Now()) }
+
+// TextFor is Text for an agent working in the project here (empty: not
+// known): each entry says how old its session is, and whether it is from
+// this project or another.
+func (o RecallOutput) TextFor(here string, now time.Time) string {
 	var b strings.Builder
 	if o.FallbackReason != "" {
 		fmt.Fprintf(&b, "(%s recall fell back to keywords: %s)\n", o.Mode, o.FallbackReason)
@@ -97,13 +102,36 @@ func (o RecallOutput) Text() string {
 		fmt.Fprintf(&b, "nothing found for %q: %s\n", o.Query, o.Note)
 		return b.String()
 	}
+	b.WriteString(o.entries(here, now, nil))
+	fmt.Fprintf(&b, "(%s, %d ms, %s; show SESSION/TURN for a whole turn)\n", o.RealizedMode, o.TookMS, o.Embedder)
+	return b.String()
+}
+
+// entries are the numbered, quoted turns of a text answer; why, when set,
+// says for each why it came back.
+func (o RecallOutput) entries(here string, now time.Time, why func(int) string) string {
+	var b strings.Builder
 	var origins quote.Origins
 	for i, h := range o.Results {
 		when := "start unknown"
 		if h.Started != nil {
 			when = *h.Started
+			if t, err := time.Parse(time.RFC3339, *h.Started); err == nil {
+				when += ", " + Age(now.Sub(t))
+			}
 		}
-		fmt.Fprintf(&b, "%d. %s · %s · %s\n", i+1, TurnRef(h.SessionID, h.Turn), when, quote.Line(h.Project))
+		where := quote.Line(h.Project)
+		if here != "" {
+			if memory.InProject(h.Project, here) {
+				where += " (this project)"
+			} else {
+				where += " (another project)"
+			}
+		}
+		if why != nil {
+			where += " · " + why(i)
+		}
+		fmt.Fprintf(&b, "%d. %s · %s · %s\n", i+1, TurnRef(h.SessionID, h.Turn), when, where)
 		var q strings.Builder
 		if h.User != "" {
 			fmt.Fprintf(&q, "you: %s\n", oneLine(h.User, 300))
@@ -121,7 +149,6 @@ func (o RecallOutput) Text() string {
 		}
 		b.WriteString(quote.Block(q.String(), origins.Imported(h.History)))
 	}
-	fmt.Fprintf(&b, "(%s, %d ms, %s; show SESSION/TURN for a whole turn)\n", o.RealizedMode, o.TookMS, o.Embedder)
 	return b.String()
 }
 
@@ -169,4 +196,28 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// Age says how long ago, as people say it.
+func Age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return plural(int(d.Minutes()), "minute") + " ago"
+	case d < 48*time.Hour:
+		return plural(int(d.Hours()), "hour") + " ago"
+	case d < 60*24*time.Hour:
+		return plural(int(d.Hours()/24), "day") + " ago"
+	case d < 2*365*24*time.Hour:
+		return plural(int(d.Hours()/24/30), "month") + " ago"
+	}
+	return plural(int(d.Hours()/24/365), "year") + " ago"
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

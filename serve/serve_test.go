@@ -162,7 +162,7 @@ func exerciseTools(t *testing.T, cs *mcp.ClientSession) {
 	for _, tool := range list.Tools {
 		tools[tool.Name] = tool
 	}
-	for _, name := range []string{"recall", "show", "sessions"} {
+	for _, name := range []string{"recall", "show", "sessions", "related"} {
 		tool := tools[name]
 		if tool == nil || tool.InputSchema == nil || tool.OutputSchema == nil || tool.Annotations == nil || !tool.Annotations.ReadOnlyHint {
 			t.Fatalf("tool %s = %+v, want it listed read-only with input and output schemas", name, tool)

@@ -218,7 +218,7 @@ func renderHook(results []memory.Result, current, project string, maxTokens int,
 		}
 		when := "start unknown"
 		if !res.Started.IsZero() {
-			when = res.Started.Format("2006-01-02") + ", " + age(now.Sub(res.Started))
+			when = res.Started.Format("2006-01-02") + ", " + serve.Age(now.Sub(res.Started))
 		}
 		var body strings.Builder
 		if res.User != "" {
@@ -244,16 +244,4 @@ func renderHook(results []memory.Result, current, project string, maxTokens int,
 		return ""
 	}
 	return out.String()
-}
-
-// age says how long ago, in days or hours.
-func age(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "just now"
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%d hours ago", int(d.Hours()))
-	default:
-		return fmt.Sprintf("%d days ago", int(d.Hours()/24))
-	}
 }

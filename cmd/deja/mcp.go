@@ -207,7 +207,7 @@ func openMemory(ctx context.Context, io *IO, cfg config.Config) (*serve.Memory, 
 	if err != nil {
 		return nil, err
 	}
-	m := &serve.Memory{Store: store, Mode: mode, Limit: cfg.Recall.Limit}
+	m := &serve.Memory{Store: store, Mode: mode, Limit: cfg.Recall.Limit, Harnesses: knownHarnesses().Names()}
 	// A server says which embedder answers every time it starts: it is
 	// its log's first line, not a notice repeated before each result.
 	logged := *io

@@ -151,23 +151,6 @@ func reportRecall(io *IO, r *memory.Recall, asJSON bool) error {
 	return nil
 }
 
-// ago is how long ago, as people say it.
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return plural(int(d.Minutes()), "minute") + " ago"
-	case d < 48*time.Hour:
-		return plural(int(d.Hours()), "hour") + " ago"
-	case d < 60*24*time.Hour:
-		return plural(int(d.Hours()/24), "day") + " ago"
-	case d < 2*365*24*time.Hour:
-		return plural(int(d.Hours()/24/30), "month") + " ago"
-	}
-	return plural(int(d.Hours()/24/365), "year") + " ago"
-}
-
 // cutTo cuts s to n runes with "…"; n 0 keeps it whole.
 func cutTo(s string, n int) string {
 	if n <= 0 || len([]rune(s)) <= n {
@@ -207,7 +190,7 @@ func printRecall(io *IO, r *memory.Recall) {
 	for i, res := range r.Results {
 		when, age := "start unknown", ""
 		if !res.Started.IsZero() {
-			when, age = res.Started.Format("2006-01-02 15:04"), " ("+ago(now.Sub(res.Started))+")"
+			when, age = res.Started.Format("2006-01-02 15:04"), " ("+serve.Age(now.Sub(res.Started))+")"
 		}
 		// SESSION/TURN pastes into 'deja show'; turn -1 holds the records
 		// (files added, commands run) before the first message.
