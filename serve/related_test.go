@@ -64,7 +64,12 @@ func TestRelatedToolFindsTaskAndFileTurns(t *testing.T) {
 			own = h.SessionID
 		}
 	}
-	res = call(t, cs, "related", map[string]any{"task": "make the container smaller", "session": own}, &out)
+	if own == "" {
+		t.Fatal("the Docker turn was not found from elsewhere either")
+	}
+	if res := call(t, cs, "related", map[string]any{"task": "make the container smaller", "session": own}, &out); res.IsError {
+		t.Fatal(text(res))
+	}
 	for _, h := range out.Results {
 		if h.SessionID == own {
 			t.Errorf("related returned the agent's own session %s", own)
