@@ -96,12 +96,8 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	}
 	// A running 'deja serve' for this data directory answers warm; without
 	// one, recall reads the store itself (recall_served.go).
-	// The server's requests carry no harness filter, so a filtered recall
-	// reads the store itself.
-	if sc.Harness == "" && !sc.Subagents {
-		if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
-			return reportRecall(io, r, opts.json)
-		}
+	if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
+		return reportRecall(io, r, opts.json)
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {

@@ -43,7 +43,8 @@ func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, 
 	if info.Socket == "" && info.Token && token == "" {
 		return nil
 	}
-	req := serve.RecallRequest{Query: query, Mode: string(mode), Limit: cfg.Recall.Limit, Project: sc.Project, Session: sc.Session}
+	req := serve.RecallRequest{Query: query, Mode: string(mode), Limit: cfg.Recall.Limit, Project: sc.Project, Session: sc.Session,
+		Harness: sc.Harness, IncludeSubagents: sc.Subagents}
 	if !sc.Since.IsZero() {
 		req.Since = sc.Since.Format(time.RFC3339Nano)
 	}

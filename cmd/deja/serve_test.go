@@ -194,11 +194,14 @@ func TestRecallAnswersThroughARunningServer(t *testing.T) {
 	dataDir := indexedDataDir(t)
 	ctx := context.Background()
 	args := []string{"recall", "--json", "--since", "2026-07-01", "--project", filepath.Join(filepath.Dir(dataDir), "shop"), "one customer sees another account's orders"}
+	// Harness and subagent filters travel with the request as well.
+	hargs := []string{"recall", "--json", "--harness", "aider", "--include-subagents", "one customer sees another account's orders"}
 
 	local, localErr := deja(t, ctx, nil, args...)
 	if strings.Contains(localErr, "deja serve") {
 		t.Fatalf("recall went through a server before one ran: %s", localErr)
 	}
+	hlocal, _ := deja(t, ctx, nil, hargs...)
 
 	served, stop := startServer(t, dataDir)
 	got, gotErr := deja(t, ctx, nil, args...)
@@ -207,6 +210,13 @@ func TestRecallAnswersThroughARunningServer(t *testing.T) {
 	}
 	if a, b := tookMS.ReplaceAllString(got, ""), tookMS.ReplaceAllString(local, ""); a != b {
 		t.Errorf("through the server:\n%s\nlocally:\n%s", got, local)
+	}
+	hgot, hgotErr := deja(t, ctx, nil, hargs...)
+	if !strings.Contains(hgotErr, "recalled through deja serve") || !strings.Contains(hlocal, `"session_id"`) {
+		t.Errorf("a harness-filtered recall did not go through the server (stderr %q) or found nothing:\n%s", hgotErr, hlocal)
+	}
+	if a, b := tookMS.ReplaceAllString(hgot, ""), tookMS.ReplaceAllString(hlocal, ""); a != b {
+		t.Errorf("filtered, through the server:\n%s\nlocally:\n%s", hgot, hlocal)
 	}
 	text, _ := deja(t, ctx, nil, "recall", "make the docker image smaller")
 	if !strings.HasPrefix(text, "1. aider-") || !strings.Contains(text, "The Docker image is 1.2 GB") {
