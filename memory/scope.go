@@ -277,3 +277,30 @@ func (s *Store) explainScope(ctx context.Context, opts RecallOptions, r *Recall)
 	}
 	return nil
 }
+
+// ProjectOf is the indexed project that holds dir (dir itself or the
+// nearest directory above it that sessions were indexed for), or "" when
+// no indexed project holds it.
+func (s *Store) ProjectOf(ctx context.Context, dir string) (string, error) {
+	projects, err := queryStrings(ctx, s.db, `SELECT DISTINCT project FROM sessions WHERE project != ''`)
+	if err != nil {
+		return "", fmt.Errorf("store: listing projects: %w", err)
+	}
+	dir = filepath.Clean(dir)
+	best := ""
+	for _, p := range projects {
+		if (Scope{Project: p}).matchesProject(dir) && len(p) > len(best) {
+			best = p
+		}
+	}
+	return best, nil
+}
+
+// Harnesses are the harnesses of the indexed sessions, sorted.
+func (s *Store) Harnesses(ctx context.Context) ([]string, error) {
+	hs, err := queryStrings(ctx, s.db, `SELECT DISTINCT harness FROM sessions ORDER BY harness`)
+	if err != nil {
+		return nil, fmt.Errorf("store: listing harnesses: %w", err)
+	}
+	return hs, nil
+}

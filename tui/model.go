@@ -21,7 +21,20 @@ import (
 
 // SearchFunc runs one recall; ctx is cancelled when a newer query replaces
 // this one.
-type SearchFunc func(ctx context.Context, query string, mode memory.Mode) (*memory.Recall, error)
+type SearchFunc func(ctx context.Context, query string, mode memory.Mode, f Filter) (*memory.Recall, error)
+
+// Filter narrows the search; the zero Filter is everything.
+type Filter struct {
+	// Project keeps sessions of this project directory and below it.
+	Project string
+	// Harness keeps one agent's sessions (aider, claude, …).
+	Harness string
+	// Within keeps sessions started this long ago or later; 0 is any time.
+	Within time.Duration
+}
+
+// spans are the time filters alt-t steps through.
+var spans = []time.Duration{0, 24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour, 365 * 24 * time.Hour}
 
 // Options configure a Model.
 type Options struct {
@@ -36,6 +49,15 @@ type Options struct {
 	Mode memory.Mode
 	// Color draws with colour and highlighting; false for NO_COLOR.
 	Color bool
+	// Filter is the initial filter.
+	Filter Filter
+	// Here is the project alt-p narrows to: the one the user is in
+	// ("" disables the key).
+	Here string
+	// Harnesses are the agents alt-h steps through.
+	Harnesses []string
+	// Copy puts text on the clipboard; nil disables the copy keys.
+	Copy func(text string) error
 	// Debounce is how long typing must pause before a query runs
 	// (DefaultDebounce when zero).
 	Debounce time.Duration
@@ -51,6 +73,8 @@ type Model struct {
 	opts   Options
 	input  textinput.Model
 	mode   memory.Mode
+	filter Filter
+	note   string // what the last key did (copied …), until the next key
 	st     styles
 	width  int
 	height int
@@ -78,6 +102,8 @@ type resultMsg struct {
 
 type pagerDoneMsg struct{ err error }
 
+type copiedMsg struct{ note string }
+
 // New returns the search screen's first state.
 func New(opts Options) Model {
 	if opts.Debounce <= 0 {
@@ -94,7 +120,7 @@ func New(opts Options) Model {
 	in.Focus()
 	// A steady cursor: no redraw twice a second while nothing changes.
 	in.Cursor.SetMode(cursor.CursorStatic)
-	return Model{opts: opts, input: in, mode: mode, st: newStyles(opts.Color), width: 80, height: 24}
+	return Model{opts: opts, input: in, mode: mode, filter: opts.Filter, st: newStyles(opts.Color), width: 80, height: 24}
 }
 
 // Chosen is the picked turn as SESSION/TURN, "" when none was picked.
@@ -105,6 +131,9 @@ func (m Model) Cancelled() bool { return m.cancelled }
 
 // Mode is the mode the next query runs in.
 func (m Model) Mode() memory.Mode { return m.mode }
+
+// Filter is the filter the next query runs with.
+func (m Model) Filter() Filter { return m.filter }
 
 // Init starts the first query when one was given.
 func (m Model) Init() tea.Cmd {
@@ -144,6 +173,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err = fmt.Errorf("pager: %w", msg.err)
 		}
 		return m, nil
+	case copiedMsg:
+		m.note = msg.note
+		return m, nil
 	case tea.KeyMsg:
 		return m.key(msg)
 	}
@@ -151,6 +183,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	m.note = ""
 	switch msg.String() {
 	case "ctrl+c", "esc":
 		m.stop()
@@ -187,6 +220,40 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m.schedule()
+	case "alt+p":
+		if m.opts.Here == "" && m.filter.Project == "" {
+			m.note = "not in an indexed project: start find inside one, or pass --project"
+			return m, nil
+		}
+		if m.filter.Project != "" {
+			m.filter.Project = ""
+		} else {
+			m.filter.Project = m.opts.Here
+		}
+		return m.schedule()
+	case "alt+h":
+		m.filter.Harness = next(append([]string{""}, m.opts.Harnesses...), m.filter.Harness)
+		return m.schedule()
+	case "alt+t":
+		m.filter.Within = next(spans, m.filter.Within)
+		return m.schedule()
+	case "ctrl+y", "alt+y":
+		r, ok := m.selected()
+		if !ok || m.opts.Copy == nil {
+			return m, nil
+		}
+		ref := fmt.Sprintf("%s/%d", r.SessionID, r.Turn)
+		text, what := ref, ref
+		if msg.String() == "alt+y" {
+			text, what = turnText(r), "the text of "+ref
+		}
+		copyTo := m.opts.Copy
+		return m, func() tea.Msg {
+			if err := copyTo(text); err != nil {
+				return copiedMsg{note: "copy failed: " + err.Error()}
+			}
+			return copiedMsg{note: "copied " + what}
+		}
 	case "ctrl+o":
 		r, ok := m.selected()
 		if !ok || m.opts.Open == nil {
@@ -227,9 +294,9 @@ func (m Model) startQuery() (tea.Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.cancel = cancel
 	m.pending = true
-	seq, mode, search := m.seq, m.mode, m.opts.Search
+	seq, mode, f, search := m.seq, m.mode, m.filter, m.opts.Search
 	return m, func() tea.Msg {
-		r, err := search(ctx, q, mode)
+		r, err := search(ctx, q, mode, f)
 		return resultMsg{seq: seq, r: r, err: err}
 	}
 }
@@ -265,6 +332,35 @@ func (m *Model) clampOffset() {
 		m.offset = m.cursor - rows + 1
 	}
 	m.offset = max(m.offset, 0)
+}
+
+// next is the element after cur in xs, wrapping to the first.
+func next[T comparable](xs []T, cur T) T {
+	for i, x := range xs {
+		if x == cur {
+			return xs[(i+1)%len(xs)]
+		}
+	}
+	return xs[0]
+}
+
+// turnText is a turn as plain text to paste: its question, its answer,
+// then its files and commands.
+func turnText(r memory.Result) string {
+	var b strings.Builder
+	if r.User != "" {
+		b.WriteString(strings.TrimSpace(r.User) + "\n\n")
+	}
+	if r.Assistant != "" {
+		b.WriteString(strings.TrimSpace(r.Assistant) + "\n")
+	}
+	if len(r.Files) > 0 {
+		b.WriteString("\nfiles: " + strings.Join(r.Files, ", ") + "\n")
+	}
+	if len(r.Commands) > 0 {
+		b.WriteString("ran: " + strings.Join(r.Commands, "; ") + "\n")
+	}
+	return b.String()
 }
 
 // harnessOf is a session's harness: its ID's first part (aider-, claude-).

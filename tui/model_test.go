@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,13 +25,16 @@ var corpus = []memory.Result{
 }
 
 // fakeSearch returns the corpus turns that hold every word of the query.
-func fakeSearch(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+func fakeSearch(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
 	r := &memory.Recall{Query: q, Mode: mode, RealizedMode: mode}
 	for _, res := range corpus {
 		text := strings.ToLower(res.User + " " + res.Assistant + " " + strings.Join(res.Commands, " "))
 		all := true
 		for _, w := range strings.Fields(strings.ToLower(q)) {
 			all = all && strings.Contains(text, w)
+		}
+		if f.Project != "" && !memory.InProject(res.Project, f.Project) || f.Harness != "" && harnessOf(res.SessionID) != f.Harness {
+			all = false
 		}
 		if all {
 			r.Results = append(r.Results, res)
@@ -182,9 +187,9 @@ func TestEscCancels(t *testing.T) {
 
 func TestTabSwitchesModeAndRequeries(t *testing.T) {
 	var asked []memory.Mode
-	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
 		asked = append(asked, mode)
-		return fakeSearch(ctx, q, mode)
+		return fakeSearch(ctx, q, mode, f)
 	}})
 	m = typeText(t, m, "tenant")
 	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyTab})
@@ -199,9 +204,9 @@ func TestTabSwitchesModeAndRequeries(t *testing.T) {
 
 func TestNewerQueryCancelsAndWins(t *testing.T) {
 	var ctxs []context.Context
-	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
 		ctxs = append(ctxs, ctx)
-		return fakeSearch(ctx, q, mode)
+		return fakeSearch(ctx, q, mode, f)
 	}})
 	// Start the query for "t" but hold its answer back.
 	next, _ := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("t")})
@@ -221,7 +226,7 @@ func TestNewerQueryCancelsAndWins(t *testing.T) {
 }
 
 func TestControlCodesFromHistoryAreDropped(t *testing.T) {
-	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
 		return &memory.Recall{Results: []memory.Result{{SessionID: "aider-x", Turn: 1, User: "evil \x1b]0;pwned\x07 title", Assistant: "\x1b[2Jcleared"}}}, nil
 	}})
 	m = typeText(t, m, "evil")
@@ -232,12 +237,129 @@ func TestControlCodesFromHistoryAreDropped(t *testing.T) {
 
 func TestPreviewScrollsToTheMatch(t *testing.T) {
 	long := strings.Repeat("filler line about nothing in particular\n", 40) + "here the kubernetes manifest was fixed\n" + strings.Repeat("more filler\n", 5)
-	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode) (*memory.Recall, error) {
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
 		return &memory.Recall{Results: []memory.Result{{SessionID: "aider-x", Turn: 1, User: "deploy", Assistant: long}}}, nil
 	}})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = typeText(t, next.(Model), "kubernetes")
 	if v := plain(m); !strings.Contains(v, "here the kubernetes manifest was fixed") {
 		t.Fatalf("the preview does not show the matching line:\n%s", v)
+	}
+}
+
+func key(t *testing.T, m Model, k string) (Model, tea.Cmd) {
+	t.Helper()
+	msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k[len(k)-1:]), Alt: strings.HasPrefix(k, "alt+")}
+	if msg.String() != k {
+		t.Fatalf("key %q reads as %q", k, msg.String())
+	}
+	next, cmd := m.Update(msg)
+	return next.(Model), cmd
+}
+
+// TestFilterKeysNarrowAndSay: alt-p narrows to the project find started
+// in and back, alt-h steps through the agents, alt-t through the time
+// spans; each query runs again with the filter, and the status line says
+// what is filtered out.
+func TestFilterKeysNarrowAndSay(t *testing.T) {
+	var last Filter
+	m := New(Options{Debounce: time.Millisecond, Here: "/home/u/shop", Harnesses: []string{"aider", "claude", "codex"},
+		Search: func(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
+			last = f
+			return fakeSearch(ctx, q, mode, f)
+		}})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = typeText(t, next.(Model), "t")
+	if !strings.Contains(plain(m), "3 turns") {
+		t.Fatalf("unfiltered:\n%s", plain(m))
+	}
+	m, cmd := key(t, m, "alt+p")
+	m = run(t, m, cmd)
+	v := plain(m)
+	if last.Project != "/home/u/shop" || !strings.Contains(v, "2 turns") || !strings.Contains(v, "project shop") || strings.Contains(v, "docker image") {
+		t.Fatalf("alt-p did not narrow to this project (filter %+v):\n%s", last, v)
+	}
+	m, cmd = key(t, m, "alt+h")
+	m = run(t, m, cmd)
+	v = plain(m)
+	if last.Harness != "aider" || !strings.Contains(v, "1 turns") || !strings.Contains(v, "project shop · aider") {
+		t.Fatalf("alt-h did not narrow to aider (filter %+v):\n%s", last, v)
+	}
+	m, cmd = key(t, m, "alt+h")
+	m = run(t, m, cmd)
+	if v = plain(m); last.Harness != "claude" || !strings.Contains(v, "nothing found") || !strings.Contains(v, "claude") {
+		t.Fatalf("a filter that keeps nothing must say which filter (filter %+v):\n%s", last, v)
+	}
+	for range 2 { // codex, then every agent again
+		m, cmd = key(t, m, "alt+h")
+		m = run(t, m, cmd)
+	}
+	if last.Harness != "" {
+		t.Fatalf("alt-h does not come back to every agent: %+v", last)
+	}
+	m, cmd = key(t, m, "alt+t")
+	m = run(t, m, cmd)
+	if last.Within != 24*time.Hour || !strings.Contains(plain(m), "last day") {
+		t.Fatalf("alt-t did not filter to the last day (filter %+v):\n%s", last, plain(m))
+	}
+	for range len(spans) - 1 {
+		m, cmd = key(t, m, "alt+t")
+		m = run(t, m, cmd)
+	}
+	m, cmd = key(t, m, "alt+p")
+	m = run(t, m, cmd)
+	if last != (Filter{}) || !strings.Contains(plain(m), "3 turns") || m.Filter() != (Filter{}) {
+		t.Fatalf("the filters do not come back to everything: %+v\n%s", last, plain(m))
+	}
+}
+
+func TestProjectKeyOutsideAnIndexedProjectSaysSo(t *testing.T) {
+	m := typeText(t, newTest(t, false), "t")
+	m, cmd := key(t, m, "alt+p")
+	if cmd != nil || m.Filter().Project != "" || !strings.Contains(plain(m), "not in an indexed project") {
+		t.Fatalf("alt-p without a project:\n%s", plain(m))
+	}
+}
+
+// TestCopyKeys: ctrl-y copies the selected turn's SESSION/TURN, alt-y its
+// text, and the status line says so (or why it failed).
+func TestCopyKeys(t *testing.T) {
+	var copied []string
+	fail := false
+	m := New(Options{Debounce: time.Millisecond, Search: fakeSearch, Copy: func(s string) error {
+		if fail {
+			return errors.New("no clipboard")
+		}
+		copied = append(copied, s)
+		return nil
+	}})
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = typeText(t, next.(Model), "tenant")
+	for _, k := range []string{"ctrl+y", "alt+y"} {
+		var msg tea.KeyMsg
+		if k == "ctrl+y" {
+			msg = tea.KeyMsg{Type: tea.KeyCtrlY}
+		} else {
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y"), Alt: true}
+		}
+		next, cmd := m.Update(msg)
+		if cmd == nil {
+			t.Fatalf("%s does nothing", k)
+		}
+		next, _ = next.(Model).Update(cmd())
+		m = next.(Model)
+	}
+	want := []string{"aider-1111aaaa/1", "why does the tenant filter drop rows\n\nThe tenant ID was compared as a string.\nFix it in query.go.\n\nfiles: query.go\n"}
+	if !slices.Equal(copied, want) {
+		t.Fatalf("copied %q, want %q", copied, want)
+	}
+	if v := plain(m); !strings.Contains(v, "copied the text of aider-1111aaaa/1") {
+		t.Fatalf("the status does not say what was copied:\n%s", v)
+	}
+	fail = true
+	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyCtrlY})
+	next, _ = next.(Model).Update(cmd())
+	if v := plain(next.(Model)); !strings.Contains(v, "copy failed: no clipboard") {
+		t.Fatalf("a failed copy is not said:\n%s", v)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/charmbracelet/lipgloss"
@@ -35,7 +36,7 @@ func newStyles(color bool) styles {
 	}
 }
 
-const footer = "↑↓ move · tab mode · enter pick · ctrl-o session · esc quit"
+const footer = "↑↓ · tab mode · alt-p/h/t filter · ctrl-y/alt-y copy · ctrl-o session · esc quit"
 
 // listRows is how many results the list shows at this height; each takes
 // two lines.
@@ -75,6 +76,8 @@ func (m Model) status() string {
 	switch {
 	case m.err != nil:
 		return "error: " + m.err.Error()
+	case m.note != "":
+		return m.note
 	case strings.TrimSpace(m.input.Value()) == "":
 		return "type a question, a file name or a command"
 	case m.pending && m.recall == nil:
@@ -83,14 +86,19 @@ func (m Model) status() string {
 		return ""
 	}
 	r := m.recall
-	s := ""
+	// What the filter keeps comes before the store's note on why nothing
+	// matched, so a narrow screen still shows it.
+	var s string
 	if len(r.Results) == 0 {
 		s = "nothing found"
-		if r.Note != "" {
-			s += ": " + r.Note
-		}
 	} else {
 		s = fmt.Sprintf("%d turns · %s · %s", len(r.Results), r.RealizedMode, r.Took.Round(1e6))
+	}
+	if f := m.filterLabel(); f != "" {
+		s += " · " + f
+	}
+	if len(r.Results) == 0 && r.Note != "" {
+		s += ": " + r.Note
 	}
 	if r.FallbackReason != "" {
 		s += " · keywords only: " + r.FallbackReason
@@ -99,6 +107,37 @@ func (m Model) status() string {
 		s += " · searching…"
 	}
 	return s
+}
+
+// filterLabel says what the filter keeps: "project shop · claude · 7d".
+func (m Model) filterLabel() string {
+	var parts []string
+	f := m.filter
+	if f.Project != "" {
+		parts = append(parts, "project "+projectName(f.Project))
+	}
+	if f.Harness != "" {
+		parts = append(parts, f.Harness)
+	}
+	if f.Within > 0 {
+		parts = append(parts, "last "+span(f.Within))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func span(d time.Duration) string {
+	days := int(d / (24 * time.Hour))
+	switch {
+	case days == 1:
+		return "day"
+	case days == 7:
+		return "week"
+	case days == 30:
+		return "30 days"
+	case days == 365:
+		return "year"
+	}
+	return fmt.Sprintf("%d days", days)
 }
 
 // row is one result's two lines: when, project, harness and question; then

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -30,6 +31,11 @@ Keys:
   type            the query (results update as typing pauses)
   up/down         move (also ctrl-p/ctrl-n); pgup/pgdown a page
   tab/shift-tab   switch mode: hybrid, semantic, keyword
+  alt-p           only this project (the one find started in) / every project
+  alt-h           step through the agents: aider, claude, codex, … and all
+  alt-t           step through the time: last day, week, 30 days, year, any
+  ctrl-y          copy the turn's SESSION/TURN
+  alt-y           copy the turn's text (question, answer, files, commands)
   enter           print the turn as SESSION/TURN and exit
   ctrl-o          open the whole session in the pager ($PAGER, less -R)
   esc, ctrl-c     quit without choosing (exit 130)
@@ -37,12 +43,18 @@ Keys:
 The screen is drawn on the terminal, never into a pipe, so
   deja show "$(deja find)"
 shows the turn you picked. Without a terminal, find refuses (exit 2): use
-'deja recall QUERY' (--json for scripts). NO_COLOR turns colour off.`
+'deja recall QUERY' (--json for scripts). NO_COLOR turns colour off.
+
+Copying writes the terminal's clipboard sequence (OSC 52, which tmux,
+kitty, iTerm2, WezTerm and most terminals accept) and also hands the text
+to wl-copy, xclip, xsel or pbcopy when one is there.`
 
 type findOptions struct {
-	mode    string
-	project string
-	limit   int
+	mode      string
+	project   string
+	harness   string
+	subagents bool
+	limit     int
 }
 
 func newFindCmd(io *IO) *cobra.Command {
@@ -62,6 +74,7 @@ func newFindCmd(io *IO) *cobra.Command {
 	f.StringVar(&opts.mode, "mode", "", "the mode to start in: hybrid, semantic or keyword (default from recall.mode)")
 	f.StringVar(&opts.project, "project", "", "only sessions of histories in DIR or below it")
 	f.IntVar(&opts.limit, "limit", 20, "how many turns to list")
+	addHarnessFlags(cmd, &opts.harness, &opts.subagents)
 	return cmd
 }
 
@@ -118,11 +131,12 @@ func runFind(cmd *cobra.Command, io *IO, opts findOptions, query string) error {
 		return err
 	}
 	cfg.Recall.Limit = opts.limit
-	var sc memory.Scope
-	if opts.project != "" {
-		if sc.Project, err = resolveDir(opts.project); err != nil {
-			return fmt.Errorf("--project: %w", err)
-		}
+	if err := checkHarness(opts.harness); err != nil {
+		return err
+	}
+	filter := tui.Filter{Harness: opts.harness}
+	if filter.Project, err = projectFlag(opts.project); err != nil {
+		return err
 	}
 	tty, err := openFindTerminal(io)
 	if err != nil {
@@ -135,13 +149,26 @@ func runFind(cmd *cobra.Command, io *IO, opts findOptions, query string) error {
 		return err
 	}
 	defer store.Close()
+	if err := checkScope(ctx, store, memory.Scope{Project: filter.Project}); err != nil {
+		return err
+	}
+	var here string
+	if wd, err := os.Getwd(); err == nil {
+		if wd, err = resolveDir(wd); err == nil {
+			here, _ = store.ProjectOf(ctx, wd)
+		}
+	}
+	harnesses, err := store.Harnesses(ctx)
+	if err != nil {
+		return err
+	}
 
 	// Nothing may write to the terminal while the screen is drawn.
 	quiet := &IO{In: io.In, Out: discard, Err: discard}
 	var once sync.Once
 	var emb embed.Embedder
 	var noEmb string
-	search := func(qctx context.Context, q string, m memory.Mode) (*memory.Recall, error) {
+	search := func(qctx context.Context, q string, m memory.Mode, f tui.Filter) (*memory.Recall, error) {
 		qctx, stop := context.WithCancel(qctx)
 		defer stop()
 		go func() { // the command's own cancellation (a signal) ends it too
@@ -151,6 +178,10 @@ func runFind(cmd *cobra.Command, io *IO, opts findOptions, query string) error {
 			case <-qctx.Done():
 			}
 		}()
+		sc := memory.Scope{Project: f.Project, Harness: f.Harness, Subagents: opts.subagents}
+		if f.Within > 0 {
+			sc.Since = time.Now().Add(-f.Within)
+		}
 		if r := recallServed(qctx, quiet, cfg, q, m, sc); r != nil {
 			return r, nil
 		}
@@ -173,10 +204,14 @@ func runFind(cmd *cobra.Command, io *IO, opts findOptions, query string) error {
 
 	self, _ := os.Executable()
 	model := tui.New(tui.Options{
-		Search: search,
-		Query:  query,
-		Mode:   mode,
-		Color:  color,
+		Search:    search,
+		Query:     query,
+		Mode:      mode,
+		Color:     color,
+		Filter:    filter,
+		Here:      here,
+		Harnesses: harnesses,
+		Copy:      func(text string) error { return copyText(tty.out, text) },
 		Open: func(id string) *exec.Cmd {
 			// The session through 'deja show', paged as show pages it.
 			return exec.Command("sh", "-c", `"$0" show -- "$1" | ${PAGER:-less -R}`, self, id)

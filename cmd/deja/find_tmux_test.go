@@ -115,7 +115,9 @@ func TestFindInTmux(t *testing.T) {
 	shell := "env -i " + strings.Join(quoteAll(env), " ") + " sh"
 	p.tmux("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-s", "find", shell)
 	t.Cleanup(func() { exec.Command("tmux", "-S", p.socket, "kill-server").Run() })
-	p.tmux("send-keys", "-t", "find", "-l", "clear; echo before-find")
+	// The server takes the clipboard sequences find writes (ctrl-y).
+	p.tmux("set-option", "-s", "set-clipboard", "on")
+	p.tmux("send-keys", "-t", "find", "-l", "clear; cd '"+shop+"'; echo before-find")
 	p.tmux("send-keys", "-t", "find", "Enter")
 	p.waitFor("the shell", func(s string) bool { return strings.HasPrefix(s, "before-find\n") })
 
@@ -134,6 +136,29 @@ func TestFindInTmux(t *testing.T) {
 		t.Fatalf("a turn without the word is listed:\n%s", s)
 	}
 	checkSize(t, s)
+
+	// alt-p narrows to the project find started in, alt-h to one agent;
+	// the status line says so. Both turns are from here, by aider.
+	p.tmux("send-keys", "-t", "find", "M-p")
+	p.waitFor("the project filter", func(s string) bool {
+		return strings.Contains(s, "2 turns · keyword") && strings.Contains(s, "· project shop")
+	})
+	p.tmux("send-keys", "-t", "find", "M-h")
+	p.waitFor("the agent filter", func(s string) bool { return strings.Contains(s, "· project shop · aider") })
+	p.tmux("send-keys", "-t", "find", "M-t")
+	p.waitFor("the time filter", func(s string) bool { return strings.Contains(s, "nothing found") && strings.Contains(s, "· last day") })
+	for range 4 { // week, 30 days, year, any time
+		p.tmux("send-keys", "-t", "find", "M-t")
+	}
+	p.waitFor("the time filter off", func(s string) bool { return strings.Contains(s, "2 turns · keyword") && !strings.Contains(s, "last ") })
+
+	// ctrl-y copies the selected turn's ID through the terminal.
+	p.tmux("send-keys", "-t", "find", "C-y")
+	s = p.waitFor("the copy", func(s string) bool { return strings.Contains(s, "copied aider-") })
+	buf := strings.TrimSpace(p.tmux("show-buffer"))
+	if !strings.HasPrefix(buf, "aider-") || !strings.HasSuffix(buf, "-20260717T090000/0") || !strings.Contains(s, "copied "+buf) {
+		t.Fatalf("ctrl-y put %q on the clipboard:\n%s", buf, s)
+	}
 
 	// Replace the query: the list follows it.
 	p.tmux("send-keys", "-t", "find", "C-u")
