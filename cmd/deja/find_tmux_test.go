@@ -137,6 +137,24 @@ func TestFindInTmux(t *testing.T) {
 	}
 	checkSize(t, s)
 
+	// Resized to 120×40 and back to 80×24, the screen is redrawn to fit.
+	p.tmux("resize-window", "-t", "find", "-x", "120", "-y", "40")
+	p.waitFor("the screen at 120 columns", func(s string) bool {
+		lines := strings.Split(s, "\n")
+		return len(lines) >= 40 && strings.HasSuffix(strings.TrimRight(lines[0], " "), "[keyword]") && len(strings.TrimRight(lines[0], " ")) > 100
+	})
+	p.tmux("resize-window", "-t", "find", "-x", "80", "-y", "24")
+	s = p.waitFor("the screen at 80 columns again", func(s string) bool {
+		first := strings.TrimRight(strings.SplitN(s, "\n", 2)[0], " ")
+		return strings.HasSuffix(first, "[keyword]") && len(first) <= 80 && strings.Contains(s, "esc quit")
+	})
+	checkSize(t, s)
+	for _, want := range []string{"Why does the tenant filter drop rows?", "files: internal/db/query.go", "2 turns"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("after the resize the screen lacks %q:\n%s", want, s)
+		}
+	}
+
 	// alt-p narrows to the project find started in, alt-h to one agent;
 	// the status line says so. Both turns are from here, by aider.
 	p.tmux("send-keys", "-t", "find", "M-p")
