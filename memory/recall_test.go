@@ -3,10 +3,14 @@ package memory
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/embed"
 )
 
 func TestRecallEmptyStoreSaysHowToIndex(t *testing.T) {
@@ -160,6 +164,48 @@ func TestRecallFilters(t *testing.T) {
 	for _, res := range r.Results {
 		if res.SessionID != ids[1] {
 			t.Errorf("--session %s returned a turn of %s", ids[1], res.SessionID)
+		}
+	}
+}
+
+// TestRecallSkipsAProjectWithoutVectors: a project whose every turn the
+// embedder has no words for (here Japanese, for the built-in word
+// vectors) holds no vector; recall by meaning must still answer from the
+// other projects, not fail the query for the whole store.
+func TestRecallSkipsAProjectWithoutVectors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(project, text string) string {
+		p := filepath.Join(dir, project, aider.HistoryFileName)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("# aider chat started at 2026-07-17 09:00:00\n\n"+text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	en := write("web", "#### why does the login page time out  \n\nThe session lookup blocks on a lock.\n")
+	jp := write("greeting", "#### こんにちは  \n\nこんにちは！\n")
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(dir, "data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Index(ctx, IndexOptions{Paths: []string{en, jp}, Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []Mode{Semantic, Hybrid} {
+		r, err := s.Recall(ctx, RecallOptions{Query: "sign-in screen hangs", Mode: mode, Embedder: emb})
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if len(r.Results) != 1 || !strings.Contains(r.Results[0].User, "login page") {
+			t.Fatalf("%s: %d results (%s), want the login turn", mode, len(r.Results), r.Note)
 		}
 	}
 }

@@ -57,6 +57,12 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 	}
 	best := map[int64]float32{}
 	for _, c := range cols {
+		if c.dimension == 0 {
+			// A project none of whose turns has a vector (text the
+			// embedder has no words for) has nothing to offer, and must
+			// not fail the query for the others.
+			continue
+		}
 		if c.dimension != len(qvec) {
 			return nil, mean, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, c.dimension, len(qvec))
 		}
