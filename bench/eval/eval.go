@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory"
 )
 
@@ -29,6 +30,9 @@ type Query struct {
 	// Store names a tiny store (bench/eval/tiny/NAME.md) the query runs
 	// against instead of the corpus.
 	Store string `json:"store,omitempty"`
+	// Corpus names the harness corpus (a directory of
+	// ../shared/harness/corpus) a query of harness.json runs against.
+	Corpus string `json:"corpus,omitempty"`
 }
 
 // Target names a turn by its history's base name, the session's ordinal
@@ -60,6 +64,8 @@ type Eval struct {
 	Store    *memory.Store
 	Embedder embed.Embedder
 	Queries  []Query
+	// Harnesses read the corpus; nil is aider alone.
+	Harnesses harness.Registry
 	// Tiny holds the tiny stores, by name, that queries with a Store run
 	// against.
 	Tiny map[string]*Eval
@@ -121,7 +127,7 @@ func (e *Eval) Index(ctx context.Context, paths []string) (memory.IndexReport, e
 			e.corpus[p] = true
 		}
 	}
-	rep, err := e.Store.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: e.Embedder})
+	rep, err := e.Store.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: e.Embedder, Harnesses: e.Harnesses})
 	if err != nil {
 		return rep, err
 	}

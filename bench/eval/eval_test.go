@@ -116,3 +116,72 @@ func TestEvalPromises(t *testing.T) {
 		}
 	}
 }
+
+// TestHarnessEvalPromises holds the queries written from the Claude Code
+// and Codex corpora (harness.json) to the figures the README states:
+// every exact lookup in hybrid's top 5 (and at least the stated number
+// first), every missing literal empty in every mode, and hybrid's
+// paraphrase hit@5 and empty negatives no lower than measured.
+func TestHarnessEvalPromises(t *testing.T) {
+	if testing.Short() {
+		t.Skip("indexes the harness corpora")
+	}
+	root := "../../../shared/harness/corpus"
+	qs, err := LoadQueries("harness.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb, err := embed.NewBuiltin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Measured: claude exact hit@1 8/8, paraphrase hit@5 7/9, negatives
+	// 5/6 empty; codex exact hit@1 8/9, paraphrase hit@5 3/9, negatives
+	// 5/6 empty.
+	want := map[string]struct{ exact1, para5, negEmpty int }{
+		"claude-code": {8, 7, 5},
+		"codex":       {8, 3, 5},
+	}
+	ctx := context.Background()
+	for _, c := range harnessCorpora {
+		if _, err := HarnessCorpus(root, c.Dir); err != nil {
+			t.Skipf("corpus not available: %v", err)
+		}
+		e, err := HarnessEval(ctx, root, c.Dir, t.TempDir(), emb, qs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := map[string]int{}
+		for _, q := range e.Queries {
+			kinds[q.Kind]++
+		}
+		if kinds["paraphrase"] < 8 || kinds["exact"] < 8 || kinds["negative"]+kinds["missing"] < 10 {
+			t.Errorf("%s: query kinds %v, want at least 8 paraphrases, 8 exact and 10 negatives", c.Name, kinds)
+		}
+		tune := memory.DefaultTuning(emb.Identity())
+		for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
+			sc, _, err := e.Run(ctx, mode, tune)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := sc["missing"]; m.Empty != m.Negatives {
+				t.Errorf("%s %s: %d of %d missing literals returned results", c.Name, mode, m.Negatives-m.Empty, m.Negatives)
+			}
+			if mode != memory.Hybrid {
+				continue
+			}
+			w := want[c.Dir]
+			if x := sc["exact"]; x.Hit5 != x.N || x.Hit1 < w.exact1 {
+				t.Errorf("%s hybrid exact: hit@1 %d, hit@5 %d of %d, want hit@5 all and hit@1 at least %d", c.Name, x.Hit1, x.Hit5, x.N, w.exact1)
+			}
+			if p := sc["paraphrase"]; p.Hit5 < w.para5 {
+				t.Errorf("%s hybrid paraphrase hit@5: %d of %d, want at least %d", c.Name, p.Hit5, p.N, w.para5)
+			}
+			if n := sc["negative"]; n.Empty < w.negEmpty {
+				t.Errorf("%s hybrid negatives: %d of %d empty, want at least %d", c.Name, n.Empty, n.Negatives, w.negEmpty)
+			}
+			t.Logf("%s hybrid: paraphrase %s, exact %s, negatives %d/%d empty", c.Name, sc["paraphrase"], sc["exact"], sc["negative"].Empty, sc["negative"].Negatives)
+		}
+		e.Store.Close()
+	}
+}

@@ -30,6 +30,9 @@ import (
 // printCentroid prints the corpus centroid instead of scoring.
 var printCentroid bool
 
+// harnessRoot holds the harness corpora.
+var harnessRoot string
+
 // tuneFlags overrides Tuning fields, as JSON: -tune '{"Verbatim":0.8}'.
 var tuneFlags = flag.String("tune", "", "override Tuning fields, as a JSON object")
 
@@ -41,6 +44,7 @@ func main() {
 	sweep := flag.Bool("sweep", false, "score hybrid over a grid of floor, domain, fusion k and exact weight")
 	flag.BoolVar(&printCentroid, "centroid", false, "print the corpus's centroid as Go source (memory/prior.go) and exit")
 	hubs := flag.Int("hubs", 100, "turns of each set (dev, held-out) the generated queries are written from")
+	flag.StringVar(&harnessRoot, "harness-corpus", "../shared/harness/corpus", "the harness corpora (claude-code/, codex/) that bench/eval/harness.json is written from")
 	flag.Parse()
 	if err := run(*corpus, *queries, *store, *verbose, *sweep, *hubs); err != nil {
 		fmt.Fprintln(os.Stderr, "eval:", err)
@@ -131,6 +135,10 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 	}
 	tw.Flush()
 	fmt.Printf("\n(k=%d, exact weight %.1f, floor %.2f, domain %.2f for %s)\n", tune.FusionK, tune.ExactWeight, tune.Floor, tune.Domain, emb.Identity())
+	fmt.Println()
+	if err := runHarnesses(ctx, os.Stdout, harnessRoot, filepath.Join(filepath.Dir(queries), "harness.json"), emb, tune, verbose); err != nil {
+		return err
+	}
 	gen, err := e.Generate(ctx, perSet)
 	if err != nil {
 		return err
