@@ -68,6 +68,12 @@ func walk(f *harness.Finder, dir string, r harness.Reason, depth int) {
 		case !strings.HasPrefix(name, "rollout-"):
 		case strings.HasSuffix(name, ".jsonl"):
 			f.Add(p, r)
+		case strings.HasSuffix(name, ".json"):
+			// The first generation's single object (§2.2), unless a
+			// newer rollout of the same name is beside it.
+			if _, err := os.Stat(p + "l"); err != nil {
+				f.Add(p, r)
+			}
 		case strings.HasSuffix(name, ".jsonl.zst"):
 			if _, err := os.Stat(strings.TrimSuffix(p, ".zst")); err != nil {
 				f.Add(p, r)

@@ -20,6 +20,7 @@ func FuzzParse(f *testing.F) {
 			f.Add(data)
 		}
 	}
+	f.Add([]byte(legacyFixture))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h := Parse(data, harness.ParseOptions{Path: fixtureDir + "rollout-2025-12-25T22-45-23-019b55c1-d022-7061-bbb9-b0c90708472b.jsonl"})
 		harnesstest.CheckInvariants(t, h, 0, len(data))

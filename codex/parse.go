@@ -81,6 +81,9 @@ var knownTypes = map[string]bool{
 // the context Codex injects as user messages. Tool calls are read from the
 // response items, where alone they are logged.
 func Parse(data []byte, opts harness.ParseOptions) *harness.History {
+	if opts.Offset == 0 && isLegacy(data) {
+		return parseLegacy(data, opts)
+	}
 	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, st: state{turn: -1}}
 	p.useEvents = bytes.Contains(data, []byte(`"type":"user_message"`))
 	p.st.sess.Offset = opts.Offset

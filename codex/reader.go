@@ -41,15 +41,19 @@ var (
 // the machine's memory; the largest rollouts seen are tens of MB.
 const maxDecoded = 1 << 30
 
-// Sniff accepts a rollout-*.jsonl.zst that starts with zstd's magic, and a
-// .jsonl whose first line is session metadata: a wrapped session_meta
-// line, or a flat file's {id, timestamp, instructions} (§2.2).
+// Sniff accepts a rollout-*.jsonl.zst that starts with zstd's magic, a
+// .jsonl whose first line is session metadata (a wrapped session_meta
+// line, or a flat file's {id, timestamp, instructions}), and a legacy
+// .json object that opens with its session (§2.2).
 func (Reader) Sniff(path string, head []byte) error {
 	if strings.HasSuffix(path, ".jsonl.zst") {
 		if bytes.HasPrefix(head, zstdMagic) || firstLineIsMeta(head) {
 			return nil
 		}
 		return errNotRollout
+	}
+	if strings.HasSuffix(path, ".json") && isLegacy(head) && bytes.Contains(head, []byte(`"items"`)) {
+		return nil // the first generation: one object (§2.2)
 	}
 	if !strings.HasSuffix(path, ".jsonl") || !firstLineIsMeta(head) {
 		return errNotRollout
