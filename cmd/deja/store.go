@@ -105,16 +105,24 @@ func historyPaths(args []string, claims func(path string) bool) ([]string, []str
 		w.walk(abs, 0)
 		problems = append(problems, w.problems...)
 		if w.found == 0 {
-			problems = append(problems, fmt.Sprintf("%s: no aider history (%s) and no transcript in it or two levels below it", a, aider.HistoryFileName))
+			problems = append(problems, fmt.Sprintf("%s: no aider history (%s) in it or two levels below it, and no transcript in it or four levels below it", a, aider.HistoryFileName))
 		}
 	}
 	return paths, problems
 }
 
 // walkDepth is how many levels below a directory on the command line
-// 'deja index' looks, as discovery searches a root: aider writes a history
-// at a project's top, and 'deja index ~' must not read the whole home.
+// 'deja index' looks for aider histories, as discovery searches a root:
+// aider writes a history at a project's top, and 'deja index ~' must not
+// read the whole home.
 const walkDepth = 2
+
+// transcriptDepth is how many levels below it 'deja index' looks for the
+// other harnesses' transcripts, which their agents file deeper: Codex
+// under sessions/YYYY/MM/DD, Claude Code's subagents under
+// projects/PROJECT/SESSION/subagents, so that 'deja index ~/.codex' or
+// 'deja index ~/.claude' (or a copy of either) finds them all.
+const transcriptDepth = 4
 
 // historyWalk collects the histories below one directory.
 type historyWalk struct {
@@ -125,7 +133,7 @@ type historyWalk struct {
 }
 
 // walk adds the histories in dir and walks its subdirectories while depth
-// is below walkDepth. Symlinked directories are followed, as discovery
+// is below transcriptDepth (aider histories count to walkDepth). Symlinked directories are followed, as discovery
 // follows them; the depth limit keeps a link loop finite. Hidden
 // directories, node_modules, vendor and __pycache__ are skipped: aider
 // never writes a history there, and they are where the big trees are.
@@ -147,12 +155,12 @@ func (w *historyWalk) walk(dir string, depth int) {
 			continue
 		}
 		if !info.IsDir() {
-			if isHistoryName(name) || (isTranscriptName(name) && w.claims != nil && w.claims(p)) {
+			if (depth <= walkDepth && isHistoryName(name)) || (isTranscriptName(name) && w.claims != nil && w.claims(p)) {
 				w.addResolved(p)
 			}
 			continue
 		}
-		if depth < walkDepth && !skippedDir(name) {
+		if depth < transcriptDepth && !skippedDir(name) {
 			w.walk(p, depth+1)
 		}
 	}
@@ -180,7 +188,8 @@ func isHistoryName(name string) bool {
 
 // isTranscriptName accepts the names JSONL harnesses give their files.
 func isTranscriptName(name string) bool {
-	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.zst")
+	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.zst") ||
+		(strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".json")) // Codex's first generation
 }
 
 // homeShort writes a path under the home directory with ~.
