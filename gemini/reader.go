@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
+	"strings"
 
 	"github.com/deja-dev/deja/harness"
 )
@@ -51,4 +52,17 @@ func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
 		FirstOrdinal: opts.FirstOrdinal,
 		Project:      ProjectResolver(opts.Path),
 	})
+}
+
+var _ harness.Resumer = Reader{}
+
+// ResumeCommand is `gemini --resume <sessionId>` run in the session's
+// project: Gemini CLI keeps sessions per project, so without the project
+// there is no command that finds it.
+func (Reader) ResumeCommand(id, project string) string {
+	sid, ok := strings.CutPrefix(id, IDPrefix)
+	if !ok || sid == "" || project == "" || strings.ContainsAny(sid, "/ ") {
+		return ""
+	}
+	return "cd " + harness.ShellQuote(project) + " && gemini --resume " + harness.ShellQuote(sid)
 }

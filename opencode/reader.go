@@ -51,3 +51,19 @@ func (Reader) Read(ctx context.Context, path string, _ harness.ParseOptions) (*h
 	}
 	return ReadStore(ctx, path)
 }
+
+var _ harness.Resumer = Reader{}
+
+// ResumeCommand is `opencode --session <id>` run in the session's
+// directory, where OpenCode looks for the session's project.
+func (Reader) ResumeCommand(id, project string) string {
+	sid, ok := strings.CutPrefix(id, IDPrefix)
+	if !ok || sid == "" || strings.ContainsAny(sid, "/ ") {
+		return ""
+	}
+	cmd := "opencode --session " + harness.ShellQuote(sid)
+	if project != "" {
+		cmd = "cd " + harness.ShellQuote(project) + " && " + cmd
+	}
+	return cmd
+}
