@@ -144,7 +144,27 @@ func (m *Member) caughtUp(ctx context.Context, c jetstream.Consumer) (bool, erro
 	return false, nil
 }
 
+// fetch takes the next batch. Right after a consumer is made, or after the
+// node that led it was lost, a cluster may not have elected its leader
+// yet, and the server has no responder for the request; that passes with
+// the election, so fetch tries again for up to the member's timeout
+// before it reports it.
 func (m *Member) fetch(ctx context.Context, c jetstream.Consumer) ([]jetstream.Msg, error) {
+	deadline := time.Now().Add(m.opts.Timeout)
+	for {
+		msgs, err := m.fetchOnce(ctx, c)
+		if len(msgs) > 0 || !errors.Is(err, nats.ErrNoResponders) || !time.Now().Before(deadline) {
+			return msgs, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (m *Member) fetchOnce(ctx context.Context, c jetstream.Consumer) ([]jetstream.Msg, error) {
 	batch, err := c.FetchNoWait(foldBatch)
 	if err != nil {
 		return nil, fmt.Errorf("team: fetching: %w", err)
