@@ -24,6 +24,8 @@ var ErrNotScrubbed = errors.New("forgotten, but their text may remain in the sto
 // means the forget itself committed; any other error means nothing was
 // forgotten.
 func (s *Store) Forget(ctx context.Context, ids []string, lock LockOptions) error {
+	// What this store keeps loaded for recall reflects the write.
+	defer s.Invalidate()
 	l, err := AcquireLock(ctx, s.dir, lock)
 	if err != nil {
 		return err
@@ -130,6 +132,8 @@ func (s *Store) scrub(ctx context.Context) error {
 // longer holds it cannot come back. It reports, per ID, the history the
 // session came from.
 func (s *Store) Unforget(ctx context.Context, ids []string, lock LockOptions) (map[string]string, error) {
+	// What this store keeps loaded for recall reflects the write.
+	defer s.Invalidate()
 	l, err := AcquireLock(ctx, s.dir, lock)
 	if err != nil {
 		return nil, err

@@ -54,6 +54,8 @@ const teamPathPrefix = "team:"
 // local embedder. A turn of a forgotten session is dropped: the tombstone
 // wins over a later publish. Receiving a turn again changes nothing.
 func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts ImportOptions) (ImportReport, error) {
+	// What this store keeps loaded for recall reflects the write.
+	defer s.Invalidate()
 	var rep ImportReport
 	if len(turns) == 0 {
 		return rep, nil
@@ -242,6 +244,8 @@ func putRemoteSession(ctx context.Context, tx *sql.Tx, t RemoteTurn) error {
 // store never held the session, so a turn of it received later is
 // dropped. It is recorded as sent, since it came from the team.
 func (s *Store) ImportTombstone(ctx context.Context, session, subject string, lock LockOptions) error {
+	// What this store keeps loaded for recall reflects the write.
+	defer s.Invalidate()
 	if err := s.teamTables(ctx); err != nil {
 		return err
 	}

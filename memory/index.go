@@ -127,6 +127,8 @@ type fileState struct {
 // ends the run with an error wrapping ErrDiskFull: every file after it would
 // fail the same way.
 func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, error) {
+	// What this store keeps loaded for recall reflects the write.
+	defer s.Invalidate()
 	start := time.Now()
 	var rep IndexReport
 	lock, err := AcquireLock(ctx, s.dir, opts.Lock)

@@ -209,3 +209,36 @@ func TestRecallSkipsAProjectWithoutVectors(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallSeesTheStoresOwnWrites: a store that recalled (and so keeps
+// its projects and collections loaded) and then indexes a new project, or
+// forgets a session, recalls from what it now holds.
+func TestRecallSeesTheStoresOwnWrites(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	if r := recall(t, s, emb, "customers see other customer's rows", Semantic); len(r.Results) == 0 {
+		t.Fatal("the fixture's tenant turn is not found")
+	}
+	other := filepath.Join(t.TempDir(), "billing", aider.HistoryFileName)
+	if err := os.MkdirAll(filepath.Dir(other), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, []byte("# aider chat started at 2026-07-19 09:00:00\n\n#### invoice totals rounded wrong for euro customers  \n\nRound once per invoice, to the cent.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index(t, s, emb, other)
+	r := recall(t, s, emb, "invoice totals rounded wrong", Semantic)
+	if len(r.Results) == 0 || !strings.Contains(r.Results[0].User, "invoice totals") {
+		t.Fatalf("after indexing a new project the same store does not find its turn: %d results (%s)", len(r.Results), r.Note)
+	}
+	id := r.Results[0].SessionID
+	if err := s.Forget(context.Background(), []string{id}, LockOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range recall(t, s, emb, "invoice totals rounded wrong", Semantic).Results {
+		if res.SessionID == id {
+			t.Fatalf("the forgotten session %s is still recalled", id)
+		}
+	}
+}
