@@ -144,7 +144,9 @@ func newTeamStatusCmd(io *IO) *cobra.Command {
 			}
 			if !cfg.Team.Enabled() {
 				if asJSON {
-					return teamJSON(io, map[string]any{"configured": false, "url": cfg.Team.URL, "projects": cfg.Team.Projects})
+					// Scripts read a list, empty or not, never null.
+					projects := append([]string{}, cfg.Team.Projects...)
+					return teamJSON(io, map[string]any{"configured": false, "url": cfg.Team.URL, "projects": projects})
 				}
 				fmt.Fprintln(io.Out, noTeam)
 				return nil
