@@ -75,8 +75,8 @@ func originOf(path string) string {
 // fromOf is who a session came from, USER@MACHINE, for its path; empty for
 // this machine's own.
 func fromOf(path string) string {
-	from, _ := strings.CutPrefix(path, teamPathPrefix)
-	if len(from) == len(path) {
+	from, ok := strings.CutPrefix(path, teamPathPrefix)
+	if !ok {
 		return ""
 	}
 	return from

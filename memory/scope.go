@@ -50,7 +50,7 @@ func (sc Scope) filtered() bool {
 func (sc Scope) origin() string {
 	switch {
 	case sc.From != "":
-		return "team:" + sc.From
+		return teamPathPrefix + sc.From
 	case sc.Mine:
 		return localOrigin
 	}

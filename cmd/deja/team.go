@@ -68,7 +68,7 @@ func syncAfterIndex(ctx context.Context, io *IO, cfg config.Config, store *memor
 	}
 	if err != nil {
 		out.Error = err.Error()
-		fmt.Fprintf(io.Err, "deja: warning: the index stands, but the team was not synced: %v; check team.url and the server ('deja team status'), then run 'deja team sync'\n", oneLineError(err))
+		fmt.Fprintf(io.Err, "deja: warning: the index stands, but the team was not synced: %v; check team.url and the server, then run 'deja team sync'\n", oneLineError(err))
 		return out
 	}
 	out.Synced = true
