@@ -100,6 +100,7 @@ var defaults = map[string]any{
 	"team.url":      "",
 	"team.creds":    "",
 	"team.name":     "",
+	"team.user":     "",
 	"team.projects": "",
 	"team.replicas": 1,
 

@@ -19,6 +19,8 @@ type Team struct {
 	Creds string
 	// Name is the team; it names the stream and the subjects.
 	Name string
+	// User is who this member publishes as; empty is the login name.
+	User string
 	// Projects are the project directories whose turns are shared.
 	Projects []string
 	// Replicas is the stream's replica count when this member creates it.
@@ -36,6 +38,7 @@ func loadTeam(v *viper.Viper) (Team, error) {
 		URL:   strings.TrimSpace(v.GetString("team.url")),
 		Creds: expandHome(strings.TrimSpace(v.GetString("team.creds"))),
 		Name:  strings.TrimSpace(v.GetString("team.name")),
+		User:  strings.TrimSpace(v.GetString("team.user")),
 		// A clustered team uses 3; more than 5 is refused by the server.
 		Replicas: v.GetInt("team.replicas"),
 	}

@@ -49,6 +49,39 @@ type ImportReport struct {
 // history file has such a path, so indexing never touches it.
 const teamPathPrefix = "team:"
 
+// teamPath is the path of a session folded in from a team:
+// team:USER@MACHINE, which says whose it is in every place a session's
+// path goes (recall's from, the scope's --mine and --from) without a
+// join. A machine's name (Store.TeamMachine) never holds an '@'.
+func teamPath(person, machine string) string { return teamPathPrefix + person + "@" + machine }
+
+// localOrigin is the "origin" metadata of this machine's own chunks.
+const localOrigin = "local"
+
+// originOf is a session's "origin" metadata for its path: "local" for
+// this machine's own, "team:USER" for one folded in from a team, so one
+// equality filter keeps either.
+func originOf(path string) string {
+	from, ok := strings.CutPrefix(path, teamPathPrefix)
+	if !ok {
+		return localOrigin
+	}
+	if i := strings.LastIndexByte(from, '@'); i >= 0 {
+		from = from[:i]
+	}
+	return teamPathPrefix + from
+}
+
+// fromOf is who a session came from, USER@MACHINE, for its path; empty for
+// this machine's own.
+func fromOf(path string) string {
+	from, ok := strings.CutPrefix(path, teamPathPrefix)
+	if !ok {
+		return ""
+	}
+	return from
+}
+
 // ImportTurns writes turns received from a team into the store as sessions
 // marked with their origin, in one transaction, embedding them with the
 // local embedder. A turn of a forgotten session is dropped: the tombstone
@@ -228,7 +261,7 @@ func putRemoteSession(ctx context.Context, tx *sql.Tx, t RemoteTurn) error {
 		VALUES (?, ?, ?, 0, ?, ?, '', 0, 0, 1, ?, ?, ?, '')
 		ON CONFLICT(id) DO UPDATE SET path = excluded.path, project = excluded.project, started = excluded.started,
 			started_ns = excluded.started_ns, harness = excluded.harness, parent = excluded.parent, subagent = excluded.subagent`,
-		t.Session, teamPathPrefix+t.Origin, t.Project, started, ns, harnessName, t.Parent, t.Subagent)
+		t.Session, teamPath(t.Person, t.Origin), t.Project, started, ns, harnessName, t.Parent, t.Subagent)
 	if err != nil {
 		return err
 	}

@@ -133,6 +133,9 @@ type Result struct {
 	Assistant string
 	Files     []string
 	Commands  []string
+	// From says whose turn it is when a team folded it in: USER@MACHINE;
+	// empty for this machine's own.
+	From string
 	// KeywordRank and SemanticRank are the turn's 1-based places in each
 	// list, 0 when absent from it; Similarity is its best chunk's cosine,
 	// meaningful when SemanticRank > 0.
@@ -162,6 +165,9 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 	}
 	if turns == 0 {
 		return nil, fmt.Errorf("%w in %s: run 'deja index' to index the aider histories deja finds, or 'deja index PATH' for a history or a directory", ErrEmpty, s.dir)
+	}
+	if r.Note, err = s.noneFrom(ctx, opts.Scope.From); err != nil || r.Note != "" {
+		return r, err
 	}
 	q := parseQuery(opts.Query)
 	var allowed map[int64]bool
@@ -347,6 +353,7 @@ func (s *Store) results(ctx context.Context, ranked []fused) ([]Result, error) {
 			r.Started, _ = time.Parse(time.RFC3339, *started)
 		}
 		r.Files, r.Commands = splitLines(files), splitLines(commands)
+		r.From = fromOf(r.History)
 		r.Score = f.score
 		r.KeywordRank, r.SemanticRank, r.Similarity = f.keywordRank, f.semanticRank, f.similarity
 		out = append(out, r)

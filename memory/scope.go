@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,12 +30,31 @@ type Scope struct {
 	// Codex exec runs), which recall leaves out by default so they do not
 	// flood it. A Session scope always includes its session.
 	Subagents bool
+	// Mine keeps this machine's own sessions alone, leaving out those
+	// folded in from a team.
+	Mine bool
+	// From keeps the sessions folded in from that member of a team alone:
+	// the user they publish as (team.user).
+	From string
 }
 
 // filtered reports whether the scope narrows anything beyond leaving
 // subagent sessions out.
 func (sc Scope) filtered() bool {
-	return sc.Project != "" || sc.Session != "" || !sc.Since.IsZero() || !sc.Until.IsZero() || sc.Harness != ""
+	return sc.Project != "" || sc.Session != "" || !sc.Since.IsZero() || !sc.Until.IsZero() || sc.Harness != "" ||
+		sc.Mine || sc.From != ""
+}
+
+// origin is the value of a chunk's "origin" metadata that the scope keeps
+// (see originOf), empty for any.
+func (sc Scope) origin() string {
+	switch {
+	case sc.From != "":
+		return teamPathPrefix + sc.From
+	case sc.Mine:
+		return localOrigin
+	}
+	return ""
 }
 
 // excludesSubagents reports whether subagent sessions are out of scope.
@@ -68,6 +88,18 @@ func (sc Scope) sql() (string, []any) {
 	}
 	if sc.excludesSubagents() {
 		conds = append(conds, `s.subagent = 0`)
+	}
+	// A folded session's path is team:USER@MACHINE (teamPath), and a
+	// machine's name holds no '@', so the user is what comes before the
+	// last one.
+	if sc.Mine {
+		conds = append(conds, `substr(s.path, 1, ?) != ?`)
+		args = append(args, len(teamPathPrefix), teamPathPrefix)
+	}
+	if sc.From != "" {
+		prefix := teamPathPrefix + sc.From + "@"
+		conds = append(conds, `substr(s.path, 1, ?) = ? AND instr(substr(s.path, ?), '@') = 0`)
+		args = append(args, len(prefix), prefix, len(prefix)+1)
 	}
 	if len(conds) == 0 {
 		return "1", nil
@@ -241,6 +273,12 @@ func (sc Scope) describe() string {
 	if sc.Harness != "" {
 		parts = append(parts, "from "+sc.Harness)
 	}
+	if sc.Mine {
+		parts = append(parts, "of this machine's own")
+	}
+	if sc.From != "" {
+		parts = append(parts, "folded in from "+sc.From)
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -276,6 +314,35 @@ func (s *Store) explainScope(ctx context.Context, opts RecallOptions, r *Recall)
 		r.Note = fmt.Sprintf("%d turns match, none %s", n, opts.Scope.describe())
 	}
 	return nil
+}
+
+// noneFrom is the note of a recall --from a user no session in the store
+// came from, saying who the store holds turns from instead, or that no
+// team folded any in; empty when some session came from user.
+func (s *Store) noneFrom(ctx context.Context, user string) (string, error) {
+	if user == "" {
+		return "", nil
+	}
+	// ';' follows ':', so the range is every path team: begins, and the
+	// sessions_path index answers it.
+	paths, err := queryStrings(ctx, s.db, `SELECT DISTINCT path FROM sessions WHERE path >= ? AND path < ? ORDER BY path`, teamPathPrefix, "team;")
+	if err != nil {
+		return "", fmt.Errorf("store: listing team members: %w", err)
+	}
+	var members []string
+	for _, p := range paths {
+		m := strings.TrimPrefix(originOf(p), teamPathPrefix)
+		if m == user {
+			return "", nil
+		}
+		if !slices.Contains(members, m) {
+			members = append(members, m)
+		}
+	}
+	if len(members) == 0 {
+		return fmt.Sprintf("no turn from %s: this store holds no team's turns yet ('deja team sync' folds them in; 'deja team status' shows the team)", user), nil
+	}
+	return fmt.Sprintf("no turn from %s: the team's turns in this store are from %s", user, strings.Join(members, ", ")), nil
 }
 
 // ProjectOf is the indexed project that holds dir (dir itself or the

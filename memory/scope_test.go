@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,4 +54,47 @@ func mustEval(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// TestFromMatchesTheWholeUser: --from alice keeps alice's sessions and
+// not those of alice@corp, whose name holds the '@' that also parts user
+// from machine in a folded session's path, nor of ali.
+func TestFromMatchesTheWholeUser(t *testing.T) {
+	ctx := context.Background()
+	s, path := fixture(t)
+	index(t, s, nil, path)
+	var turns []RemoteTurn
+	for i, person := range []string{"alice", "alice@corp", "ali"} {
+		turns = append(turns, RemoteTurn{
+			SharedTurn: SharedTurn{Session: fmt.Sprintf("aider-remote-%d", i), Project: filepath.Dir(path), Harness: "aider",
+				Hash: fmt.Sprint(i), User: "where is the zebra ledger", Assist: "the zebra ledger of " + person},
+			Origin: "host-" + fmt.Sprint(i) + "-abc123", Person: person, Subject: "deja.t.shop.x.y", Seq: uint64(i + 1),
+		})
+	}
+	if _, err := s.ImportTurns(ctx, turns, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sc   Scope
+		want []string
+	}{
+		{Scope{From: "alice"}, []string{"alice@host-0-abc123"}},
+		{Scope{From: "alice@corp"}, []string{"alice@corp@host-1-abc123"}},
+		{Scope{From: "ali"}, []string{"ali@host-2-abc123"}},
+		{Scope{Mine: true}, nil},
+		{Scope{}, []string{"ali@host-2-abc123", "alice@corp@host-1-abc123", "alice@host-0-abc123"}},
+	} {
+		r, err := s.Recall(ctx, RecallOptions{Query: "zebra ledger", Mode: Keyword, Scope: c.sc, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, res := range r.Results {
+			got = append(got, res.From)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%+v found turns from %q, want %q", c.sc, got, c.want)
+		}
+	}
 }

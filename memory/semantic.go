@@ -76,6 +76,9 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 		if sc.excludesSubagents() {
 			where["subagent"] = "0"
 		}
+		if o := sc.origin(); o != "" {
+			where["origin"] = o
+		}
 		n := semanticDepth
 		if !sc.Since.IsZero() || !sc.Until.IsZero() {
 			n = c.col.Count() // filtered after the query: ask for everything
@@ -325,6 +328,7 @@ func (s *Store) loadCollection(ctx context.Context, key collectionKey, facts map
 			"project":  key.project,
 			"harness":  sm.harness,
 			"subagent": sm.subagent,
+			"origin":   originOf(sm.history),
 		}
 		if sm.started != "" {
 			meta["started"] = sm.started

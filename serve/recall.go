@@ -28,17 +28,20 @@ type RecallOutput struct {
 // RecallHit is one recalled turn of a RecallOutput. User and Assistant are
 // previews (QuestionPreview, AnswerPreview).
 type RecallHit struct {
-	SessionID    string   `json:"session_id"`
-	Turn         int      `json:"turn"`
-	Score        float64  `json:"score"`
-	Started      *string  `json:"started"`
-	History      string   `json:"history"`
-	Project      string   `json:"project"`
-	Line         int      `json:"line"`
-	User         string   `json:"user"`
-	Assistant    string   `json:"assistant"`
-	Files        []string `json:"files"`
-	Commands     []string `json:"commands"`
+	SessionID string   `json:"session_id"`
+	Turn      int      `json:"turn"`
+	Score     float64  `json:"score"`
+	Started   *string  `json:"started"`
+	History   string   `json:"history"`
+	Project   string   `json:"project"`
+	Line      int      `json:"line"`
+	User      string   `json:"user"`
+	Assistant string   `json:"assistant"`
+	Files     []string `json:"files"`
+	Commands  []string `json:"commands"`
+	// From is USER@MACHINE for a turn a team folded in; absent for this
+	// machine's own.
+	From         string   `json:"from,omitempty"`
 	KeywordRank  *int     `json:"keyword_rank"`
 	SemanticRank *int     `json:"semantic_rank"`
 	Similarity   *float64 `json:"similarity"`
@@ -65,7 +68,7 @@ func NewRecallOutput(r *memory.Recall) RecallOutput {
 		h := RecallHit{
 			SessionID: res.SessionID, Turn: res.Turn, Score: round(res.Score, 4), History: res.History,
 			Project: res.Project, Line: res.Line, User: preview(res.User, QuestionPreview), Assistant: preview(res.Assistant, AnswerPreview),
-			Files: nonNil(res.Files), Commands: nonNil(res.Commands),
+			Files: nonNil(res.Files), Commands: nonNil(res.Commands), From: res.From,
 		}
 		if !res.Started.IsZero() {
 			s := res.Started.Format(time.RFC3339)
@@ -127,6 +130,9 @@ func (o RecallOutput) entries(here string, now time.Time, why func(int) string) 
 			} else {
 				where += " (another project)"
 			}
+		}
+		if h.From != "" {
+			where += " · from " + quote.Line(h.From)
 		}
 		if why != nil {
 			where += " · " + why(i)

@@ -1,8 +1,11 @@
 package serve
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/deja-dev/deja/memory"
 )
 
 // TestRecallTextNamesEachHarness: the answer line of a recalled turn is
@@ -26,5 +29,28 @@ func TestRecallTextNamesEachHarness(t *testing.T) {
 	}
 	if strings.Contains(text, "aider: the claude") || strings.Contains(text, "aider: the codex") {
 		t.Errorf("an answer is labelled aider's:\n%s", text)
+	}
+}
+
+// TestRecallTextSaysWhoseTurn: a turn a team folded in says whose it is,
+// in the text agents read and in the JSON; a local one says nothing.
+func TestRecallTextSaysWhoseTurn(t *testing.T) {
+	o := NewRecallOutput(&memory.Recall{Query: "q", RealizedMode: memory.Hybrid, Results: []memory.Result{
+		{SessionID: "aider-1111", Project: "/src/api", Assistant: "alice's answer", From: "alice@laptop-3f2a1c"},
+		{SessionID: "aider-2222", Project: "/src/api", Assistant: "my answer"},
+	}})
+	text := o.Text()
+	if !strings.Contains(text, "1. aider-1111/0 · start unknown · /src/api · from alice@laptop-3f2a1c\n") {
+		t.Errorf("the folded turn does not say whose it is:\n%s", text)
+	}
+	if !strings.Contains(text, "2. aider-2222/0 · start unknown · /src/api\n") {
+		t.Errorf("the local turn says more than its project:\n%s", text)
+	}
+	data, err := json.Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), `"from":`); n != 1 || !strings.Contains(string(data), `"from":"alice@laptop-3f2a1c"`) {
+		t.Errorf("the JSON has %d from fields, want alice's alone: %s", n, data)
 	}
 }

@@ -49,7 +49,7 @@ type Status struct {
 // Status reads the stream, this machine's consumer and the store.
 func (m *Member) Status(ctx context.Context) (Status, error) {
 	st := Status{Machine: m.machine, User: m.opts.User, Team: m.opts.Name, Server: m.nc.ConnectedUrlRedacted(),
-		Stream: streamName(m.opts.Name), Projects: m.opts.Projects}
+		Stream: streamName(m.opts.Name), Projects: append([]string{}, m.opts.Projects...)}
 	rctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()
 	info, err := m.stream.Info(rctx)

@@ -95,7 +95,9 @@ func Connect(ctx context.Context, store *memory.Store, opts Options) (*Member, e
 	if err != nil {
 		return nil, fmt.Errorf("team: connecting to %s: %w (is the server running? 'deja team status' shows the configuration)", opts.URL, err)
 	}
-	js, err := jetstream.New(nc)
+	// An acknowledgement that never comes (a server that lost its quorum)
+	// fails the publish after Timeout rather than holding up the index.
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(opts.Timeout))
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("team: %w", err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/team"
 )
 
 const indexLong = `Index histories (aider, Claude Code, Codex) into deja's store, so 'deja
@@ -29,6 +30,11 @@ session, a file that did not change is not read at all, and only new turns are
 embedded. Sessions that leave a file (deleted, or cut by hand) stay indexed;
 'deja forget' drops them. One index runs at a time: a second one waits for
 the first (--wait), printing who holds the lock.
+
+With a team configured (team.url and team.projects), index then does what
+'deja team sync' does: it publishes the shared projects' new turns and folds
+in the team's. A team it cannot reach leaves the index as it is: a warning
+says what to check, and --json reports it under "team".
 
 The store is $DEJA_DATA_DIR, else $XDG_DATA_HOME/deja (~/.local/share/deja).`
 
@@ -77,6 +83,8 @@ type indexOutput struct {
 	Lacking  int      `json:"lacking_vectors"`
 	TookMS   int64    `json:"took_ms"`
 	Problems []string `json:"problems"`
+	// Team is what the sync after the index did, when a team is configured.
+	Team *indexTeam `json:"team,omitempty"`
 }
 
 func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
@@ -139,10 +147,11 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	if emb != nil {
 		embedder = emb.Identity()
 	}
+	teamRep := syncAfterIndex(ctx, io, cfg, store, iopts.Embedder)
 	if opts.json {
 		out := indexOutput{Files: rep.Files, Read: rep.Read, Sessions: rep.Sessions, NewTurns: rep.NewTurns,
 			Embedded: rep.Embedded, Embedder: embedder, Skipped: rep.Skipped, Missing: rep.Missing,
-			Redacted: rep.Redacted, Lacking: rep.Lacking, TookMS: rep.Took.Milliseconds(), Problems: rep.Problems}
+			Redacted: rep.Redacted, Lacking: rep.Lacking, TookMS: rep.Took.Milliseconds(), Problems: rep.Problems, Team: teamRep}
 		if out.Problems == nil {
 			out.Problems = []string{}
 		}
@@ -162,6 +171,9 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	}
 	if !opts.json {
 		printIndexed(io, rep, embedder)
+		if teamRep != nil && teamRep.Synced {
+			printIndexTeam(io, teamRep.SyncReport)
+		}
 	}
 	if rep.Redacted > 0 {
 		fmt.Fprintf(io.Err, "deja: %d secrets redacted before indexing\n", rep.Redacted)
@@ -183,6 +195,12 @@ func printIndexed(io *IO, rep memory.IndexReport, embedder string) {
 		fmt.Fprintf(io.Out, ", %d gone (their sessions stay)", rep.Missing)
 	}
 	fmt.Fprintf(io.Out, " in %s\n", roundDuration(rep.Took))
+}
+
+// printIndexTeam is the line the sync after an index adds to its summary.
+func printIndexTeam(io *IO, rep team.SyncReport) {
+	fmt.Fprintf(io.Out, "team: published %d turns and %d tombstones, folded %d turns and %d tombstones\n",
+		rep.Published.Turns, rep.Published.Tombstones, rep.Folded.Turns, rep.Folded.Tombstones)
 }
 
 // defaultPaths are the discovered histories and every history indexed

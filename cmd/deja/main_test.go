@@ -33,6 +33,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkbinary": mkbinary, "exits": exits, "jsonout": jsonout,
 			"waitserve": waitServe, "waitstopped": waitStopped, "cmprecall": cmpRecall,
+			"natsserver": natsServer,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")

@@ -28,7 +28,11 @@ nothing, in meaning or in words, returns nothing.
 
 Each turn found is a preview: --json carries the first 2,000 characters of
 the question ("user") and 600 of the answer ("assistant"), ending in "…"
-where cut. 'deja show SESSION/TURN' prints the whole turn.`
+where cut. 'deja show SESSION/TURN' prints the whole turn.
+
+A turn a team folded in (deja team) says whose it is: "from USER@MACHINE"
+on its line, "from" in --json. --mine keeps this machine's own turns alone,
+--from USER those folded in from USER alone.`
 
 type recallOptions struct {
 	query        string
@@ -40,6 +44,8 @@ type recallOptions struct {
 	limit        int
 	harness      string
 	subagents    bool
+	mine         bool
+	from         string
 }
 
 func newRecallCmd(io *IO) *cobra.Command {
@@ -67,6 +73,8 @@ func newRecallCmd(io *IO) *cobra.Command {
 	f.StringVar(&opts.session, "session", "", "only this session (its ID, or a part only it has)")
 	f.IntVar(&opts.limit, "limit", 0, "how many turns to show (default from recall.limit: 5)")
 	addHarnessFlags(cmd, &opts.harness, &opts.subagents)
+	f.BoolVar(&opts.mine, "mine", false, "only this machine's own turns, none a team folded in")
+	f.StringVar(&opts.from, "from", "", "only turns folded in from this team member (the user they share as)")
 	return cmd
 }
 
@@ -81,8 +89,11 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 		return err
 	}
 	now := time.Now()
-	sc := memory.Scope{Session: opts.session, Harness: opts.harness, Subagents: opts.subagents}
+	sc := memory.Scope{Session: opts.session, Harness: opts.harness, Subagents: opts.subagents, Mine: opts.mine, From: opts.from}
 	if err := checkHarness(sc.Harness); err != nil {
+		return err
+	}
+	if err := checkOrigin(cmd, sc); err != nil {
 		return err
 	}
 	if sc.Since, err = serve.ParseWhen(opts.since, now, false); err != nil {
@@ -96,8 +107,12 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	}
 	// A running 'deja serve' for this data directory answers warm; without
 	// one, recall reads the store itself (recall_served.go).
-	if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
-		return reportRecall(io, r, opts.json)
+	// The server's requests carry no origin filter, so --mine and --from
+	// read the store itself.
+	if !sc.Mine && sc.From == "" {
+		if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
+			return reportRecall(io, r, opts.json)
+		}
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
@@ -129,6 +144,18 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 		return err
 	}
 	return reportRecall(io, r, opts.json)
+}
+
+// checkOrigin refuses --mine with --from, which keep disjoint turns, and
+// an empty --from.
+func checkOrigin(cmd *cobra.Command, sc memory.Scope) error {
+	if sc.Mine && cmd.Flags().Changed("from") {
+		return exitError{code: 2, msg: "--mine and --from exclude each other: --mine keeps this machine's own turns, --from USER those folded in from USER"}
+	}
+	if cmd.Flags().Changed("from") && strings.TrimSpace(sc.From) == "" {
+		return exitError{code: 2, msg: "--from needs the team member's user name (as 'deja recall' shows after \"from\")"}
+	}
+	return nil
 }
 
 // reportRecall prints the recall, as JSON or for people, and ends with
@@ -196,11 +223,16 @@ func printRecall(io *IO, r *memory.Recall) {
 		}
 		ref := io.paint(sgrRef, serve.TurnRef(res.SessionID, res.Turn)) + strings.TrimPrefix(name, serve.TurnRef(res.SessionID, res.Turn))
 		project := quote.Line(homeShort(res.Project))
+		// A turn a team folded in says whose it is.
+		from := ""
+		if res.From != "" {
+			from = " · from " + quote.Line(res.From)
+		}
 		if io.Width > 0 {
 			// On a narrow terminal the age gives way, then the project's
 			// start (its end says most).
 			width := func() int {
-				return utf8.RuneCountInString(fmt.Sprintf("%d. %s · %s%s · %s", i+1, name, when, age, project))
+				return utf8.RuneCountInString(fmt.Sprintf("%d. %s · %s%s · %s%s", i+1, name, when, age, project, from))
 			}
 			if width() > io.Width {
 				age = ""
@@ -212,7 +244,7 @@ func printRecall(io *IO, r *memory.Recall) {
 			}
 		}
 		when += age
-		fmt.Fprintf(io.Out, "%d. %s · %s · %s\n", i+1, ref, when, project)
+		fmt.Fprintf(io.Out, "%d. %s · %s · %s%s\n", i+1, ref, when, project, from)
 		if origins.Imported(res.History) {
 			fmt.Fprintf(io.Out, "   (%s)\n", quote.ImportedNote)
 		}

@@ -114,7 +114,7 @@ func recallOf(o *serve.RecallOutput) *memory.Recall {
 	for _, h := range o.Results {
 		res := memory.Result{
 			SessionID: h.SessionID, Turn: h.Turn, Score: h.Score, History: h.History, Project: h.Project,
-			Line: h.Line, User: h.User, Assistant: h.Assistant, Files: h.Files, Commands: h.Commands,
+			Line: h.Line, User: h.User, Assistant: h.Assistant, Files: h.Files, Commands: h.Commands, From: h.From,
 		}
 		if h.Started != nil {
 			res.Started, _ = time.Parse(time.RFC3339, *h.Started)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
 	"github.com/deja-dev/deja/team"
 )
@@ -34,13 +35,48 @@ and removes the session everywhere.`,
 // teamOptions turns the configuration into a member's options.
 func teamOptions(cfg config.Config) team.Options {
 	return team.Options{
-		URL: cfg.Team.URL, Creds: cfg.Team.Creds, Name: cfg.Team.Name, Projects: cfg.Team.Projects, Replicas: cfg.Team.Replicas,
+		URL: cfg.Team.URL, Creds: cfg.Team.Creds, Name: cfg.Team.Name, User: cfg.Team.User, Projects: cfg.Team.Projects, Replicas: cfg.Team.Replicas,
 		Version: versionString(), Budget: cfg.Chunk.Budget,
 		Lock: memory.LockOptions{Wait: defaultLockWait},
 	}
 }
 
 const noTeam = "no team configured: set team.url and team.projects in config.toml ([team] url = \"nats://…\", projects = [\"~/src/api\"]) or DEJA_TEAM_URL and DEJA_TEAM_PROJECTS"
+
+// indexTeam is the team part of 'deja index --json': what the sync after
+// the index sent and took in, or why it did not happen.
+type indexTeam struct {
+	Synced bool `json:"synced"`
+	team.SyncReport
+	Error string `json:"error,omitempty"`
+}
+
+// syncAfterIndex publishes and folds after an index when a team is
+// configured (nil when none is). Failing to reach the team does not fail
+// the index: the run's result stands, and one warning says what to check.
+func syncAfterIndex(ctx context.Context, io *IO, cfg config.Config, store *memory.Store, emb embed.Embedder) *indexTeam {
+	if !cfg.Team.Enabled() {
+		return nil
+	}
+	opts := teamOptions(cfg)
+	opts.Embedder = emb
+	out := &indexTeam{}
+	m, err := team.Connect(ctx, store, opts)
+	if err == nil {
+		out.SyncReport, err = m.Sync(ctx)
+		m.Close()
+	}
+	if err != nil {
+		out.Error = err.Error()
+		fmt.Fprintf(io.Err, "deja: warning: the index stands, but the team was not synced: %v; check team.url and the server, then run 'deja team sync'\n", oneLineError(err))
+		return out
+	}
+	out.Synced = true
+	return out
+}
+
+// oneLineError keeps a warning on one line.
+func oneLineError(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
 func connectTeam(cmd *cobra.Command, io *IO, embed bool) (*team.Member, func(), error) {
 	cfg, store, err := openConfigured(cmd)
@@ -108,7 +144,9 @@ func newTeamStatusCmd(io *IO) *cobra.Command {
 			}
 			if !cfg.Team.Enabled() {
 				if asJSON {
-					return teamJSON(io, map[string]any{"configured": false, "url": cfg.Team.URL, "projects": cfg.Team.Projects})
+					// Scripts read a list, empty or not, never null.
+					projects := append([]string{}, cfg.Team.Projects...)
+					return teamJSON(io, map[string]any{"configured": false, "url": cfg.Team.URL, "projects": projects})
 				}
 				fmt.Fprintln(io.Out, noTeam)
 				return nil
