@@ -99,6 +99,7 @@ var defaults = map[string]any{
 
 	"team.url":      "",
 	"team.creds":    "",
+	"team.ca":       "",
 	"team.name":     "",
 	"team.user":     "",
 	"team.projects": "",

@@ -17,6 +17,9 @@ type Team struct {
 	URL string
 	// Creds is a NATS credentials file (.creds or nkey seed), empty for none.
 	Creds string
+	// CA is the PEM file of the authority that signed the server's TLS
+	// certificate, for a server this machine's roots do not trust.
+	CA string
 	// Name is the team; it names the stream and the subjects.
 	Name string
 	// User is who this member publishes as; empty is the login name.
@@ -37,6 +40,7 @@ func loadTeam(v *viper.Viper) (Team, error) {
 	t := Team{
 		URL:   strings.TrimSpace(v.GetString("team.url")),
 		Creds: expandHome(strings.TrimSpace(v.GetString("team.creds"))),
+		CA:    expandHome(strings.TrimSpace(v.GetString("team.ca"))),
 		Name:  strings.TrimSpace(v.GetString("team.name")),
 		User:  strings.TrimSpace(v.GetString("team.user")),
 		// A clustered team uses 3; more than 5 is refused by the server.

@@ -21,6 +21,9 @@ type Options struct {
 	URL string
 	// Creds is a NATS credentials file; empty connects without one.
 	Creds string
+	// CA is a PEM file of the certificate authority that signed the
+	// server's certificate, for a server the system does not trust.
+	CA string
 	// Name is the team.
 	Name string
 	// Projects are the local project directories whose turns are shared.
@@ -85,6 +88,11 @@ func Connect(ctx context.Context, store *memory.Store, opts Options) (*Member, e
 		return nil, err
 	}
 	no := []nats.Option{nats.Name("deja " + machine), nats.Timeout(opts.Timeout), nats.MaxReconnects(-1)}
+	tlsOpts, remote, err := tlsOptions(opts.URL, opts.CA)
+	if err != nil {
+		return nil, err
+	}
+	no = append(no, tlsOpts...)
 	if opts.Creds != "" {
 		if _, err := os.Stat(opts.Creds); err != nil {
 			return nil, fmt.Errorf("team: credentials %s: %w (fix team.creds)", opts.Creds, err)
@@ -92,6 +100,9 @@ func Connect(ctx context.Context, store *memory.Store, opts Options) (*Member, e
 		no = append(no, nats.UserCredentials(opts.Creds))
 	}
 	nc, err := nats.Connect(opts.URL, no...)
+	if err != nil && remote != "" && tlsFailure(err) {
+		return nil, fmt.Errorf("team: connecting to %s: %w (%s is beyond loopback, where deja speaks to a server only over TLS: give the server a tls block, see the README, and set team.ca to its CA file if this machine does not trust it)", opts.URL, err, remote)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("team: connecting to %s: %w (is the server running? 'deja team status' shows the configuration)", opts.URL, err)
 	}

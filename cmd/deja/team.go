@@ -35,7 +35,7 @@ and removes the session everywhere.`,
 // teamOptions turns the configuration into a member's options.
 func teamOptions(cfg config.Config) team.Options {
 	return team.Options{
-		URL: cfg.Team.URL, Creds: cfg.Team.Creds, Name: cfg.Team.Name, User: cfg.Team.User, Projects: cfg.Team.Projects, Replicas: cfg.Team.Replicas,
+		URL: cfg.Team.URL, Creds: cfg.Team.Creds, CA: cfg.Team.CA, Name: cfg.Team.Name, User: cfg.Team.User, Projects: cfg.Team.Projects, Replicas: cfg.Team.Replicas,
 		Version: versionString(), Budget: cfg.Chunk.Budget,
 		Lock: memory.LockOptions{Wait: defaultLockWait},
 	}
