@@ -13,6 +13,10 @@
 //	go run ./bench/perf                  # corpus, then the 100k-turn store
 //	go run ./bench/perf -turns 0         # corpus only
 //	go run ./bench/perf -big /tmp/big    # keep (and reuse) the generated store
+//
+// With -big, the generated histories are reused when the directory holds
+// them and the store is not (remove DIR/store to time a full index again
+// on the same histories).
 package main
 
 import (
@@ -101,12 +105,13 @@ func deja(bin, dir string, args ...string) (time.Duration, int64, string, error)
 }
 
 func corpusBench(bin, store string, paths []string) error {
+	cpuTotal = 0
 	took, rss, out, err := deja(bin, store, append([]string{"index"}, paths...)...)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("corpus (%d histories)\n", len(paths))
-	fmt.Printf("  deja index, new store        %8s  peak RSS %s   %s", ms(took), mb(rss), lastLine(out))
+	fmt.Printf("  deja index, new store        %8s  CPU %s, peak RSS %s   %s", ms(took), ms(cpuTotal), mb(rss), lastLine(out))
 	var again []time.Duration
 	for range 5 {
 		took, _, _, err := deja(bin, store, append([]string{"index"}, paths...)...)
@@ -148,9 +153,11 @@ func bigBench(ctx context.Context, bin, dir string, turns int, voc *vocabulary) 
 	store := filepath.Join(dir, "store")
 	fmt.Printf("generated store (%d turns)\n", turns)
 	if _, err := os.Stat(filepath.Join(store, memory.DBFile)); err != nil {
-		paths, err := generate(histDir, turns, voc)
-		if err != nil {
-			return err
+		paths, err := filepath.Glob(filepath.Join(histDir, "project-*", ".aider.chat.history.md"))
+		if err != nil || len(paths) == 0 {
+			if paths, err = generate(histDir, turns, voc); err != nil {
+				return err
+			}
 		}
 		s, err := memory.Open(ctx, store)
 		if err != nil {
@@ -160,13 +167,16 @@ func bigBench(ctx context.Context, bin, dir string, turns int, voc *vocabulary) 
 		if err != nil {
 			return err
 		}
+		cpu0 := processCPU()
 		start := time.Now()
 		rep, err := s.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: emb})
 		if err != nil {
 			return err
 		}
+		took, cpu := time.Since(start), processCPU()-cpu0
 		s.Close()
-		fmt.Printf("  index (real write path)      %8s  %d histories, %d sessions, %d turns\n", time.Since(start).Round(time.Second), rep.Files, rep.Sessions, rep.NewTurns)
+		fmt.Printf("  index (real write path)      %8s  CPU %s (%.3f s per 1,000 turns), %d histories, %d sessions, %d turns\n",
+			ms(took), ms(cpu), cpu.Seconds()*1000/float64(max(1, rep.NewTurns)), rep.Files, rep.Sessions, rep.NewTurns)
 	} else {
 		fmt.Printf("  reusing %s\n", store)
 	}
@@ -334,6 +344,14 @@ func (v *vocabulary) paragraph(rng *rand.Rand, n int) string {
 func (v *vocabulary) file(rng *rand.Rand) string {
 	dirs := []string{"internal/db", "internal/http", "cmd/server", "src/components", "src/store", "aider/coders", "tests/basic", "pkg/api"}
 	return fmt.Sprintf("%s/%s_%d.go", dirs[rng.IntN(len(dirs))], v.word(rng), rng.IntN(50))
+}
+
+// processCPU is the user and system time this process has used, on all
+// its threads.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func p50(d []time.Duration) time.Duration { return pct(d, 50) }
