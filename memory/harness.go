@@ -146,11 +146,7 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		for _, pl := range plans {
 			ix.toEmbed += pl.pending
 		}
-		w, err := ix.newLedgerWriter(ctx, tx, full)
-		if err != nil {
-			return err
-		}
-		defer w.close()
+		w := ix.newLedgerWriter(ctx, tx, full)
 		var kept []string
 		for id, m := range markers {
 			if parsed[id] {
@@ -164,7 +160,7 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 			}
 		}
 		for _, pl := range plans {
-			if err := upsertSession(ctx, tx, path, wr.Name(), *pl.sess); err != nil {
+			if err := w.upsertSession(path, wr.Name(), *pl.sess); err != nil {
 				return err
 			}
 			n, err := w.session(pl)
@@ -183,7 +179,10 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 			}
 		}
 		next.full = full && w.embedFailed()
-		return putFileState(ctx, tx, path, next)
+		if err := w.finish(); err != nil {
+			return err
+		}
+		return w.putFileState(path, next)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

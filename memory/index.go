@@ -144,7 +144,12 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 	if err := s.track(ctx, opts.Paths, opts.Full); err != nil {
 		return rep, err
 	}
-	ix := &indexer{s: s, opts: opts, emb: emb, rep: &rep}
+	stmts, err := s.prepareIndex(ctx)
+	if err != nil {
+		return rep, err
+	}
+	defer stmts.close()
+	ix := &indexer{s: s, opts: opts, emb: emb, rep: &rep, stmts: stmts}
 	for i, path := range opts.Paths {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -300,10 +305,11 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 type indexer struct {
-	s    *Store
-	opts IndexOptions
-	emb  embed.Embedder
-	rep  *IndexReport
+	s     *Store
+	opts  IndexOptions
+	emb   embed.Embedder
+	rep   *IndexReport
+	stmts *indexStatements
 	// toEmbed and embedded count the current file's turns to embed, for
 	// Progress; toEmbed grows as the file's windows are read.
 	toEmbed, embedded int
@@ -477,11 +483,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
 		changedSessions, newTurns = 0, 0
 		ix.toEmbed, ix.embedded, ix.turnsInFile, ix.fileSize = 0, 0, 0, fi.Size()
-		w, err := ix.newLedgerWriter(ctx, tx, full)
-		if err != nil {
-			return err
-		}
-		defer w.close()
+		w := ix.newLedgerWriter(ctx, tx, full)
 		size := windowSize
 		if marker == nil {
 			// Sessions cannot be told apart in the bytes: one window.
@@ -534,7 +536,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			}
 			ix.progress(Progress{Phase: "writing", FileBytes: offset, FileSize: fi.Size()})
 			for _, pl := range plans {
-				if err := upsertSession(ctx, tx, path, fr.Name(), *pl.sess); err != nil {
+				if err := w.upsertSession(path, fr.Name(), *pl.sess); err != nil {
 					return err
 				}
 				n, err := w.session(pl)
@@ -582,7 +584,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			if incremental && !displaced[ks.id] && rereadAs(ks, parsed) {
 				// Read from bytes read again now: the re-read session
 				// replaces it (a header that was half written, say).
-				if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, ks.id); err != nil {
+				if err := w.deleteSession(ks.id); err != nil {
 					return err
 				}
 				kept = kept[:len(kept)-1]
@@ -600,7 +602,10 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			}
 		}
 		next.full = full && w.embedFailed()
-		return putFileState(ctx, tx, path, next)
+		if err := w.finish(); err != nil {
+			return err
+		}
+		return w.putFileState(path, next)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -715,18 +720,17 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 		ids = append(ids, ks.id)
 	}
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
-		w, err := ix.newLedgerWriter(ctx, tx, true)
-		if err != nil {
+		w := ix.newLedgerWriter(ctx, tx, true)
+		if err := w.reembed(ids); err != nil {
 			return err
 		}
-		defer w.close()
-		if err := w.reembed(ids); err != nil {
+		if err := w.finish(); err != nil {
 			return err
 		}
 		if w.embedFailed() {
 			return nil
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE files SET full_pending = 0 WHERE path = ?`, path)
+		_, err := tx.ExecContext(ctx, `UPDATE files SET full_pending = 0 WHERE path = ?`, path)
 		return err
 	})
 	if err != nil {
@@ -735,10 +739,13 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 	return nil
 }
 
-func putFileState(ctx context.Context, tx *sql.Tx, path string, st fileState) error {
-	_, err := tx.ExecContext(ctx, `
-		INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+const putFileStateSQL = `
+	INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// putFileState stores what the next index needs to know of a history.
+func (w *ledgerWriter) putFileState(path string, st fileState) error {
+	_, err := w.st.fileState.ExecContext(w.ctx,
 		path, filepath.Dir(path), st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano(), st.harness, st.full)
 	return err
 }
