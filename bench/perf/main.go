@@ -28,6 +28,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -42,14 +43,15 @@ func main() {
 	corpus := flag.String("corpus", "../shared/aider/corpus", "the aider corpus directory")
 	turns := flag.Int("turns", 100_000, "turns in the generated store (0 skips it)")
 	big := flag.String("big", "", "directory for the generated histories and store (default temporary; reused when it holds a store)")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the generated store's index to this file")
 	flag.Parse()
-	if err := run(*corpus, *turns, *big); err != nil {
+	if err := run(*corpus, *turns, *big, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "perf:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus string, turns int, big string) error {
+func run(corpus string, turns int, big, profile string) error {
 	ctx := context.Background()
 	tmp, err := os.MkdirTemp("", "deja-perf-")
 	if err != nil {
@@ -75,7 +77,7 @@ func run(corpus string, turns int, big string) error {
 		if big == "" {
 			big = filepath.Join(tmp, "big")
 		}
-		if err := bigBench(ctx, bin, big, turns, newVocabulary(paths)); err != nil {
+		if err := bigBench(ctx, bin, big, profile, turns, newVocabulary(paths)); err != nil {
 			return err
 		}
 	}
@@ -150,8 +152,9 @@ var corpusQueries = []string{
 
 // bigBench generates histories with turns turns in total (the corpus's
 // real turns, reshuffled and numbered so no two are equal), indexes them
-// through Store.Index, and measures recall on the result.
-func bigBench(ctx context.Context, bin, dir string, turns int, voc *vocabulary) error {
+// through Store.Index (with a CPU profile of it written to profile, when
+// set), and measures recall on the result.
+func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *vocabulary) error {
 	histDir := filepath.Join(dir, "histories")
 	store := filepath.Join(dir, "store")
 	fmt.Printf("generated store (%d turns)\n", turns)
@@ -170,6 +173,16 @@ func bigBench(ctx context.Context, bin, dir string, turns int, voc *vocabulary) 
 		if err != nil {
 			return err
 		}
+		if profile != "" {
+			f, err := os.Create(profile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+		}
 		cpu0 := processCPU()
 		start := time.Now()
 		rep, err := s.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: emb})
@@ -177,6 +190,7 @@ func bigBench(ctx context.Context, bin, dir string, turns int, voc *vocabulary) 
 			return err
 		}
 		took, cpu := time.Since(start), processCPU()-cpu0
+		pprof.StopCPUProfile()
 		s.Close()
 		fmt.Printf("  index (real write path)      %8s  CPU %s (%.3f s per 1,000 turns), %d histories, %d sessions, %d turns\n",
 			ms(took), ms(cpu), cpu.Seconds()*1000/float64(max(1, rep.NewTurns)), rep.Files, rep.Sessions, rep.NewTurns)
