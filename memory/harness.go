@@ -159,19 +159,17 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 				}
 			}
 		}
-		for _, pl := range plans {
-			if err := w.upsertSession(path, wr.Name(), *pl.sess); err != nil {
-				return err
-			}
-			n, err := w.session(pl)
-			if err != nil {
-				return err
-			}
+		err := w.sessions(plans, func(pl *sessionPlan) error {
+			return w.upsertSession(path, wr.Name(), *pl.sess)
+		}, func(pl *sessionPlan, n int) {
 			if n > 0 {
 				changedSessions++
 				newTurns += n
 			}
 			pl.sess.Messages, pl.sess.Records = nil, nil
+		})
+		if err != nil {
+			return err
 		}
 		if full {
 			if err := w.reembed(kept); err != nil {

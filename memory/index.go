@@ -337,13 +337,24 @@ type newTurn struct {
 	keep int64
 }
 
-// embedTurns embeds the turns' texts in batches. On failure the turns are
-// written without vectors, the problem is reported once and the rest of
-// the run stores turns only; the next run fills the gap.
-func (ix *indexer) embedTurns(ctx context.Context, tx *sql.Tx, turns []*newTurn) {
-	if ix.emb == nil || len(turns) == 0 {
-		return
+// embedded is what one call of the embedder did for a batch of turns.
+type embedded struct {
+	turns    int
+	refusals []refusal
+	// err is the call's failure: the batch and the turns after it are
+	// written without vectors.
+	err error
+}
+
+// embedTurns embeds the turns' texts with emb (nil: none) in calls of at
+// most embedBatch texts and sets each turn's vectors; after a call fails
+// the rest keep none. It touches neither the store nor the run's report,
+// so it runs beside the writer; noteEmbedded records what it did.
+func embedTurns(ctx context.Context, emb embed.Embedder, turns []*newTurn) []embedded {
+	if emb == nil {
+		return nil
 	}
+	var out []embedded
 	for len(turns) > 0 {
 		var batch []*newTurn
 		var texts []string
@@ -352,22 +363,47 @@ func (ix *indexer) embedTurns(ctx context.Context, tx *sql.Tx, turns []*newTurn)
 			texts = append(texts, turns[0].texts...)
 			turns = turns[1:]
 		}
-		if err := ix.embedNewTurns(ctx, tx, batch, texts); err != nil {
-			ix.rep.Problems = append(ix.rep.Problems, fmt.Sprintf("embedding with %s failed: %v; turns are stored without vectors and the next 'deja index' embeds them", ix.emb.Identity(), err))
-			for _, t := range batch {
-				t.vectors = nil
-			}
-			ix.emb = nil
-			return
+		refusals, err := embedNewTurns(ctx, emb, batch, texts)
+		out = append(out, embedded{turns: len(batch), refusals: refusals, err: err})
+		if err != nil {
+			return out
 		}
-		ix.rep.Embedded += len(batch)
-		ix.embedded += len(batch)
+	}
+	return out
+}
+
+// failed reports whether one of the calls failed.
+func failed(calls []embedded) bool {
+	for _, e := range calls {
+		if e.err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// noteEmbedded records what embedTurns did: refusals in tx, the count and
+// the progress. On a failure the problem is reported once and the rest of
+// the run stores turns only; the next run fills the gap.
+func (ix *indexer) noteEmbedded(ctx context.Context, tx *sql.Tx, calls []embedded) error {
+	for _, e := range calls {
+		if e.err != nil {
+			ix.rep.Problems = append(ix.rep.Problems, fmt.Sprintf("embedding with %s failed: %v; turns are stored without vectors and the next 'deja index' embeds them", ix.emb.Identity(), e.err))
+			ix.emb = nil
+			return nil
+		}
+		if err := ix.recordRefused(ctx, tx, e.refusals); err != nil {
+			return err
+		}
+		ix.rep.Embedded += e.turns
+		ix.embedded += e.turns
 		at := ix.readTo
 		if ix.toEmbed > 0 {
 			at = int64(float64(ix.readTo) * float64(ix.embedded) / float64(ix.toEmbed))
 		}
 		ix.progress(Progress{Phase: "embedding", Done: ix.embedded, Total: ix.toEmbed, FileBytes: at, FileSize: ix.fileSize})
 	}
+	return nil
 }
 
 // embedBatch is how many texts go to the embedder at once.
@@ -535,14 +571,9 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 				ix.toEmbed += pl.pending
 			}
 			ix.progress(Progress{Phase: "writing", FileBytes: offset, FileSize: fi.Size()})
-			for _, pl := range plans {
-				if err := w.upsertSession(path, fr.Name(), *pl.sess); err != nil {
-					return err
-				}
-				n, err := w.session(pl)
-				if err != nil {
-					return err
-				}
+			err := w.sessions(plans, func(pl *sessionPlan) error {
+				return w.upsertSession(path, fr.Name(), *pl.sess)
+			}, func(pl *sessionPlan, n int) {
 				if n > 0 {
 					changedSessions++
 					newTurns += n
@@ -551,6 +582,9 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 				// Written: let the session's text go before the next
 				// one's turns are built.
 				pl.sess.Messages, pl.sess.Records = nil, nil
+			})
+			if err != nil {
+				return err
 			}
 			hashed := len(data)
 			for _, sess := range hist.Sessions {

@@ -138,64 +138,155 @@ func (w *ledgerWriter) embedFailed() bool {
 	return w.ix.opts.Embedder != nil && w.ix.emb == nil
 }
 
-// session writes a planned session's new and changed turns (with --full,
-// all of them) and returns how many it wrote.
-func (w *ledgerWriter) session(pl *sessionPlan) (int, error) {
-	turns := chunk.Turns(*pl.sess)
-	written := 0
-	var batch []*newTurn
-	texts := 0
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
+// sessionPart is a piece of a planned session, ready for the writer: the
+// stored turns that only moved up the file or gained actions and times,
+// then a batch of turns to write, embedded.
+type sessionPart struct {
+	pl *sessionPlan
+	// moved and touched are stored turns whose line, or actions and time,
+	// are to be brought up to date.
+	moved, touched []chunkedTurn
+	batch          []*newTurn
+	embedded       []embedded
+	// last marks the session's last part; read holds the turns read of it
+	// (those written zeroed), for prune.
+	last bool
+	read []chunk.Turn
+	err  error
+}
+
+// chunkedTurn is a stored turn and the turn read for it.
+type chunkedTurn struct {
+	id   int64
+	turn chunk.Turn
+}
+
+// sessions writes planned sessions' new and changed turns (with --full,
+// all of them), in order, calling written after each session with how
+// many of its turns it wrote. The turns are built and embedded on a
+// goroutine of their own, a batch ahead of the writer: the writer keeps
+// the store's only connection that writes busy on one core while the
+// embedder runs on the other.
+func (w *ledgerWriter) sessions(plans []*sessionPlan, upsert func(*sessionPlan) error, written func(*sessionPlan, int)) error {
+	ctx, cancel := context.WithCancel(w.ctx)
+	parts := make(chan sessionPart, 1)
+	go w.prepare(ctx, plans, parts)
+	defer func() {
+		cancel()
+		for range parts {
 		}
-		// A deadline ('deja aider' gives indexing 30 s) stops a long
-		// session between batches.
-		if err := w.ctx.Err(); err != nil {
-			return err
+	}()
+	var current *sessionPlan
+	n := 0
+	for part := range parts {
+		if part.err != nil {
+			return part.err
 		}
-		w.ix.embedTurns(w.ctx, w.tx, batch)
-		err := w.writeTurns(batch)
-		batch, texts = nil, 0
-		return err
-	}
-	for j, t := range turns {
-		h := pl.hashes[j]
-		old, stored := pl.stored[t.Index]
-		same := stored && old.hash == h
-		if same && old.line != t.Line {
-			// An earlier session was cut out: the turn moved up the file.
-			if _, err := w.st.setLine.ExecContext(w.ctx, t.Line, old.id); err != nil {
-				return 0, err
+		if part.pl != current {
+			current, n = part.pl, 0
+			if err := upsert(part.pl); err != nil {
+				return err
 			}
 		}
-		if same {
-			a, tm := turnActions(t), turnTime(t)
-			if _, err := w.st.touch.ExecContext(w.ctx, a, tm, old.id, a, tm); err != nil {
-				return 0, err
+		for _, m := range part.moved {
+			if _, err := w.st.setLine.ExecContext(w.ctx, m.turn.Line, m.id); err != nil {
+				return err
 			}
 		}
-		if same && (!w.full || w.ix.emb == nil) {
-			continue
-		}
-		nt := &newTurn{session: pl.sess.ID, project: sessionProject(*pl.sess), turn: t, hash: h, texts: chunk.Texts(t, w.ix.opts.Budget)}
-		if same {
-			nt.keep = old.id
-		}
-		written++
-		if texts > 0 && texts+len(nt.texts) > embedBatch {
-			if err := flush(); err != nil {
-				return 0, err
+		for _, m := range part.touched {
+			a, tm := turnActions(m.turn), turnTime(m.turn)
+			if _, err := w.st.touch.ExecContext(w.ctx, a, tm, m.id, a, tm); err != nil {
+				return err
 			}
 		}
-		batch = append(batch, nt)
-		texts += len(nt.texts)
-		turns[j] = chunk.Turn{}
+		if len(part.batch) > 0 {
+			if err := w.ix.noteEmbedded(w.ctx, w.tx, part.embedded); err != nil {
+				return err
+			}
+			if err := w.writeTurns(part.batch); err != nil {
+				return err
+			}
+			n += len(part.batch)
+		}
+		if part.last {
+			if err := w.prune(part.pl, part.read); err != nil {
+				return err
+			}
+			written(part.pl, n)
+		}
 	}
-	if err := flush(); err != nil {
-		return 0, err
+	return nil
+}
+
+// prepare builds the parts of the planned sessions and embeds their
+// batches, and sends them to out, which it closes. It touches neither the
+// transaction nor the run's report: the writer records what it did.
+func (w *ledgerWriter) prepare(ctx context.Context, plans []*sessionPlan, out chan<- sessionPart) {
+	defer close(out)
+	// emb is the writer's until it learns of a failure, which stops the
+	// embedding here at once.
+	emb := w.ix.emb
+	send := func(p sessionPart) bool {
+		select {
+		case out <- p:
+			return true
+		case <-ctx.Done():
+			return false
+		}
 	}
-	return written, w.prune(pl, turns)
+	for _, pl := range plans {
+		turns := chunk.Turns(*pl.sess)
+		part := sessionPart{pl: pl}
+		texts := 0
+		flush := func() bool {
+			if len(part.batch) > 0 {
+				// A deadline ('deja aider' gives indexing 30 s) stops a
+				// long session between batches.
+				if err := ctx.Err(); err != nil {
+					send(sessionPart{err: err})
+					return false
+				}
+				part.embedded = embedTurns(ctx, emb, part.batch)
+				if failed(part.embedded) {
+					emb = nil
+				}
+			}
+			ok := send(part)
+			part, texts = sessionPart{pl: pl}, 0
+			return ok
+		}
+		for j, t := range turns {
+			h := pl.hashes[j]
+			old, stored := pl.stored[t.Index]
+			same := stored && old.hash == h
+			if same && old.line != t.Line {
+				// An earlier session was cut out: the turn moved up the file.
+				part.moved = append(part.moved, chunkedTurn{old.id, t})
+			}
+			if same {
+				part.touched = append(part.touched, chunkedTurn{old.id, t})
+			}
+			if same && (!w.full || emb == nil) {
+				continue
+			}
+			nt := &newTurn{session: pl.sess.ID, project: sessionProject(*pl.sess), turn: t, hash: h, texts: chunk.Texts(t, w.ix.opts.Budget)}
+			if same {
+				nt.keep = old.id
+			}
+			if texts > 0 && texts+len(nt.texts) > embedBatch {
+				if !flush() {
+					return
+				}
+			}
+			part.batch = append(part.batch, nt)
+			texts += len(nt.texts)
+			turns[j] = chunk.Turn{}
+		}
+		part.last, part.read = true, turns
+		if !flush() {
+			return
+		}
+	}
 }
 
 // prune deletes stored turns of a session that its re-read no longer has
@@ -248,7 +339,9 @@ func (w *ledgerWriter) reembed(ids []string) error {
 				texts += len(turns[0].texts)
 				turns = turns[1:]
 			}
-			w.ix.embedTurns(w.ctx, w.tx, batch)
+			if err := w.ix.noteEmbedded(w.ctx, w.tx, embedTurns(w.ctx, w.ix.emb, batch)); err != nil {
+				return err
+			}
 			if err := w.writeTurns(batch); err != nil {
 				return err
 			}
