@@ -146,11 +146,7 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		for _, pl := range plans {
 			ix.toEmbed += pl.pending
 		}
-		w, err := ix.newLedgerWriter(ctx, tx, full)
-		if err != nil {
-			return err
-		}
-		defer w.close()
+		w := ix.newLedgerWriter(ctx, tx, full)
 		var kept []string
 		for id, m := range markers {
 			if parsed[id] {
@@ -163,19 +159,17 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 				}
 			}
 		}
-		for _, pl := range plans {
-			if err := upsertSession(ctx, tx, path, wr.Name(), *pl.sess); err != nil {
-				return err
-			}
-			n, err := w.session(pl)
-			if err != nil {
-				return err
-			}
+		err := w.sessions(plans, func(pl *sessionPlan) error {
+			return w.upsertSession(path, wr.Name(), *pl.sess)
+		}, func(pl *sessionPlan, n int) {
 			if n > 0 {
 				changedSessions++
 				newTurns += n
 			}
 			pl.sess.Messages, pl.sess.Records = nil, nil
+		})
+		if err != nil {
+			return err
 		}
 		if full {
 			if err := w.reembed(kept); err != nil {
@@ -183,7 +177,10 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 			}
 		}
 		next.full = full && w.embedFailed()
-		return putFileState(ctx, tx, path, next)
+		if err := w.finish(); err != nil {
+			return err
+		}
+		return w.putFileState(path, next)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -147,29 +147,50 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 		}
 		lacking := vecs == nil && len(texts) > 0
 		at := 0
-		vec, err := tx.PrepareContext(ctx, insertVector)
-		if err != nil {
-			return err
+		var st struct{ vec, delTurn, insTurn, keywords, received *sql.Stmt }
+		for _, p := range []struct {
+			stmt  **sql.Stmt
+			query string
+		}{
+			{&st.vec, insertVector},
+			{&st.delTurn, `DELETE FROM turns WHERE session_id = ? AND turn = ?`},
+			{&st.insTurn, insertTurn},
+			{&st.keywords, insertKeywords},
+			{&st.received, `INSERT OR REPLACE INTO team_received(session_id, turn, seq) VALUES (?, ?, ?)`},
+		} {
+			stmt, err := tx.PrepareContext(ctx, p.query)
+			if err != nil {
+				return err
+			}
+			defer stmt.Close()
+			*p.stmt = stmt
 		}
-		defer vec.Close()
+		keywords := newKeywordBatch(ctx, st.keywords)
 		for i, t := range keep {
 			if err := putRemoteSession(ctx, tx, t); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM turns WHERE session_id = ? AND turn = ?`, t.Session, t.Turn); err != nil {
+			// A batch may hold two versions of a turn.
+			if err := keywords.flushFor(t.Session, t.Turn); err != nil {
+				return err
+			}
+			if _, err := st.delTurn.ExecContext(ctx, t.Session, t.Turn); err != nil {
 				return err
 			}
 			var tm any
 			if t.TimeNS != 0 {
 				tm = t.TimeNS
 			}
-			res, err := tx.ExecContext(ctx, `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			res, err := st.insTurn.ExecContext(ctx,
 				t.Session, t.Turn, t.Line, t.Hash, t.User, t.Assist, strings.Join(t.Files, "\n"), strings.Join(t.Commands, "\n"), t.Actions, tm)
 			if err != nil {
 				return err
 			}
 			id, err := res.LastInsertId()
 			if err != nil {
+				return err
+			}
+			if err := keywords.add(t.Session, t.Turn, id); err != nil {
 				return err
 			}
 			n := len(chunk.Texts(ct[i], opts.Budget))
@@ -180,20 +201,23 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 				at += n
 				if v == nil && n > 0 {
 					lacking = true
-				} else if err := putVectors(ctx, vec, emb.Identity(), t.Project, t.Session, t.Turn, id, v); err != nil {
+				} else if err := putVectors(ctx, st.vec, emb.Identity(), t.Project, t.Session, t.Turn, id, v); err != nil {
 					return err
 				}
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO team_received(session_id, turn, seq) VALUES (?, ?, ?)`, t.Session, t.Turn, t.Seq); err != nil {
+			if _, err := st.received.ExecContext(ctx, t.Session, t.Turn, t.Seq); err != nil {
 				return err
 			}
 			rep.Written++
 		}
-		if emb == nil || lacking {
-			_, err = tx.ExecContext(ctx, `UPDATE embedders SET complete = 0`)
+		if err := keywords.flush(); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE embedders SET complete = 0 WHERE identity != ?`, emb.Identity())
+		if emb == nil || lacking {
+			_, err := tx.ExecContext(ctx, `UPDATE embedders SET complete = 0`)
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE embedders SET complete = 0 WHERE identity != ?`, emb.Identity())
 		return err
 	})
 	return rep, err

@@ -146,7 +146,12 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 	if err := s.track(ctx, opts.Paths, opts.Full); err != nil {
 		return rep, err
 	}
-	ix := &indexer{s: s, opts: opts, emb: emb, rep: &rep}
+	stmts, err := s.prepareIndex(ctx)
+	if err != nil {
+		return rep, err
+	}
+	defer stmts.close()
+	ix := &indexer{s: s, opts: opts, emb: emb, rep: &rep, stmts: stmts}
 	for i, path := range opts.Paths {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -302,10 +307,11 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 }
 
 type indexer struct {
-	s    *Store
-	opts IndexOptions
-	emb  embed.Embedder
-	rep  *IndexReport
+	s     *Store
+	opts  IndexOptions
+	emb   embed.Embedder
+	rep   *IndexReport
+	stmts *indexStatements
 	// toEmbed and embedded count the current file's turns to embed, for
 	// Progress; toEmbed grows as the file's windows are read.
 	toEmbed, embedded int
@@ -333,13 +339,24 @@ type newTurn struct {
 	keep int64
 }
 
-// embedTurns embeds the turns' texts in batches. On failure the turns are
-// written without vectors, the problem is reported once and the rest of
-// the run stores turns only; the next run fills the gap.
-func (ix *indexer) embedTurns(ctx context.Context, tx *sql.Tx, turns []*newTurn) {
-	if ix.emb == nil || len(turns) == 0 {
-		return
+// embedded is what one call of the embedder did for a batch of turns.
+type embedded struct {
+	turns    int
+	refusals []refusal
+	// err is the call's failure: the batch and the turns after it are
+	// written without vectors.
+	err error
+}
+
+// embedTurns embeds the turns' texts with emb (nil: none) in calls of at
+// most embedBatch texts and sets each turn's vectors; after a call fails
+// the rest keep none. It touches neither the store nor the run's report,
+// so it runs beside the writer; noteEmbedded records what it did.
+func embedTurns(ctx context.Context, emb embed.Embedder, turns []*newTurn) []embedded {
+	if emb == nil {
+		return nil
 	}
+	var out []embedded
 	for len(turns) > 0 {
 		var batch []*newTurn
 		var texts []string
@@ -348,22 +365,47 @@ func (ix *indexer) embedTurns(ctx context.Context, tx *sql.Tx, turns []*newTurn)
 			texts = append(texts, turns[0].texts...)
 			turns = turns[1:]
 		}
-		if err := ix.embedNewTurns(ctx, tx, batch, texts); err != nil {
-			ix.rep.Problems = append(ix.rep.Problems, fmt.Sprintf("embedding with %s failed: %v; turns are stored without vectors and the next 'deja index' embeds them", ix.emb.Identity(), err))
-			for _, t := range batch {
-				t.vectors = nil
-			}
-			ix.emb = nil
-			return
+		refusals, err := embedNewTurns(ctx, emb, batch, texts)
+		out = append(out, embedded{turns: len(batch), refusals: refusals, err: err})
+		if err != nil {
+			return out
 		}
-		ix.rep.Embedded += len(batch)
-		ix.embedded += len(batch)
+	}
+	return out
+}
+
+// failed reports whether one of the calls failed.
+func failed(calls []embedded) bool {
+	for _, e := range calls {
+		if e.err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// noteEmbedded records what embedTurns did: refusals in tx, the count and
+// the progress. On a failure the problem is reported once and the rest of
+// the run stores turns only; the next run fills the gap.
+func (ix *indexer) noteEmbedded(ctx context.Context, tx *sql.Tx, calls []embedded) error {
+	for _, e := range calls {
+		if e.err != nil {
+			ix.rep.Problems = append(ix.rep.Problems, fmt.Sprintf("embedding with %s failed: %v; turns are stored without vectors and the next 'deja index' embeds them", ix.emb.Identity(), e.err))
+			ix.emb = nil
+			return nil
+		}
+		if err := ix.recordRefused(ctx, tx, e.refusals); err != nil {
+			return err
+		}
+		ix.rep.Embedded += e.turns
+		ix.embedded += e.turns
 		at := ix.readTo
 		if ix.toEmbed > 0 {
 			at = int64(float64(ix.readTo) * float64(ix.embedded) / float64(ix.toEmbed))
 		}
 		ix.progress(Progress{Phase: "embedding", Done: ix.embedded, Total: ix.toEmbed, FileBytes: at, FileSize: ix.fileSize})
 	}
+	return nil
 }
 
 // embedBatch is how many texts go to the embedder at once.
@@ -479,11 +521,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
 		changedSessions, newTurns = 0, 0
 		ix.toEmbed, ix.embedded, ix.turnsInFile, ix.fileSize = 0, 0, 0, fi.Size()
-		w, err := ix.newLedgerWriter(ctx, tx, full)
-		if err != nil {
-			return err
-		}
-		defer w.close()
+		w := ix.newLedgerWriter(ctx, tx, full)
 		size := windowSize
 		if marker == nil {
 			// Sessions cannot be told apart in the bytes: one window.
@@ -535,14 +573,9 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 				ix.toEmbed += pl.pending
 			}
 			ix.progress(Progress{Phase: "writing", FileBytes: offset, FileSize: fi.Size()})
-			for _, pl := range plans {
-				if err := upsertSession(ctx, tx, path, fr.Name(), *pl.sess); err != nil {
-					return err
-				}
-				n, err := w.session(pl)
-				if err != nil {
-					return err
-				}
+			err := w.sessions(plans, func(pl *sessionPlan) error {
+				return w.upsertSession(path, fr.Name(), *pl.sess)
+			}, func(pl *sessionPlan, n int) {
 				if n > 0 {
 					changedSessions++
 					newTurns += n
@@ -551,6 +584,9 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 				// Written: let the session's text go before the next
 				// one's turns are built.
 				pl.sess.Messages, pl.sess.Records = nil, nil
+			})
+			if err != nil {
+				return err
 			}
 			hashed := len(data)
 			for _, sess := range hist.Sessions {
@@ -584,7 +620,7 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			if incremental && !displaced[ks.id] && rereadAs(ks, parsed) {
 				// Read from bytes read again now: the re-read session
 				// replaces it (a header that was half written, say).
-				if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, ks.id); err != nil {
+				if err := w.deleteSession(ks.id); err != nil {
 					return err
 				}
 				kept = kept[:len(kept)-1]
@@ -602,7 +638,10 @@ func (ix *indexer) read(ctx context.Context, path string, st fileState) error {
 			}
 		}
 		next.full = full && w.embedFailed()
-		return putFileState(ctx, tx, path, next)
+		if err := w.finish(); err != nil {
+			return err
+		}
+		return w.putFileState(path, next)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -717,18 +756,17 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 		ids = append(ids, ks.id)
 	}
 	err = ix.s.write(ctx, func(tx *sql.Tx) error {
-		w, err := ix.newLedgerWriter(ctx, tx, true)
-		if err != nil {
+		w := ix.newLedgerWriter(ctx, tx, true)
+		if err := w.reembed(ids); err != nil {
 			return err
 		}
-		defer w.close()
-		if err := w.reembed(ids); err != nil {
+		if err := w.finish(); err != nil {
 			return err
 		}
 		if w.embedFailed() {
 			return nil
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE files SET full_pending = 0 WHERE path = ?`, path)
+		_, err := tx.ExecContext(ctx, `UPDATE files SET full_pending = 0 WHERE path = ?`, path)
 		return err
 	})
 	if err != nil {
@@ -737,10 +775,13 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 	return nil
 }
 
-func putFileState(ctx context.Context, tx *sql.Tx, path string, st fileState) error {
-	_, err := tx.ExecContext(ctx, `
-		INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+const putFileStateSQL = `
+	INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// putFileState stores what the next index needs to know of a history.
+func (w *ledgerWriter) putFileState(path string, st fileState) error {
+	_, err := w.st.fileState.ExecContext(w.ctx,
 		path, filepath.Dir(path), st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano(), st.harness, st.full)
 	return err
 }

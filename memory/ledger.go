@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"time"
 
@@ -14,7 +15,8 @@ import (
 // commits them, a batch of turns at a time: a turn's texts and vectors live
 // only until its batch is written, so memory follows the largest batch and
 // turn, not the file. Every statement has a fixed number of variables, so
-// no session or turn is too large for SQLite's limit on them.
+// no session or turn is too large for SQLite's limit on them. finish must
+// run before the transaction commits.
 type ledgerWriter struct {
 	ix  *indexer
 	ctx context.Context
@@ -22,42 +24,112 @@ type ledgerWriter struct {
 	// full re-embeds turns the store already holds unchanged.
 	full bool
 
-	delTurn, insTurn, delID, setLine, touch, vec, delVecs *sql.Stmt
+	st       indexStatements
+	keywords *keywordBatch
+	// inserted and lacking say what finish tells the embedders table:
+	// turns were inserted (every other embedder now lacks vectors), and
+	// some of them lack this run's embedder's too.
+	inserted, lacking bool
 }
 
-func (ix *indexer) newLedgerWriter(ctx context.Context, tx *sql.Tx, full bool) (*ledgerWriter, error) {
-	w := &ledgerWriter{ix: ix, ctx: ctx, tx: tx, full: full}
-	for _, p := range []struct {
-		stmt  **sql.Stmt
-		query string
-	}{
-		{&w.delTurn, `DELETE FROM turns WHERE session_id = ? AND turn = ?`},
-		{&w.insTurn, `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&w.delID, `DELETE FROM turns WHERE id = ?`},
-		{&w.setLine, `UPDATE turns SET line = ? WHERE id = ?`},
+// indexStatements are the statements an Index run writes with. They are
+// prepared once for the run (preparing them for each file, session and
+// batch took 9 % of an index's CPU); each transaction takes them with
+// Tx.StmtContext, which reuses what its connection prepared.
+type indexStatements struct {
+	delTurn, insTurn, delID, setLine, touch, vec, delVecs, keywords *sql.Stmt
+	session, fileState, allIncomplete, othersIncomplete             *sql.Stmt
+}
+
+func (st *indexStatements) all() []**sql.Stmt {
+	return []**sql.Stmt{&st.delTurn, &st.insTurn, &st.delID, &st.setLine, &st.touch, &st.vec, &st.delVecs, &st.keywords,
+		&st.session, &st.fileState, &st.allIncomplete, &st.othersIncomplete}
+}
+
+// prepareIndex prepares an Index run's statements on the store.
+func (s *Store) prepareIndex(ctx context.Context) (*indexStatements, error) {
+	st := &indexStatements{}
+	queries := []string{
+		`DELETE FROM turns WHERE session_id = ? AND turn = ?`,
+		insertTurn,
+		`DELETE FROM turns WHERE id = ?`,
+		`UPDATE turns SET line = ? WHERE id = ?`,
 		// touch brings the actions and times of a stored turn up to date
 		// where its content did not change, so a store written before the
 		// harness recorded them gains them without re-embedding.
-		{&w.touch, `UPDATE turns SET actions = ?, time_ns = ? WHERE id = ? AND (actions != ? OR time_ns IS NOT ?)`},
-		{&w.vec, insertVector},
-		{&w.delVecs, `DELETE FROM vectors WHERE embedder = ? AND turn_id = ?`},
-	} {
-		stmt, err := tx.PrepareContext(ctx, p.query)
-		if err != nil {
-			w.close()
-			return nil, err
-		}
-		*p.stmt = stmt
+		`UPDATE turns SET actions = ?, time_ns = ? WHERE id = ? AND (actions != ? OR time_ns IS NOT ?)`,
+		insertVector,
+		`DELETE FROM vectors WHERE embedder = ? AND turn_id = ?`,
+		insertKeywords,
+		upsertSessionSQL,
+		putFileStateSQL,
+		`UPDATE embedders SET complete = 0`,
+		`UPDATE embedders SET complete = 0 WHERE identity != ?`,
 	}
-	return w, nil
+	for i, p := range st.all() {
+		stmt, err := s.db.PrepareContext(ctx, queries[i])
+		if err != nil {
+			st.close()
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		*p = stmt
+	}
+	return st, nil
 }
 
-func (w *ledgerWriter) close() {
-	for _, s := range []*sql.Stmt{w.delTurn, w.insTurn, w.delID, w.setLine, w.touch, w.vec, w.delVecs} {
-		if s != nil {
-			s.Close()
+func (st *indexStatements) close() {
+	for _, p := range st.all() {
+		if *p != nil {
+			(*p).Close()
 		}
 	}
+}
+
+// inTx is the statements bound to tx.
+func (st *indexStatements) inTx(ctx context.Context, tx *sql.Tx) indexStatements {
+	var out indexStatements
+	dst := out.all()
+	for i, p := range st.all() {
+		*dst[i] = tx.StmtContext(ctx, *p)
+	}
+	return out
+}
+
+const insertTurn = `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+func (ix *indexer) newLedgerWriter(ctx context.Context, tx *sql.Tx, full bool) *ledgerWriter {
+	st := ix.stmts.inTx(ctx, tx)
+	return &ledgerWriter{ix: ix, ctx: ctx, tx: tx, full: full, st: st, keywords: newKeywordBatch(ctx, st.keywords)}
+}
+
+// finish gives the turns written their keyword rows and marks the
+// embedders whose vectors they lack.
+func (w *ledgerWriter) finish() error {
+	if err := w.keywords.flush(); err != nil {
+		return err
+	}
+	emb := w.ix.opts.Embedder
+	switch {
+	case !w.inserted && !w.lacking:
+		return nil
+	case w.lacking || emb == nil:
+		_, err := w.st.allIncomplete.ExecContext(w.ctx)
+		return err
+	default:
+		_, err := w.st.othersIncomplete.ExecContext(w.ctx, emb.Identity())
+		return err
+	}
+}
+
+// deleteSession deletes a stored session, its turns and their keyword rows
+// and vectors.
+func (w *ledgerWriter) deleteSession(id string) error {
+	// The delete trigger needs the keyword rows of the session's turns.
+	if err := w.keywords.flush(); err != nil {
+		return err
+	}
+	_, err := w.tx.ExecContext(w.ctx, `DELETE FROM sessions WHERE id = ?`, id)
+	return err
 }
 
 // embedFailed reports whether embedding failed in this run, so a --full
@@ -66,64 +138,155 @@ func (w *ledgerWriter) embedFailed() bool {
 	return w.ix.opts.Embedder != nil && w.ix.emb == nil
 }
 
-// session writes a planned session's new and changed turns (with --full,
-// all of them) and returns how many it wrote.
-func (w *ledgerWriter) session(pl *sessionPlan) (int, error) {
-	turns := chunk.Turns(*pl.sess)
-	written := 0
-	var batch []*newTurn
-	texts := 0
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
+// sessionPart is a piece of a planned session, ready for the writer: the
+// stored turns that only moved up the file or gained actions and times,
+// then a batch of turns to write, embedded.
+type sessionPart struct {
+	pl *sessionPlan
+	// moved and touched are stored turns whose line, or actions and time,
+	// are to be brought up to date.
+	moved, touched []chunkedTurn
+	batch          []*newTurn
+	embedded       []embedded
+	// last marks the session's last part; read holds the turns read of it
+	// (those written zeroed), for prune.
+	last bool
+	read []chunk.Turn
+	err  error
+}
+
+// chunkedTurn is a stored turn and the turn read for it.
+type chunkedTurn struct {
+	id   int64
+	turn chunk.Turn
+}
+
+// sessions writes planned sessions' new and changed turns (with --full,
+// all of them), in order, calling written after each session with how
+// many of its turns it wrote. The turns are built and embedded on a
+// goroutine of their own, a batch ahead of the writer: the writer keeps
+// the store's only connection that writes busy on one core while the
+// embedder runs on the other.
+func (w *ledgerWriter) sessions(plans []*sessionPlan, upsert func(*sessionPlan) error, written func(*sessionPlan, int)) error {
+	ctx, cancel := context.WithCancel(w.ctx)
+	parts := make(chan sessionPart, 1)
+	go w.prepare(ctx, plans, parts)
+	defer func() {
+		cancel()
+		for range parts {
 		}
-		// A deadline ('deja aider' gives indexing 30 s) stops a long
-		// session between batches.
-		if err := w.ctx.Err(); err != nil {
-			return err
+	}()
+	var current *sessionPlan
+	n := 0
+	for part := range parts {
+		if part.err != nil {
+			return part.err
 		}
-		w.ix.embedTurns(w.ctx, w.tx, batch)
-		err := w.writeTurns(batch)
-		batch, texts = nil, 0
-		return err
-	}
-	for j, t := range turns {
-		h := pl.hashes[j]
-		old, stored := pl.stored[t.Index]
-		same := stored && old.hash == h
-		if same && old.line != t.Line {
-			// An earlier session was cut out: the turn moved up the file.
-			if _, err := w.setLine.ExecContext(w.ctx, t.Line, old.id); err != nil {
-				return 0, err
+		if part.pl != current {
+			current, n = part.pl, 0
+			if err := upsert(part.pl); err != nil {
+				return err
 			}
 		}
-		if same {
-			a, tm := turnActions(t), turnTime(t)
-			if _, err := w.touch.ExecContext(w.ctx, a, tm, old.id, a, tm); err != nil {
-				return 0, err
+		for _, m := range part.moved {
+			if _, err := w.st.setLine.ExecContext(w.ctx, m.turn.Line, m.id); err != nil {
+				return err
 			}
 		}
-		if same && (!w.full || w.ix.emb == nil) {
-			continue
-		}
-		nt := &newTurn{session: pl.sess.ID, project: sessionProject(*pl.sess), turn: t, hash: h, texts: chunk.Texts(t, w.ix.opts.Budget)}
-		if same {
-			nt.keep = old.id
-		}
-		written++
-		if texts > 0 && texts+len(nt.texts) > embedBatch {
-			if err := flush(); err != nil {
-				return 0, err
+		for _, m := range part.touched {
+			a, tm := turnActions(m.turn), turnTime(m.turn)
+			if _, err := w.st.touch.ExecContext(w.ctx, a, tm, m.id, a, tm); err != nil {
+				return err
 			}
 		}
-		batch = append(batch, nt)
-		texts += len(nt.texts)
-		turns[j] = chunk.Turn{}
+		if len(part.batch) > 0 {
+			if err := w.ix.noteEmbedded(w.ctx, w.tx, part.embedded); err != nil {
+				return err
+			}
+			if err := w.writeTurns(part.batch); err != nil {
+				return err
+			}
+			n += len(part.batch)
+		}
+		if part.last {
+			if err := w.prune(part.pl, part.read); err != nil {
+				return err
+			}
+			written(part.pl, n)
+		}
 	}
-	if err := flush(); err != nil {
-		return 0, err
+	return nil
+}
+
+// prepare builds the parts of the planned sessions and embeds their
+// batches, and sends them to out, which it closes. It touches neither the
+// transaction nor the run's report: the writer records what it did.
+func (w *ledgerWriter) prepare(ctx context.Context, plans []*sessionPlan, out chan<- sessionPart) {
+	defer close(out)
+	// emb is the writer's until it learns of a failure, which stops the
+	// embedding here at once.
+	emb := w.ix.emb
+	send := func(p sessionPart) bool {
+		select {
+		case out <- p:
+			return true
+		case <-ctx.Done():
+			return false
+		}
 	}
-	return written, w.prune(pl, turns)
+	for _, pl := range plans {
+		turns := chunk.Turns(*pl.sess)
+		part := sessionPart{pl: pl}
+		texts := 0
+		flush := func() bool {
+			if len(part.batch) > 0 {
+				// A deadline ('deja aider' gives indexing 30 s) stops a
+				// long session between batches.
+				if err := ctx.Err(); err != nil {
+					send(sessionPart{err: err})
+					return false
+				}
+				part.embedded = embedTurns(ctx, emb, part.batch)
+				if failed(part.embedded) {
+					emb = nil
+				}
+			}
+			ok := send(part)
+			part, texts = sessionPart{pl: pl}, 0
+			return ok
+		}
+		for j, t := range turns {
+			h := pl.hashes[j]
+			old, stored := pl.stored[t.Index]
+			same := stored && old.hash == h
+			if same && old.line != t.Line {
+				// An earlier session was cut out: the turn moved up the file.
+				part.moved = append(part.moved, chunkedTurn{old.id, t})
+			}
+			if same {
+				part.touched = append(part.touched, chunkedTurn{old.id, t})
+			}
+			if same && (!w.full || emb == nil) {
+				continue
+			}
+			nt := &newTurn{session: pl.sess.ID, project: sessionProject(*pl.sess), turn: t, hash: h, texts: chunk.Texts(t, w.ix.opts.Budget)}
+			if same {
+				nt.keep = old.id
+			}
+			if texts > 0 && texts+len(nt.texts) > embedBatch {
+				if !flush() {
+					return
+				}
+			}
+			part.batch = append(part.batch, nt)
+			texts += len(nt.texts)
+			turns[j] = chunk.Turn{}
+		}
+		part.last, part.read = true, turns
+		if !flush() {
+			return
+		}
+	}
 }
 
 // prune deletes stored turns of a session that its re-read no longer has
@@ -143,7 +306,10 @@ func (w *ledgerWriter) prune(pl *sessionPlan, turns []chunk.Turn) error {
 	}
 	for i, old := range pl.stored {
 		if i < last && !read[i] {
-			if _, err := w.delID.ExecContext(w.ctx, old.id); err != nil {
+			if err := w.keywords.flushFor(pl.sess.ID, i); err != nil {
+				return err
+			}
+			if _, err := w.st.delID.ExecContext(w.ctx, old.id); err != nil {
 				return err
 			}
 		}
@@ -173,7 +339,9 @@ func (w *ledgerWriter) reembed(ids []string) error {
 				texts += len(turns[0].texts)
 				turns = turns[1:]
 			}
-			w.ix.embedTurns(w.ctx, w.tx, batch)
+			if err := w.ix.noteEmbedded(w.ctx, w.tx, embedTurns(w.ctx, w.ix.emb, batch)); err != nil {
+				return err
+			}
 			if err := w.writeTurns(batch); err != nil {
 				return err
 			}
@@ -208,18 +376,20 @@ func (w *ledgerWriter) storedTurns(session string) ([]*newTurn, error) {
 // turn replaces the stored one; a turn kept (re-embedded by --full) keeps
 // its row, so a recall that loaded its vectors still finds it, and has its
 // vectors replaced. Turns written without vectors mark the embedder
-// incomplete.
+// incomplete (finish).
 func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
 	ctx := w.ctx
 	emb := w.ix.opts.Embedder
-	lacking, inserted := false, false
 	for _, t := range turns {
 		id := t.keep
 		if id == 0 {
-			if _, err := w.delTurn.ExecContext(ctx, t.session, t.turn.Index); err != nil {
+			if err := w.keywords.flushFor(t.session, t.turn.Index); err != nil {
 				return err
 			}
-			res, err := w.insTurn.ExecContext(ctx, t.session, t.turn.Index, t.turn.Line, t.hash, t.turn.User, t.turn.Assistant,
+			if _, err := w.st.delTurn.ExecContext(ctx, t.session, t.turn.Index); err != nil {
+				return err
+			}
+			res, err := w.st.insTurn.ExecContext(ctx, t.session, t.turn.Index, t.turn.Line, t.hash, t.turn.User, t.turn.Assistant,
 				strings.Join(t.turn.Files, "\n"), strings.Join(t.turn.Commands, "\n"), turnActions(t.turn), turnTime(t.turn))
 			if err != nil {
 				return err
@@ -227,36 +397,29 @@ func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
 			if id, err = res.LastInsertId(); err != nil {
 				return err
 			}
-			inserted = true
+			if err := w.keywords.add(t.session, t.turn.Index, id); err != nil {
+				return err
+			}
+			w.inserted = true
 		}
 		if emb == nil {
 			continue
 		}
 		if t.vectors == nil && len(t.texts) > 0 {
 			// Embedding failed: a kept turn keeps its old vectors.
-			lacking = lacking || t.keep == 0
+			w.lacking = w.lacking || t.keep == 0
 			continue
 		}
 		if t.keep != 0 {
-			if _, err := w.delVecs.ExecContext(ctx, emb.Identity(), id); err != nil {
+			if _, err := w.st.delVecs.ExecContext(ctx, emb.Identity(), id); err != nil {
 				return err
 			}
 		}
-		if err := putVectors(ctx, w.vec, emb.Identity(), t.project, t.session, t.turn.Index, id, t.vectors); err != nil {
+		if err := putVectors(ctx, w.st.vec, emb.Identity(), t.project, t.session, t.turn.Index, id, t.vectors); err != nil {
 			return err
 		}
 	}
-	if !inserted && !lacking {
-		return nil
-	}
-	// Other embedders' vectors are now incomplete, and so is this one's
-	// when embedding failed.
-	if lacking || emb == nil {
-		_, err := w.tx.ExecContext(ctx, `UPDATE embedders SET complete = 0`)
-		return err
-	}
-	_, err := w.tx.ExecContext(ctx, `UPDATE embedders SET complete = 0 WHERE identity != ?`, emb.Identity())
-	return err
+	return nil
 }
 
 const insertVector = `INSERT OR REPLACE INTO vectors(embedder, project, turn_id, part, session_id, turn, vec) VALUES (?, ?, ?, ?, ?, ?, ?)`
@@ -292,7 +455,17 @@ func startedNS(s harness.Session) (int64, bool) {
 	return s.Started.UnixNano(), true
 }
 
-func upsertSession(ctx context.Context, tx *sql.Tx, path, harnessName string, s harness.Session) error {
+const upsertSessionSQL = `
+	INSERT INTO sessions(id, path, project, ordinal, started, started_ns, header, offset, end_offset, present,
+		harness, parent, subagent, marker)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
+	ON CONFLICT(id) DO UPDATE SET path = excluded.path, project = excluded.project,
+		ordinal = excluded.ordinal, started = excluded.started, started_ns = excluded.started_ns,
+		header = excluded.header, offset = excluded.offset, end_offset = excluded.end_offset, present = 1,
+		harness = excluded.harness, parent = excluded.parent, subagent = excluded.subagent, marker = excluded.marker`
+
+// upsertSession stores a session's row.
+func (w *ledgerWriter) upsertSession(path, harnessName string, s harness.Session) error {
 	var started, ns any
 	if s.HasStart() {
 		started = s.Started.Format(time.RFC3339)
@@ -300,15 +473,7 @@ func upsertSession(ctx context.Context, tx *sql.Tx, path, harnessName string, s 
 	if v, ok := startedNS(s); ok {
 		ns = v
 	}
-	_, err := tx.ExecContext(ctx, `
-		INSERT INTO sessions(id, path, project, ordinal, started, started_ns, header, offset, end_offset, present,
-			harness, parent, subagent, marker)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
-		ON CONFLICT(id) DO UPDATE SET path = excluded.path, project = excluded.project,
-			ordinal = excluded.ordinal, started = excluded.started, started_ns = excluded.started_ns,
-			header = excluded.header, offset = excluded.offset, end_offset = excluded.end_offset, present = 1,
-			harness = excluded.harness, parent = excluded.parent, subagent = excluded.subagent, marker = excluded.marker`,
-		s.ID, path, sessionProject(s), s.Ordinal, started, ns, s.Header, s.Offset, s.End,
+	_, err := w.st.session.ExecContext(w.ctx, s.ID, path, sessionProject(s), s.Ordinal, started, ns, s.Header, s.Offset, s.End,
 		harnessName, s.Parent, s.Subagent, s.Marker)
 	return err
 }

@@ -2,7 +2,7 @@ package memory
 
 // schemaVersion is stored in meta; a store written by another version is
 // refused with a message rather than misread.
-const schemaVersion = "4"
+const schemaVersion = "5"
 
 // schema is the whole store. Everything a recall needs is here, so a
 // SIGKILL between two transactions leaves a consistent store:
@@ -11,8 +11,9 @@ const schemaVersion = "4"
 //     read only the new bytes (size, mtime, where the last session starts and
 //     the SHA-256 of every byte before it).
 //   - sessions and turns: the ledger; turns hold the text shown by recall.
-//   - turns_fts: FTS5 over turns (external content, kept by triggers) for
-//     BM25 keyword recall; the porter+unicode61 tokenizer cuts paths, commands and
+//   - turns_fts: FTS5 over turns (external content) for BM25 keyword
+//     recall: the writers insert a batch's rows in one statement
+//     (keywordBatch), a trigger deletes a deleted turn's row; the porter+unicode61 tokenizer cuts paths, commands and
 //     identifiers into words that phrase queries match in order.
 //   - vectors: each turn's chunk vectors per embedder identity, as
 //     little-endian float32 BLOBs, clustered by (embedder, project) so one
@@ -33,6 +34,11 @@ const schemaVersion = "4"
 // Resumable --full (schema 4): files.full_pending marks a history that
 // 'deja index --full' has yet to re-read whole and re-embed; a history
 // first named by a run that has not read it yet has size -1.
+//
+// Keyword rows in bulk (schema 5): no insert trigger on turns; whoever
+// inserts turns gives them their turns_fts rows (keywordBatch). A store of
+// schema 4 loses its trigger, and an older deja, which relies on it,
+// refuses the store instead of writing turns no keyword recall finds.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
@@ -88,10 +94,6 @@ CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5(
 	content='turns', content_rowid='id',
 	tokenize="porter unicode61 remove_diacritics 2"
 );
-CREATE TRIGGER IF NOT EXISTS turns_ai AFTER INSERT ON turns BEGIN
-	INSERT INTO turns_fts(rowid, user, assistant, files, commands)
-	VALUES (new.id, new.user, new.assistant, new.files, new.commands);
-END;
 CREATE TRIGGER IF NOT EXISTS turns_ad AFTER DELETE ON turns BEGIN
 	INSERT INTO turns_fts(turns_fts, rowid, user, assistant, files, commands)
 	VALUES ('delete', old.id, old.user, old.assistant, old.files, old.commands);
@@ -136,5 +138,8 @@ ALTER TABLE turns ADD COLUMN time_ns INTEGER;
 `},
 	"3": {to: "4", sql: `
 ALTER TABLE files ADD COLUMN full_pending INTEGER NOT NULL DEFAULT 0;
+`},
+	"4": {to: "5", sql: `
+DROP TRIGGER IF EXISTS turns_ai;
 `},
 }

@@ -51,14 +51,15 @@ func revisionOf(emb embed.Embedder) string {
 	return ""
 }
 
-// embedNewTurns embeds the texts of a batch of new turns and sets each
-// turn's vectors. A turn whose every text the embedder refused keeps nil
-// vectors and is recorded, and named in the run's problems; any other
-// failure is returned and nothing is set.
-func (ix *indexer) embedNewTurns(ctx context.Context, tx *sql.Tx, batch []*newTurn, texts []string) error {
-	vecs, refused, err := embedAll(ctx, ix.emb, texts)
+// embedNewTurns embeds the texts of a batch of new turns with emb and sets
+// each turn's vectors. A turn whose every text the embedder refused keeps
+// nil vectors and is returned among the refusals, for the writer to record
+// and name in the run's problems; any other failure is returned and
+// nothing is set.
+func embedNewTurns(ctx context.Context, emb embed.Embedder, batch []*newTurn, texts []string) ([]refusal, error) {
+	vecs, refused, err := embedAll(ctx, emb, texts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var refusals []refusal
 	at := 0
@@ -70,7 +71,7 @@ func (ix *indexer) embedNewTurns(ctx context.Context, tx *sql.Tx, batch []*newTu
 			refusals = append(refusals, refusal{t.session, t.turn.Index, t.hash, why})
 		}
 	}
-	return ix.recordRefused(ctx, tx, refusals)
+	return refusals, nil
 }
 
 // recordRefused stores refusals and names them in the run's problems, one

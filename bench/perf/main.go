@@ -13,6 +13,10 @@
 //	go run ./bench/perf                  # corpus, then the 100k-turn store
 //	go run ./bench/perf -turns 0         # corpus only
 //	go run ./bench/perf -big /tmp/big    # keep (and reuse) the generated store
+//
+// With -big, the generated histories are reused when the directory holds
+// them and the store is not (remove DIR/store to time a full index again
+// on the same histories).
 package main
 
 import (
@@ -24,6 +28,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"syscall"
@@ -38,14 +43,15 @@ func main() {
 	corpus := flag.String("corpus", "../shared/aider/corpus", "the aider corpus directory")
 	turns := flag.Int("turns", 100_000, "turns in the generated store (0 skips it)")
 	big := flag.String("big", "", "directory for the generated histories and store (default temporary; reused when it holds a store)")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the generated store's index to this file")
 	flag.Parse()
-	if err := run(*corpus, *turns, *big); err != nil {
+	if err := run(*corpus, *turns, *big, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "perf:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus string, turns int, big string) error {
+func run(corpus string, turns int, big, profile string) error {
 	ctx := context.Background()
 	tmp, err := os.MkdirTemp("", "deja-perf-")
 	if err != nil {
@@ -71,7 +77,7 @@ func run(corpus string, turns int, big string) error {
 		if big == "" {
 			big = filepath.Join(tmp, "big")
 		}
-		if err := bigBench(ctx, bin, big, turns, newVocabulary(paths)); err != nil {
+		if err := bigBench(ctx, bin, big, profile, turns, newVocabulary(paths)); err != nil {
 			return err
 		}
 	}
@@ -85,7 +91,9 @@ var cpuTotal time.Duration
 
 func deja(bin, dir string, args ...string) (time.Duration, int64, string, error) {
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "DEJA_DATA_DIR="+dir, "DEJA_EMBED_PROVIDER=builtin")
+	// No service in the background: every recall here is a fresh process
+	// that reads the store itself.
+	cmd.Env = append(os.Environ(), "DEJA_DATA_DIR="+dir, "DEJA_EMBED_PROVIDER=builtin", "DEJA_SERVE_AUTOSTART=false")
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	took := time.Since(start)
@@ -94,19 +102,21 @@ func deja(bin, dir string, args ...string) (time.Duration, int64, string, error)
 		rss = ru.Maxrss * 1024
 		cpuTotal += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	if err != nil {
+	// Exit status 1 is a recall that found nothing: a figure like any other.
+	if err != nil && (args[0] != "recall" || cmd.ProcessState.ExitCode() != 1) {
 		return took, rss, string(out), fmt.Errorf("deja %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return took, rss, string(out), nil
 }
 
 func corpusBench(bin, store string, paths []string) error {
+	cpuTotal = 0
 	took, rss, out, err := deja(bin, store, append([]string{"index"}, paths...)...)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("corpus (%d histories)\n", len(paths))
-	fmt.Printf("  deja index, new store        %8s  peak RSS %s   %s", ms(took), mb(rss), lastLine(out))
+	fmt.Printf("  deja index, new store        %8s  CPU %s, peak RSS %s   %s", ms(took), ms(cpuTotal), mb(rss), lastLine(out))
 	var again []time.Duration
 	for range 5 {
 		took, _, _, err := deja(bin, store, append([]string{"index"}, paths...)...)
@@ -142,15 +152,18 @@ var corpusQueries = []string{
 
 // bigBench generates histories with turns turns in total (the corpus's
 // real turns, reshuffled and numbered so no two are equal), indexes them
-// through Store.Index, and measures recall on the result.
-func bigBench(ctx context.Context, bin, dir string, turns int, voc *vocabulary) error {
+// through Store.Index (with a CPU profile of it written to profile, when
+// set), and measures recall on the result.
+func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *vocabulary) error {
 	histDir := filepath.Join(dir, "histories")
 	store := filepath.Join(dir, "store")
 	fmt.Printf("generated store (%d turns)\n", turns)
 	if _, err := os.Stat(filepath.Join(store, memory.DBFile)); err != nil {
-		paths, err := generate(histDir, turns, voc)
-		if err != nil {
-			return err
+		paths, err := filepath.Glob(filepath.Join(histDir, "project-*", ".aider.chat.history.md"))
+		if err != nil || len(paths) == 0 {
+			if paths, err = generate(histDir, turns, voc); err != nil {
+				return err
+			}
 		}
 		s, err := memory.Open(ctx, store)
 		if err != nil {
@@ -160,13 +173,27 @@ func bigBench(ctx context.Context, bin, dir string, turns int, voc *vocabulary) 
 		if err != nil {
 			return err
 		}
+		if profile != "" {
+			f, err := os.Create(profile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+		}
+		cpu0 := processCPU()
 		start := time.Now()
 		rep, err := s.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: emb})
 		if err != nil {
 			return err
 		}
+		took, cpu := time.Since(start), processCPU()-cpu0
+		pprof.StopCPUProfile()
 		s.Close()
-		fmt.Printf("  index (real write path)      %8s  %d histories, %d sessions, %d turns\n", time.Since(start).Round(time.Second), rep.Files, rep.Sessions, rep.NewTurns)
+		fmt.Printf("  index (real write path)      %8s  CPU %s (%.3f s per 1,000 turns), %d histories, %d sessions, %d turns\n",
+			ms(took), ms(cpu), cpu.Seconds()*1000/float64(max(1, rep.NewTurns)), rep.Files, rep.Sessions, rep.NewTurns)
 	} else {
 		fmt.Printf("  reusing %s\n", store)
 	}
@@ -334,6 +361,14 @@ func (v *vocabulary) paragraph(rng *rand.Rand, n int) string {
 func (v *vocabulary) file(rng *rand.Rand) string {
 	dirs := []string{"internal/db", "internal/http", "cmd/server", "src/components", "src/store", "aider/coders", "tests/basic", "pkg/api"}
 	return fmt.Sprintf("%s/%s_%d.go", dirs[rng.IntN(len(dirs))], v.word(rng), rng.IntN(50))
+}
+
+// processCPU is the user and system time this process has used, on all
+// its threads.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func p50(d []time.Duration) time.Duration { return pct(d, 50) }
