@@ -44,7 +44,12 @@ func main() {
 	turns := flag.Int("turns", 100_000, "turns in the generated store (0 skips it)")
 	big := flag.String("big", "", "directory for the generated histories and store (default temporary; reused when it holds a store)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the generated store's index to this file")
+	flag.StringVar(&dataKind, "data", "salad", "the generated store's text: salad (the corpus's words at their frequencies) or corpus (the corpus replicated with shifted dates and paths and a few swapped words)")
 	flag.Parse()
+	if dataKind != "salad" && dataKind != "corpus" {
+		fmt.Fprintln(os.Stderr, "perf: -data is salad or corpus")
+		os.Exit(2)
+	}
 	if err := run(*corpus, *turns, *big, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "perf:", err)
 		os.Exit(1)
@@ -66,6 +71,7 @@ func run(corpus string, turns int, big, profile string) error {
 	fmt.Printf("machine: %d CPUs, %s/%s, %s, load average %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
 
 	paths, _ := filepath.Glob(filepath.Join(corpus, "*.md"))
+	corpusPaths = paths
 	if len(paths) == 0 {
 		fmt.Printf("corpus: skipped, no histories in %s\n\n", corpus)
 	} else {
@@ -157,13 +163,11 @@ var corpusQueries = []string{
 func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *vocabulary) error {
 	histDir := filepath.Join(dir, "histories")
 	store := filepath.Join(dir, "store")
-	fmt.Printf("generated store (%d turns)\n", turns)
+	fmt.Printf("generated store (%d turns, -data %s)\n", turns, dataKind)
 	if _, err := os.Stat(filepath.Join(store, memory.DBFile)); err != nil {
-		paths, err := filepath.Glob(filepath.Join(histDir, "project-*", ".aider.chat.history.md"))
-		if err != nil || len(paths) == 0 {
-			if paths, err = generate(histDir, turns, voc); err != nil {
-				return err
-			}
+		paths, err := histories(histDir, turns, voc)
+		if err != nil {
+			return err
 		}
 		s, err := memory.Open(ctx, store)
 		if err != nil {
