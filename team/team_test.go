@@ -20,9 +20,16 @@ import (
 // on a free loopback port.
 func runServer(t testing.TB) *server.Server {
 	t.Helper()
-	s, err := server.NewServer(&server.Options{
+	return startServer(t, &server.Options{
 		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
 	})
+}
+
+// startServer starts a real NATS server with these options and waits
+// until it takes connections.
+func startServer(t testing.TB, opts *server.Options) *server.Server {
+	t.Helper()
+	s, err := server.NewServer(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,18 +56,10 @@ func TestTLSRequiredBeyondLoopback(t *testing.T) {
 	}
 
 	caFile, cert := newCA(t)
-	s, err := server.NewServer(&server.Options{
+	s := startServer(t, &server.Options{
 		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
 		TLS: true, TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats server did not start")
-	}
-	t.Cleanup(s.Shutdown)
 
 	// Without the CA the certificate is not trusted.
 	_, err = Connect(context.Background(), p.store, Options{URL: s.ClientURL(), Name: "core", Projects: []string{p.project}, User: "alice", Host: "host-alice", Timeout: 5 * time.Second})
