@@ -50,6 +50,10 @@ type RecallRequest struct {
 	Harness string `json:"harness,omitempty" jsonschema:"only sessions of this agent: aider, claude, codex, gemini or opencode"`
 	// IncludeSubagents brings in the sessions subagents ran.
 	IncludeSubagents bool `json:"include_subagents,omitempty" jsonschema:"also search sessions subagents ran (Claude Code sidechains, Codex exec and review runs), left out by default"`
+	// Mine and From keep one side of a team's exchange: this machine's own
+	// sessions, or those folded in from one member.
+	Mine bool   `json:"mine,omitempty" jsonschema:"only this machine's own turns, none folded in from a team"`
+	From string `json:"from,omitempty" jsonschema:"only turns folded in from this team member (their user name)"`
 	// Here is the asking agent's project: answers say which turns are
 	// from it and which from other projects.
 	Here string `json:"here,omitempty" jsonschema:"your current project directory: each answer then says whether a turn is from this project or another"`
@@ -108,7 +112,11 @@ func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*memory.Recall,
 }
 
 func scopeOf(req RecallRequest, now time.Time) (memory.Scope, error) {
-	sc := memory.Scope{Session: strings.TrimSpace(req.Session), Harness: strings.TrimSpace(req.Harness), Subagents: req.IncludeSubagents}
+	sc := memory.Scope{Session: strings.TrimSpace(req.Session), Harness: strings.TrimSpace(req.Harness), Subagents: req.IncludeSubagents,
+		Mine: req.Mine, From: strings.TrimSpace(req.From)}
+	if sc.Mine && sc.From != "" {
+		return sc, badRequest("mine and from exclude each other: this machine's turns are from no one else")
+	}
 	var err error
 	if sc.Since, err = ParseWhen(req.Since, now, false); err != nil {
 		return sc, badRequest("since: %v", err)

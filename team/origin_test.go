@@ -2,11 +2,13 @@ package team
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/serve"
 )
 
 // Recall says whose a folded turn is, and --mine and --from keep one side
@@ -66,6 +68,34 @@ func TestRecallFiltersByOrigin(t *testing.T) {
 			t.Errorf("%s --from ali found %q", mode, owners(got))
 		}
 	}
+	// The served recall (deja serve, the MCP recall tool) takes the same
+	// filters.
+	w, err := memory.OpenWarm(ctx, bob.store.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	served := &serve.Memory{Store: w, Embedder: bob.emb, Mode: memory.Hybrid, Limit: 10}
+	for _, c := range []struct {
+		req  serve.RecallRequest
+		want string
+	}{
+		{serve.RecallRequest{Query: query}, "alice:" + fromAlice + " bob:"},
+		{serve.RecallRequest{Query: query, Mine: true}, "bob:"},
+		{serve.RecallRequest{Query: query, From: "alice"}, "alice:" + fromAlice},
+	} {
+		r, err := served.Recall(ctx, c.req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := owners(r.Results); got != c.want {
+			t.Errorf("served recall mine=%v from=%q found %q, want %q", c.req.Mine, c.req.From, got, c.want)
+		}
+	}
+	if _, err := served.Recall(ctx, serve.RecallRequest{Query: query, Mine: true, From: "alice"}); !errors.Is(err, serve.ErrBadRequest) {
+		t.Errorf("served recall with mine and from: %v, want a bad request", err)
+	}
+
 	// A member nothing came from is named as such, with who did send.
 	r, err := bob.store.Recall(ctx, memory.RecallOptions{Query: query, Mode: memory.Keyword, Scope: memory.Scope{From: "carol"}})
 	if err != nil {

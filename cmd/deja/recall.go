@@ -107,12 +107,8 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	}
 	// A running 'deja serve' for this data directory answers warm; without
 	// one, recall reads the store itself (recall_served.go).
-	// The server's requests carry no origin filter, so --mine and --from
-	// read the store itself.
-	if !sc.Mine && sc.From == "" {
-		if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
-			return reportRecall(io, r, opts.json)
-		}
+	if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
+		return reportRecall(io, r, opts.json)
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {

@@ -44,7 +44,7 @@ func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, 
 		return nil
 	}
 	req := serve.RecallRequest{Query: query, Mode: string(mode), Limit: cfg.Recall.Limit, Project: sc.Project, Session: sc.Session,
-		Harness: sc.Harness, IncludeSubagents: sc.Subagents}
+		Harness: sc.Harness, IncludeSubagents: sc.Subagents, Mine: sc.Mine, From: sc.From}
 	if !sc.Since.IsZero() {
 		req.Since = sc.Since.Format(time.RFC3339Nano)
 	}
