@@ -42,7 +42,7 @@ func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Ses
 	for _, ks := range known {
 		byID[ks.id] = ks
 	}
-	redacted := 0
+	ix.rep.Redacted += redactSessions(sessions, tomb)
 	var plans []*sessionPlan
 	for i := range sessions {
 		if err := ctx.Err(); err != nil {
@@ -53,7 +53,6 @@ func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Ses
 			continue
 		}
 		*sess = withProject(*sess, path)
-		redacted += redactSession(sess)
 		turns := chunk.Turns(*sess)
 		var stored map[int]ledgerTurn
 		ks, ok := byID[sess.ID]
@@ -72,7 +71,6 @@ func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Ses
 		}
 		plans = append(plans, pl)
 	}
-	ix.rep.Redacted += redacted
 	return plans, nil
 }
 

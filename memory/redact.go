@@ -1,6 +1,10 @@
 package memory
 
 import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/redact"
 )
@@ -26,6 +30,30 @@ func redactSession(s *harness.Session) int {
 		n += k
 	}
 	return n
+}
+
+// redactSessions redacts the sessions not forgotten (skip) on every core,
+// and returns how many secrets it removed. Redaction is most of what
+// indexing does before it writes (measured: 2.9 s of 3.2 s at 100k turns),
+// and the writer waits for it, so it gets the cores the writer leaves.
+func redactSessions(sessions []harness.Session, skip map[string]bool) int {
+	var next, removed atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(sessions)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(sessions) {
+					return
+				}
+				if !skip[sessions[i].ID] {
+					removed.Add(int64(redactSession(&sessions[i])))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return int(removed.Load())
 }
 
 // storedHeader is a parsed session's header as the ledger holds it, for
