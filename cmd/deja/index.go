@@ -106,6 +106,9 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		fmt.Fprintln(io.Err, "deja: warning:", p)
 	}
 	if len(paths) == 0 {
+		if len(opts.paths) == 0 && cfg.Team.Enabled() {
+			return syncOnly(ctx, io, cfg, store, opts.json)
+		}
 		return exitError{code: 1, msg: "no histories to index: name a file or directory (deja index PATH), or see 'deja sources' for where deja looks"}
 	}
 
@@ -198,6 +201,36 @@ func printIndexed(io *IO, rep memory.IndexReport, embedder string) {
 }
 
 // printIndexTeam is the line the sync after an index adds to its summary.
+// syncOnly is 'deja index' on a machine that has no history of its own
+// yet but belongs to a team: it folds in (and publishes) what the team
+// has, as an index does after indexing.
+func syncOnly(ctx context.Context, io *IO, cfg config.Config, store *memory.Store, asJSON bool) error {
+	emb, why := selectEmbedder(ctx, io, cfg)
+	if emb == nil {
+		fmt.Fprintf(io.Err, "deja: warning: %s; folded turns are embedded by a later 'deja index'\n", why)
+	}
+	teamRep := syncAfterIndex(ctx, io, cfg, store, emb)
+	if asJSON {
+		embedder := "no embedder"
+		if emb != nil {
+			embedder = emb.Identity()
+		}
+		enc := json.NewEncoder(io.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(indexOutput{Embedder: embedder, Problems: []string{}, Team: teamRep}); err != nil {
+			return err
+		}
+	}
+	if !teamRep.Synced {
+		return exitError{code: 1, msg: "no histories of this machine's own to index, and the team was not synced (the warning above says why)"}
+	}
+	if !asJSON {
+		fmt.Fprintln(io.Out, "no histories of this machine's own to index ('deja sources' says where deja looks)")
+		printIndexTeam(io, teamRep.SyncReport)
+	}
+	return nil
+}
+
 func printIndexTeam(io *IO, rep team.SyncReport) {
 	fmt.Fprintf(io.Out, "team: published %d turns and %d tombstones, folded %d turns and %d tombstones\n",
 		rep.Published.Turns, rep.Published.Tombstones, rep.Folded.Turns, rep.Folded.Tombstones)
