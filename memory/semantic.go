@@ -209,9 +209,9 @@ func (s *Store) collections(ctx context.Context, identity string, sc Scope) ([]*
 	s.mu.Unlock()
 	var facts map[string]sessionMeta
 	if missing > 1 {
-		// One read of every session's facts instead of one per project
-		// (a cold recall over a store of many projects).
-		if facts, err = s.sessionFacts(ctx); err != nil {
+		// One read of every session's facts for all the loads instead
+		// of one per project (a cold recall over a store of many).
+		if facts, err = s.readSessionMeta(ctx, ""); err != nil {
 			return nil, err
 		}
 	}
@@ -239,7 +239,7 @@ func (s *Store) collections(ctx context.Context, identity string, sc Scope) ([]*
 func (s *Store) Invalidate() {
 	s.mu.Lock()
 	s.warm = map[collectionKey]*collection{}
-	s.projects, s.facts = nil, nil
+	s.projects = nil
 	s.mu.Unlock()
 }
 
@@ -247,8 +247,8 @@ func (s *Store) Invalidate() {
 // vectors. It asks the small sessions table for the projects and the
 // vectors' primary key for one row each: a DISTINCT over the vectors
 // themselves read every vector (measured: 1.2 s at 100k turns).
-// A warm store keeps the list until the store changes (Invalidate): it
-// cost a recall 27 ms at 100k turns.
+// A warm store keeps the list until the store changes (Invalidate), so a
+// warm recall does not ask again.
 func (s *Store) vectorProjects(ctx context.Context, identity string, sc Scope) ([]string, error) {
 	s.mu.Lock()
 	projects, ok := s.projects[identity]
@@ -362,25 +362,6 @@ type sessionMeta struct {
 // sessionMeta reads the sessions of a project once per collection load.
 func (s *Store) sessionMeta(ctx context.Context, project string) (map[string]sessionMeta, error) {
 	return s.readSessionMeta(ctx, `WHERE project = ?`, project)
-}
-
-// sessionFacts is every session's metadata, read once until the store
-// changes (Invalidate).
-func (s *Store) sessionFacts(ctx context.Context) (map[string]sessionMeta, error) {
-	s.mu.Lock()
-	facts := s.facts
-	s.mu.Unlock()
-	if facts != nil {
-		return facts, nil
-	}
-	facts, err := s.readSessionMeta(ctx, "")
-	if err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	s.facts = facts
-	s.mu.Unlock()
-	return facts, nil
 }
 
 func (s *Store) readSessionMeta(ctx context.Context, where string, args ...any) (map[string]sessionMeta, error) {

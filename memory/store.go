@@ -27,11 +27,9 @@ type Store struct {
 	// a store opened by a one-shot command uses it once.
 	mu   sync.Mutex
 	warm map[collectionKey]*collection
-	// projects caches, per embedder, the projects holding its vectors,
-	// and facts every session's metadata once more than one collection
-	// is loaded; both go with the collections (Invalidate).
+	// projects caches, per embedder, the projects holding its vectors;
+	// it goes with the collections (Invalidate).
 	projects map[string][]string
-	facts    map[string]sessionMeta
 }
 
 // Open opens the store in dir, creating the directory and the database when

@@ -68,6 +68,5 @@ func tlsFailure(err error) bool {
 	var invalid x509.CertificateInvalidError
 	var host x509.HostnameError
 	return errors.Is(err, nats.ErrSecureConnWanted) || errors.Is(err, nats.ErrSecureConnRequired) ||
-		errors.As(err, &unknown) || errors.As(err, &invalid) || errors.As(err, &host) ||
-		strings.Contains(err.Error(), "x509:") || strings.Contains(err.Error(), "tls:")
+		errors.As(err, &unknown) || errors.As(err, &invalid) || errors.As(err, &host)
 }

@@ -345,20 +345,21 @@ func next[T comparable](xs []T, cur T) T {
 }
 
 // turnText is a turn as plain text to paste: its question, its answer,
-// then its files and commands.
+// then its files and commands, without the control characters a history
+// could hold to act on the terminal it is pasted into.
 func turnText(r memory.Result) string {
 	var b strings.Builder
-	if r.User != "" {
-		b.WriteString(strings.TrimSpace(r.User) + "\n\n")
+	if u := strings.TrimSpace(clean(r.User)); u != "" {
+		b.WriteString(u + "\n\n")
 	}
-	if r.Assistant != "" {
-		b.WriteString(strings.TrimSpace(r.Assistant) + "\n")
+	if a := strings.TrimSpace(clean(r.Assistant)); a != "" {
+		b.WriteString(a + "\n")
 	}
 	if len(r.Files) > 0 {
-		b.WriteString("\nfiles: " + strings.Join(r.Files, ", ") + "\n")
+		b.WriteString("\nfiles: " + clean(strings.Join(r.Files, ", ")) + "\n")
 	}
 	if len(r.Commands) > 0 {
-		b.WriteString("ran: " + strings.Join(r.Commands, "; ") + "\n")
+		b.WriteString("ran: " + clean(strings.Join(r.Commands, "; ")) + "\n")
 	}
 	return b.String()
 }

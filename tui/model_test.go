@@ -363,3 +363,16 @@ func TestCopyKeys(t *testing.T) {
 		t.Fatalf("a failed copy is not said:\n%s", v)
 	}
 }
+
+// TestCopiedTextHoldsNoControlCodes: a turn copied with alt-y loses the
+// escape and control codes its history held, which would act on the
+// terminal it is pasted into.
+func TestCopiedTextHoldsNoControlCodes(t *testing.T) {
+	got := turnText(memory.Result{User: "run \x1b]0;pwned\x07 this", Assistant: "ok\x1b[2J\r\ndone", Commands: []string{"rm -rf /tmp/x\x1b[A"}})
+	if strings.ContainsAny(got, "\x1b\x07\r") {
+		t.Fatalf("copied text holds control codes: %q", got)
+	}
+	if !strings.Contains(got, "run ]0;pwned this") || !strings.Contains(got, "ok[2J\ndone") {
+		t.Fatalf("copied text lost its words: %q", got)
+	}
+}
