@@ -249,6 +249,9 @@ func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *voc
 		}
 		fmt.Printf("  warm Recall %-8s           %8s  p50 of 30 in one process, p90 %s\n", mode, ms(p50(runs)), ms(pct(runs, 90)))
 	}
+	if err := emptyQueries(ctx, s, emb, "bench/eval/queries.json"); err != nil {
+		return err
+	}
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	var m runtime.MemStats

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
+	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/memory"
 )
 
 // dataKind is what the generated store holds: "salad", text drawn from the
@@ -99,4 +103,36 @@ func replicate(dir string, corpus []string, n int) ([]string, error) {
 		}
 	}
 	return paths, nil
+}
+
+// emptyQueries runs the eval's negatives and missing literals (those of
+// the corpus, not of its tiny stores) against the generated store in every
+// mode and prints how many return nothing, as they must at any size.
+func emptyQueries(ctx context.Context, s *memory.Store, emb embed.Embedder, file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var qs []struct{ Query, Kind, Store string }
+	if err := json.Unmarshal(data, &qs); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
+		empty, total := map[string]int{}, map[string]int{}
+		for _, q := range qs {
+			if q.Store != "" || (q.Kind != "negative" && q.Kind != "missing") {
+				continue
+			}
+			r, err := s.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: mode, Embedder: emb})
+			if err != nil {
+				return fmt.Errorf("%q: %w", q.Query, err)
+			}
+			total[q.Kind]++
+			if len(r.Results) == 0 {
+				empty[q.Kind]++
+			}
+		}
+		fmt.Printf("  %-8s negatives empty %d/%d, missing literals empty %d/%d\n", mode, empty["negative"], total["negative"], empty["missing"], total["missing"])
+	}
+	return nil
 }

@@ -23,7 +23,8 @@ or a directory searched for .aider.chat.history.md files in it and two levels
 below it, and for Claude Code, Codex and Gemini CLI transcripts in it and four
 levels below it, so ~/.codex/sessions/YYYY/MM/DD is reached (hidden
 directories, node_modules and vendor are skipped; symlinks are followed, and a
-history reached twice is indexed once). Each file goes to the harness that claims it.
+history reached twice is indexed once). Each file goes to the harness that
+claims it.
 
 Indexing is incremental: a file is read again only from the start of its last
 session, a file that did not change is not read at all, and only new turns are

@@ -133,7 +133,8 @@ type historyWalk struct {
 }
 
 // walk adds the histories in dir and walks its subdirectories while depth
-// is below transcriptDepth (aider histories count to walkDepth). Symlinked directories are followed, as discovery
+// is below transcriptDepth (aider histories count to walkDepth).
+// Symlinked directories are followed, as discovery
 // follows them; the depth limit keeps a link loop finite. Hidden
 // directories, node_modules, vendor and __pycache__ are skipped: aider
 // never writes a history there, and they are where the big trees are.
