@@ -16,7 +16,7 @@ type legacyRollout struct {
 		Timestamp string `json:"timestamp"`
 		ID        string `json:"id"`
 	} `json:"session"`
-	Items []legacyItem `json:"items"`
+	Items []json.RawMessage `json:"items"`
 }
 
 type legacyItem struct {
@@ -60,16 +60,15 @@ func parseLegacy(data []byte, opts harness.ParseOptions) *harness.History {
 	p := &parser{opts: opts, hist: hist, st: state{turn: -1}}
 	p.meta(meta{ID: lr.Session.ID, Timestamp: lr.Session.Timestamp})
 	t := p.st.sess.Started
-	for i, it := range lr.Items {
+	for i, raw := range lr.Items {
 		n := i + 1 // the item's place in the array stands for its line
+		var it legacyItem
+		json.Unmarshal(raw, &it)
 		if it.Type != "" {
 			// A Responses-API item (message, function_call): read as the
 			// line formats read it.
-			raw, err := json.Marshal(it)
 			var ri item
-			if err == nil {
-				json.Unmarshal(raw, &ri)
-			}
+			json.Unmarshal(raw, &ri)
 			p.item(ri, t, n)
 			continue
 		}

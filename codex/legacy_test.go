@@ -26,7 +26,8 @@ const legacyFixture = `{
      "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "shell", "arguments": "{\"command\":[\"bash\",\"-lc\",\"ls -R\"]}"}}]},
     {"role": "assistant", "content": "The fixture server is not started before the test.",
      "tool_calls": [{"id": "call_2", "type": "function", "function": {"name": "shell", "arguments": "{\"command\":[\"apply_patch\",\"*** Begin Patch\\n*** Update File: core/tests/cli_stream.rs\\n@@\\n*** End Patch\"]}"}}]},
-    {"role": "user", "content": "thanks"}
+    {"role": "user", "content": "thanks"},
+    {"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"bash\",\"-lc\",\"cargo test\"]}", "call_id": "c3"}
   ]
 }
 `
@@ -60,8 +61,8 @@ func TestLegacyRolloutReadWhole(t *testing.T) {
 	for _, rec := range s.Records {
 		recs = append(recs, string(rec.Kind)+":"+rec.Value+":"+string(rec.Action))
 	}
-	if len(recs) != 2 || !strings.HasPrefix(recs[0], "command:ls -R") || !strings.HasPrefix(recs[1], "file:core/tests/cli_stream.rs:edited") {
-		t.Errorf("records %q, want the shell command and the patched file relative to the cwd", recs)
+	if len(recs) != 3 || !strings.HasPrefix(recs[0], "command:ls -R") || !strings.HasPrefix(recs[1], "file:core/tests/cli_stream.rs:edited") || !strings.HasPrefix(recs[2], "command:cargo test") {
+		t.Errorf("records %q, want the shell commands (a chat item's and a Responses item's) and the patched file relative to the cwd", recs)
 	}
 
 	// Cut short (being written): nothing yet, and no warning.
