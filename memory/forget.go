@@ -115,7 +115,9 @@ func (s *Store) dropDigests(ids []string) error {
 // reader holding an old snapshot (a running 'deja serve') can keep the
 // log from truncating; the next forget or index finishes it.
 func (s *Store) scrub(ctx context.Context) error {
-	if err := s.write(ctx, func(tx *sql.Tx) error {
+	// The segments are rewritten without the dead vectors, and the old
+	// files zeroed (see segment.go).
+	if err := s.writeVectors(ctx, true, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('optimize')`)
 		return err
 	}); err != nil {

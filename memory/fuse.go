@@ -48,7 +48,7 @@ type fused struct {
 // With shapes (the turns' sizes and questions, see shapes) it also weighs
 // what rank alone cannot tell: a question holding the query's words in
 // order comes first, and a very long turn counts less.
-func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, shapes map[int64]turnShape) []fused {
+func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, shapes map[int64]*turnFacts) []fused {
 	kwWeight := 1.0
 	if exact {
 		kwWeight = tune.ExactWeight
@@ -78,15 +78,15 @@ func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, 
 	}
 	words := q.tokens()
 	for _, f := range order {
-		sh, ok := shapes[f.turnID]
-		if !ok {
+		sh := shapes[f.turnID]
+		if sh == nil {
 			continue
 		}
 		if tune.LongChars > 0 && sh.chars > tune.LongChars {
 			f.score *= math.Pow(float64(tune.LongChars)/float64(sh.chars), tune.LongDamp)
 		}
 		if tune.Verbatim > 0 && len(q.words) > 0 && len(words) >= minVerbatimWords {
-			if c := inOrder(words, tokens(sh.user)); c >= tune.Verbatim {
+			if c := inOrder(words, sh.words); c >= tune.Verbatim {
 				f.score += c // above any fused score: first, the fullest first
 			}
 		}

@@ -37,10 +37,10 @@ func TestFuseNearVerbatimFirst(t *testing.T) {
 	q := parseQuery("why isn't backoff retrying")
 	sem := []semanticHit{{turnID: 1, similarity: 0.7}, {turnID: 2, similarity: 0.6}, {turnID: 3, similarity: 0.5}}
 	kw := []keywordHit{{turnID: 2, bm25: -5}, {turnID: 1, bm25: -4}, {turnID: 3, bm25: -3}}
-	shapes := map[int64]turnShape{
-		1: {chars: 12, user: "how are you?"},
-		2: {chars: 300, user: "what is the retry policy"},
-		3: {chars: 400, user: "why isn't backoff catching and retrying any of those errors"},
+	shapes := map[int64]*turnFacts{
+		1: {chars: 12, words: tokens("how are you?")},
+		2: {chars: 300, words: tokens("what is the retry policy")},
+		3: {chars: 400, words: tokens("why isn't backoff catching and retrying any of those errors")},
 	}
 	out := fuse(sem, kw, false, tune, q, shapes)
 	if out[0].turnID != 3 {
@@ -52,7 +52,7 @@ func TestFuseNearVerbatimFirst(t *testing.T) {
 	}
 
 	q = parseQuery("release notes")
-	shapes = map[int64]turnShape{1: {chars: 40000, user: "translate it all to french"}, 2: {chars: 800}, 3: {chars: 500}}
+	shapes = map[int64]*turnFacts{1: {chars: 40000, words: tokens("translate it all to french")}, 2: {chars: 800}, 3: {chars: 500}}
 	sem = []semanticHit{{turnID: 1, similarity: 0.6}, {turnID: 3, similarity: 0.5}}
 	kw = []keywordHit{{turnID: 2, bm25: -5}, {turnID: 1, bm25: -4}}
 	out = fuse(sem, kw, false, DefaultTuning("test"), q, shapes)

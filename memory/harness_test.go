@@ -135,6 +135,7 @@ func TestSchemaUpgradesFrom2(t *testing.T) {
 	ctx := context.Background()
 	for _, stmt := range []string{
 		`ALTER TABLE files DROP COLUMN harness`, `ALTER TABLE sessions DROP COLUMN harness`,
+		`DROP INDEX sessions_subagents`,
 		`ALTER TABLE sessions DROP COLUMN parent`, `ALTER TABLE sessions DROP COLUMN subagent`,
 		`ALTER TABLE sessions DROP COLUMN marker`, `ALTER TABLE turns DROP COLUMN actions`,
 		`ALTER TABLE turns DROP COLUMN time_ns`, `ALTER TABLE files DROP COLUMN full_pending`,

@@ -136,6 +136,13 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 		return rep, err
 	}
 	defer lock.Unlock()
+	lost, err := s.repairSegments(ctx)
+	if err != nil {
+		return rep, err
+	}
+	if lost > 0 {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("a vector file was damaged: %d turns lost their vectors and are embedded again", lost))
+	}
 
 	emb := opts.Embedder
 	if emb != nil {
@@ -290,8 +297,15 @@ func (s *Store) dropUntracked(ctx context.Context, path string) {
 	_, _ = s.db.ExecContext(ctx, `DELETE FROM files WHERE path = ? AND size = -1`, path)
 }
 
-// write runs fn in one immediate transaction.
+// write runs fn in one immediate transaction, and moves the vectors it
+// wrote or deleted into the segments before it commits (flushVectors).
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return s.writeVectors(ctx, false, fn)
+}
+
+// writeVectors is write; with compact, every segment is rewritten without
+// its dead vectors.
+func (s *Store) writeVectors(ctx context.Context, compact bool, fn func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: %w", diskHint(err))
@@ -300,9 +314,14 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err := fn(tx); err != nil {
 		return fmt.Errorf("store: %w", diskHint(err))
 	}
+	obsolete, err := s.flushVectors(ctx, tx, compact)
+	if err != nil {
+		return fmt.Errorf("store: %w", diskHint(err))
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: %w", diskHint(err))
 	}
+	removeSegments(obsolete)
 	return nil
 }
 

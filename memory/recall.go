@@ -296,9 +296,16 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tunin
 	}
 	if allowed != nil {
 		hits, err := s.semanticAmong(ctx, identity, qvec, allowed, tune.Floor)
+		if errors.Is(err, errSegmentDamaged) {
+			return nil, 0, err.Error(), nil
+		}
 		return hits, 0, "", err
 	}
 	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune)
+	if errors.Is(err, errSegmentDamaged) {
+		// Keywords still answer; the next index run repairs the file.
+		return nil, 0, err.Error(), nil
+	}
 	if err != nil {
 		return nil, mean, "", err
 	}

@@ -2,7 +2,7 @@ package memory
 
 // schemaVersion is stored in meta; a store written by another version is
 // refused with a message rather than misread.
-const schemaVersion = "5"
+const schemaVersion = "6"
 
 // schema is the whole store. Everything a recall needs is here, so a
 // SIGKILL between two transactions leaves a consistent store:
@@ -75,6 +75,7 @@ CREATE TABLE IF NOT EXISTS sessions (
 CREATE INDEX IF NOT EXISTS sessions_path ON sessions(path, offset);
 CREATE INDEX IF NOT EXISTS sessions_started ON sessions(started_ns);
 CREATE INDEX IF NOT EXISTS sessions_project ON sessions(project);
+CREATE INDEX IF NOT EXISTS sessions_subagents ON sessions(subagent) WHERE subagent = 1;
 CREATE TABLE IF NOT EXISTS turns (
 	id         INTEGER PRIMARY KEY,
 	session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -105,10 +106,11 @@ CREATE TABLE IF NOT EXISTS vectors (
 	part       INTEGER NOT NULL,
 	session_id TEXT NOT NULL,
 	turn       INTEGER NOT NULL,
-	vec        BLOB NOT NULL,
+	vec        BLOB,
 	PRIMARY KEY (embedder, project, turn_id, part)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS vectors_turn ON vectors(turn_id);
+` + segmentSchema + `
 CREATE TABLE IF NOT EXISTS embedders (
 	identity  TEXT PRIMARY KEY,
 	dimension INTEGER NOT NULL,
@@ -142,4 +144,49 @@ ALTER TABLE files ADD COLUMN full_pending INTEGER NOT NULL DEFAULT 0;
 	"4": {to: "5", sql: `
 DROP TRIGGER IF EXISTS turns_ai;
 `},
+	// The vectors' floats move to the segments: vec loses NOT NULL, and
+	// upgrade flushes every vector (all pending) in the same transaction.
+	"5": {to: "6", sql: `
+CREATE TABLE vectors6 (
+	embedder   TEXT NOT NULL,
+	project    TEXT NOT NULL,
+	turn_id    INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+	part       INTEGER NOT NULL,
+	session_id TEXT NOT NULL,
+	turn       INTEGER NOT NULL,
+	vec        BLOB,
+	PRIMARY KEY (embedder, project, turn_id, part)
+) WITHOUT ROWID;
+INSERT INTO vectors6 SELECT embedder, project, turn_id, part, session_id, turn, vec FROM vectors;
+DROP TABLE vectors;
+ALTER TABLE vectors6 RENAME TO vectors;
+CREATE INDEX vectors_turn ON vectors(turn_id);
+CREATE INDEX IF NOT EXISTS sessions_subagents ON sessions(subagent) WHERE subagent = 1;
+` + segmentSchema},
 }
+
+// segmentSchema is what schema 6 adds for the vector segments (see
+// segment.go): vec is NULL once a vector is in its segment, and not NULL
+// while it waits for its transaction's flush (vectors_pending finds
+// those); vector_dead lists the flushed vectors deleted since the last
+// flush, by trigger, so cascades from turns are caught too; segments
+// names each embedder's file and its committed length.
+const segmentSchema = `
+CREATE INDEX IF NOT EXISTS vectors_pending ON vectors(embedder) WHERE vec IS NOT NULL;
+CREATE TABLE IF NOT EXISTS vector_dead (
+	embedder TEXT NOT NULL,
+	turn_id  INTEGER NOT NULL,
+	part     INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS segments (
+	embedder TEXT PRIMARY KEY,
+	file     TEXT NOT NULL,
+	gen      INTEGER NOT NULL,
+	length   INTEGER NOT NULL,
+	records  INTEGER NOT NULL,
+	dead     INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS vectors_dead AFTER DELETE ON vectors WHEN old.vec IS NULL BEGIN
+	INSERT INTO vector_dead(embedder, turn_id, part) VALUES (old.embedder, old.turn_id, old.part);
+END;
+`

@@ -1,34 +1,53 @@
 package memory
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
-	"math"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
-	"time"
+	"sync"
 
 	chromem "github.com/philippgille/chromem-go"
 )
 
-// collectionKey names one in-memory chromem-go collection: one project's
-// vectors of one embedder, never mixed with another embedder's.
+// collectionKey names one project's loaded collections of one embedder,
+// never mixed with another embedder's.
 type collectionKey struct {
 	embedder, project string
 }
 
-// collection is a loaded chromem-go collection with what chromem cannot
-// report itself (DESIGN.md: collection metadata cannot be read back).
+// partition is what a scope filters a project's chunks by besides time
+// and session: each value has its own collection, so a filter picks
+// collections instead of testing every document's metadata (measured at
+// 100k turns: a metadata filter made chromem's query 1.5-2.5 times slower).
+type partition struct {
+	harness  string
+	subagent bool
+	origin   string
+}
+
+// collection is a loaded chromem-go collection of one project's chunks of
+// one partition, with what chromem cannot report itself (DESIGN.md:
+// collection metadata cannot be read back). A document's ID is its index
+// in the embedder's vectorSet, which says its turn and session, so the
+// documents carry no metadata.
 type collection struct {
 	col       *chromem.Collection
+	project   string
+	part      partition
 	dimension int
-	loaded    time.Duration
 	// sum is the sum of the collection's unit vectors: a query's mean
 	// similarity to the collection is its dot product with sum over the
 	// count, one dot product instead of a pass over the documents.
 	sum []float64
+	set *vectorSet
+	// members are the set indices of the collection's documents.
+	members []int32
 }
 
 // semanticHit is one turn's best chunk for a query.
@@ -37,14 +56,22 @@ type semanticHit struct {
 	similarity float32
 }
 
-// semanticDepth is how many chunks a query asks each collection for; the
+// semanticDepth is how many chunks a query asks each project for; the
 // chunks of one long turn can crowd the top, so ask for more than needed.
 const semanticDepth = 100
+
+// chunkHit is one chunk's similarity, by its index in the vectorSet.
+type chunkHit struct {
+	index      int32
+	similarity float32
+}
 
 // semantic returns the turns most similar to the query vector, best first,
 // at or above floor, within scope, and the query's mean similarity to the
 // documents in scope. A query whose mean is below domain is about something
-// else (see Domain) and has no semantic matches.
+// else (see Domain) and has no semantic matches. Each project in scope
+// offers its semanticDepth most similar chunks that pass the scope's
+// filters (all of them under a time scope, which is tested after).
 func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, tune Tuning) ([]semanticHit, float32, error) {
 	floor, domain := tune.Floor, tune.Domain
 	cols, err := s.collections(ctx, identity, sc)
@@ -55,7 +82,8 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 	if domain > 0 && mean < domain {
 		return nil, mean, nil
 	}
-	best := map[int64]float32{}
+	timed := !sc.Since.IsZero() || !sc.Until.IsZero()
+	var asked []*collection
 	for _, c := range cols {
 		if c.dimension == 0 {
 			// A project none of whose turns has a vector (text the
@@ -66,41 +94,51 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 		if c.dimension != len(qvec) {
 			return nil, mean, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, c.dimension, len(qvec))
 		}
-		where := map[string]string{}
-		if sc.Session != "" {
-			where["session"] = sc.Session
-		}
-		if sc.Harness != "" {
-			where["harness"] = sc.Harness
-		}
-		if sc.excludesSubagents() {
-			where["subagent"] = "0"
-		}
-		if o := sc.origin(); o != "" {
-			where["origin"] = o
-		}
-		n := semanticDepth
-		if !sc.Since.IsZero() || !sc.Until.IsZero() {
-			n = c.col.Count() // filtered after the query: ask for everything
-		}
-		n = min(n, c.col.Count()) // chromem errors when asked for more than it holds
-		if n == 0 {
+		if sc.Harness != "" && c.part.harness != sc.Harness ||
+			sc.excludesSubagents() && c.part.subagent ||
+			sc.origin() != "" && c.part.origin != sc.origin() {
 			continue
 		}
-		res, err := c.col.QueryEmbedding(ctx, qvec, n, where, nil)
-		if err != nil {
-			return nil, mean, fmt.Errorf("store: vector query: %w", err)
-		}
-		for _, r := range res {
-			if r.Similarity < floor {
-				break
-			}
-			if !inTime(r.Metadata["started_ns"], sc) {
+		if sc.Session != "" {
+			// A session's chunks are few: a collection of them alone.
+			var err error
+			if c, err = c.only(ctx, sc.Session); err != nil || c == nil {
+				if err != nil {
+					return nil, mean, err
+				}
 				continue
 			}
-			id, _ := strconv.ParseInt(r.Metadata["turn_id"], 10, 64)
-			if r.Similarity > best[id] {
-				best[id] = r.Similarity
+		}
+		asked = append(asked, c)
+	}
+	found, err := queryAll(ctx, asked, qvec, timed)
+	if err != nil {
+		return nil, mean, err
+	}
+	// Per project, the semanticDepth best of its partitions' chunks: the
+	// best of a union are among the best of each part.
+	byProject := map[string][]chunkHit{}
+	var set *vectorSet
+	for i, c := range asked {
+		byProject[c.project] = append(byProject[c.project], found[i]...)
+		set = c.set
+	}
+	best := map[int64]float32{}
+	for _, hits := range byProject {
+		slices.SortFunc(hits, func(a, b chunkHit) int { return cmp.Compare(b.similarity, a.similarity) })
+		if !timed && len(hits) > semanticDepth {
+			hits = hits[:semanticDepth]
+		}
+		for _, h := range hits {
+			if h.similarity < floor {
+				break
+			}
+			if timed && !inTime(set.session(int(h.index)), sc) {
+				continue
+			}
+			id := set.keys[h.index].turnID
+			if sim, ok := best[id]; !ok || h.similarity > sim {
+				best[id] = h.similarity
 			}
 		}
 	}
@@ -110,6 +148,67 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 	}
 	sortHits(hits)
 	return hits, mean, nil
+}
+
+// queryAll asks each collection for its semanticDepth most similar chunks
+// (all of them when timed), on as many goroutines as there are CPUs: most
+// projects are small, and one chromem query of a small collection does not
+// keep two cores busy.
+func queryAll(ctx context.Context, cols []*collection, qvec []float32, timed bool) ([][]chunkHit, error) {
+	out := make([][]chunkHit, len(cols))
+	errs := make([]error, len(cols))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(cols)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], errs[i] = cols[i].query(ctx, qvec, timed)
+			}
+		}()
+	}
+	for i := range cols {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+func (c *collection) query(ctx context.Context, qvec []float32, timed bool) ([]chunkHit, error) {
+	n := c.col.Count()
+	if !timed {
+		n = min(n, semanticDepth)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	res, err := c.col.QueryEmbedding(ctx, qvec, n, nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("store: vector query: %w", err)
+	}
+	hits := make([]chunkHit, len(res))
+	for i, r := range res {
+		idx, _ := strconv.Atoi(r.ID)
+		hits[i] = chunkHit{index: int32(idx), similarity: r.Similarity}
+	}
+	return hits, nil
+}
+
+// only returns a new collection of c's chunks of one session, nil when it
+// has none.
+func (c *collection) only(ctx context.Context, session string) (*collection, error) {
+	var members []int32
+	for _, i := range c.members {
+		if c.set.session(int(i)).id == session {
+			members = append(members, i)
+		}
+	}
+	if len(members) == 0 {
+		return nil, nil
+	}
+	return newCollection(ctx, c.set, c.project, c.part, members)
 }
 
 // meanSimilarity is the query's mean cosine similarity to every document of
@@ -156,27 +255,14 @@ func shrunkMean(cols []*collection, qvec, prior []float32) float32 {
 	return (float32(n)*mean + domainPseudoCount*dot(qvec, prior)) / float32(n+domainPseudoCount)
 }
 
-// addUnit adds v scaled to unit length to sum, as chromem stores it.
-func addUnit(sum []float64, v []float32) {
-	var sq float64
-	for _, x := range v {
-		sq += float64(x) * float64(x)
-	}
-	n := math.Sqrt(sq)
-	for i, x := range v {
-		sum[i] += float64(x) / n
-	}
-}
-
-func inTime(startedNS string, sc Scope) bool {
+func inTime(m *sessionMeta, sc Scope) bool {
 	if sc.Since.IsZero() && sc.Until.IsZero() {
 		return true
 	}
-	ns, err := strconv.ParseInt(startedNS, 10, 64)
-	if err != nil {
+	if !m.hasStart {
 		return false
 	}
-	return (sc.Since.IsZero() || ns >= sc.Since.UnixNano()) && (sc.Until.IsZero() || ns < sc.Until.UnixNano())
+	return (sc.Since.IsZero() || m.startedNS >= sc.Since.UnixNano()) && (sc.Until.IsZero() || m.startedNS < sc.Until.UnixNano())
 }
 
 func sortHits(h []semanticHit) {
@@ -190,196 +276,182 @@ func sortHits(h []semanticHit) {
 }
 
 // collections returns the loaded collections of the embedder's projects in
-// scope, loading from the ledger those not loaded yet. A warm store (a
-// long-running process) keeps them; their contents are replaced when an
-// index run changes the store (see Invalidate).
+// scope, every partition of each, building from the embedder's vectorSet
+// those not loaded yet. A warm store (a long-running process) keeps them;
+// they are dropped when an index run changes the store (see Invalidate).
 func (s *Store) collections(ctx context.Context, identity string, sc Scope) ([]*collection, error) {
-	projects, err := s.vectorProjects(ctx, identity, sc)
+	ev, err := s.embedderVectors(ctx, identity)
 	if err != nil {
 		return nil, err
 	}
-	var out []*collection
-	var missing int
+	var projects, missing []string
 	s.mu.Lock()
-	for _, p := range projects {
-		if s.warm[collectionKey{identity, p}] == nil {
-			missing++
+	for _, p := range ev.projects {
+		if sc.matchesProject(p) {
+			projects = append(projects, p)
+			if _, ok := s.warm[collectionKey{identity, p}]; !ok {
+				missing = append(missing, p)
+			}
 		}
 	}
 	s.mu.Unlock()
-	var facts map[string]sessionMeta
-	if missing > 1 {
-		// One read of every session's facts for all the loads instead
-		// of one per project (a cold recall over a store of many).
-		if facts, err = s.readSessionMeta(ctx, ""); err != nil {
-			return nil, err
-		}
-	}
-	for _, p := range projects {
-		key := collectionKey{identity, p}
-		s.mu.Lock()
-		c := s.warm[key]
-		s.mu.Unlock()
-		if c == nil {
-			c, err = s.loadCollection(ctx, key, facts)
-			if err != nil {
-				return nil, err
+	// A cold load builds the projects' collections on every core.
+	loaded := make([][]*collection, len(missing))
+	errs := make([]error, len(missing))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(missing)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				loaded[i], errs[i] = ev.load(ctx, missing[i])
 			}
-			s.mu.Lock()
-			s.warm[key] = c
-			s.mu.Unlock()
+		}()
+	}
+	for i := range missing {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, p := range missing {
+		s.warm[collectionKey{identity, p}] = loaded[i]
+	}
+	var out []*collection
+	for _, p := range projects {
+		out = append(out, s.warm[collectionKey{identity, p}]...)
+	}
+	return out, nil
+}
+
+// Invalidate drops the loaded vectors and collections, so the next recall
+// reads them again; a long-running process calls it after an index run.
+func (s *Store) Invalidate() {
+	s.mu.Lock()
+	s.warm = map[collectionKey][]*collection{}
+	s.sets = nil
+	s.turns = nil
+	s.mu.Unlock()
+}
+
+// embedderVectors is an embedder's vectorSet with its chunks grouped by
+// project and partition.
+type embedderVectors struct {
+	set      *vectorSet
+	projects []string
+	groups   map[string]map[partition][]int32
+}
+
+// embedderVectors reads the embedder's segment and the session facts
+// once, and keeps them until the store changes (Invalidate).
+func (s *Store) embedderVectors(ctx context.Context, identity string) (*embedderVectors, error) {
+	s.mu.Lock()
+	ev := s.sets[identity]
+	s.mu.Unlock()
+	if ev != nil {
+		return ev, nil
+	}
+	set, err := s.readVectors(ctx, identity)
+	if err != nil {
+		return nil, err
+	}
+	ev = &embedderVectors{set: set, groups: map[string]map[partition][]int32{}}
+	for i := range set.len() {
+		m := set.session(i)
+		g := ev.groups[m.project]
+		if g == nil {
+			g = map[partition][]int32{}
+			ev.groups[m.project] = g
+			ev.projects = append(ev.projects, m.project)
+		}
+		pt := partition{harness: m.harness, subagent: m.subagent, origin: m.origin}
+		g[pt] = append(g[pt], int32(i))
+	}
+	slices.Sort(ev.projects)
+	s.mu.Lock()
+	if s.sets == nil {
+		s.sets = map[string]*embedderVectors{}
+	}
+	s.sets[identity] = ev
+	s.mu.Unlock()
+	return ev, nil
+}
+
+// load builds the chromem-go collections of one project, one a partition.
+func (ev *embedderVectors) load(ctx context.Context, project string) ([]*collection, error) {
+	parts := ev.groups[project]
+	keys := make([]partition, 0, len(parts))
+	for pt := range parts {
+		keys = append(keys, pt)
+	}
+	slices.SortFunc(keys, func(a, b partition) int {
+		return cmp.Or(cmp.Compare(a.harness, b.harness), cmp.Compare(a.origin, b.origin), cmp.Compare(fmt.Sprint(a.subagent), fmt.Sprint(b.subagent)))
+	})
+	var out []*collection
+	for _, pt := range keys {
+		c, err := newCollection(ctx, ev.set, project, pt, parts[pt])
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, c)
 	}
 	return out, nil
 }
 
-// Invalidate drops the loaded collections, so the next recall reads the
-// vectors again; a long-running process calls it after an index run.
-func (s *Store) Invalidate() {
-	s.mu.Lock()
-	s.warm = map[collectionKey]*collection{}
-	s.projects = nil
-	s.mu.Unlock()
-}
-
-// vectorProjects lists the projects in scope holding the embedder's
-// vectors. It asks the small sessions table for the projects and the
-// vectors' primary key for one row each: a DISTINCT over the vectors
-// themselves read every vector (measured: 1.2 s at 100k turns).
-// A warm store keeps the list until the store changes (Invalidate), so a
-// warm recall does not ask again.
-func (s *Store) vectorProjects(ctx context.Context, identity string, sc Scope) ([]string, error) {
-	s.mu.Lock()
-	projects, ok := s.projects[identity]
-	s.mu.Unlock()
-	if !ok {
-		var err error
-		projects, err = queryStrings(ctx, s.db, `
-			SELECT p.project FROM (SELECT DISTINCT project FROM sessions) p
-			WHERE EXISTS (SELECT 1 FROM vectors v WHERE v.embedder = ? AND v.project = p.project)`, identity)
-		if err != nil {
-			return nil, fmt.Errorf("store: listing projects: %w", err)
-		}
-		s.mu.Lock()
-		if s.projects == nil {
-			s.projects = map[string][]string{}
-		}
-		s.projects[identity] = projects
-		s.mu.Unlock()
-	}
-	return slices.DeleteFunc(slices.Clone(projects), func(p string) bool { return !sc.matchesProject(p) }), nil
-}
-
-// loadCollection reads one project's vectors of one embedder into a new
-// in-memory chromem-go collection, with each chunk's session metadata.
-// Chunks with a zero vector are left out: they have no direction and
-// chromem would normalise them to NaN.
-func (s *Store) loadCollection(ctx context.Context, key collectionKey, facts map[string]sessionMeta) (*collection, error) {
-	start := time.Now()
+// newCollection puts the set's chunks members into a new in-memory
+// chromem-go collection.
+func newCollection(ctx context.Context, set *vectorSet, project string, pt partition, members []int32) (*collection, error) {
 	db := chromem.NewDB()
-	name := key.embedder + "\x00" + key.project
-	col, err := db.CreateCollection(name, nil, refuseEmbedding)
+	col, err := db.CreateCollection(project, nil, refuseEmbedding)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	sessions := facts
-	if sessions == nil {
-		var err error
-		if sessions, err = s.sessionMeta(ctx, key.project); err != nil {
-			return nil, err
-		}
-	}
-	rows, err := s.db.QueryContext(ctx, `
-		SELECT turn_id, part, session_id, turn, vec FROM vectors
-		WHERE embedder = ? AND project = ? AND length(vec) > 0`, key.embedder, key.project)
-	if err != nil {
-		return nil, fmt.Errorf("store: loading vectors: %w", err)
-	}
-	defer rows.Close()
-	c := &collection{col: col}
-	var id strings.Builder
-	for rows.Next() {
-		var turnID int64
-		var part, turn int
-		var session string
-		var blob []byte
-		if err := rows.Scan(&turnID, &part, &session, &turn, &blob); err != nil {
-			return nil, err
-		}
-		vec := decodeVector(blob)
-		if c.dimension == 0 {
-			c.dimension = len(vec)
-			c.sum = make([]float64, len(vec))
-		} else if len(vec) != c.dimension {
-			// chromem would accept it and then fail every query.
-			return nil, fmt.Errorf("store: %s holds vectors of %d and %d dimensions: run 'deja index --full'", key.embedder, c.dimension, len(vec))
-		}
-		id.Reset()
-		id.WriteString(strconv.FormatInt(turnID, 10))
-		id.WriteByte('/')
-		id.WriteString(strconv.Itoa(part))
-		sm := sessions[session]
-		meta := map[string]string{
-			"turn_id":  strconv.FormatInt(turnID, 10),
-			"session":  session,
-			"turn":     strconv.Itoa(turn),
-			"history":  sm.history,
-			"project":  key.project,
-			"harness":  sm.harness,
-			"subagent": sm.subagent,
-			"origin":   originOf(sm.history),
-		}
-		if sm.started != "" {
-			meta["started"] = sm.started
-			meta["started_ns"] = sm.startedNS
-		}
-		// chromem copies the map, so one map per document is all it costs.
-		if err := col.AddDocument(ctx, chromem.Document{ID: id.String(), Metadata: meta, Embedding: vec}); err != nil {
+	c := &collection{col: col, project: project, part: pt, set: set, members: members,
+		dimension: set.dim, sum: make([]float64, set.dim)}
+	for _, i := range members {
+		v := set.vector(int(i))
+		if err := col.AddDocument(ctx, chromem.Document{ID: strconv.Itoa(int(i)), Embedding: v}); err != nil {
 			return nil, fmt.Errorf("store: loading vectors: %w", err)
 		}
-		addUnit(c.sum, vec)
+		for j, x := range v {
+			c.sum[j] += float64(x)
+		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: loading vectors: %w", err)
-	}
-	c.loaded = time.Since(start)
 	return c, nil
+}
+
+// readVectors reads the embedder's segment. A damaged one says how to
+// repair it.
+func (s *Store) readVectors(ctx context.Context, identity string) (*vectorSet, error) {
+	var set *vectorSet
+	var err error
+	// A compaction may replace the file between reading its name and
+	// opening it: read the name again.
+	for range 3 {
+		var row segmentRow
+		var ok bool
+		if row, ok, err = readSegmentRow(ctx, s.db, identity); err != nil {
+			return nil, err
+		}
+		if set, err = s.readSegmentFile(filepath.Join(s.dir, VectorDir, row.file), row, ok); err == nil {
+			return set, nil
+		}
+	}
+	if errors.Is(err, errSegmentDamaged) {
+		s.askCheck()
+	}
+	return nil, fmt.Errorf("store: the %s %w: run 'deja index' to repair it (it embeds the lost turns again)", identity, err)
 }
 
 // refuseEmbedding is the collections' embedding function: deja always
 // passes vectors, so chromem must never embed (or call the network) itself.
 func refuseEmbedding(context.Context, string) ([]float32, error) {
 	return nil, fmt.Errorf("store: chromem asked to embed; deja passes vectors")
-}
-
-// sessionMeta is the session metadata chromem documents carry.
-type sessionMeta struct {
-	history, started, startedNS string
-	harness, subagent           string
-}
-
-// sessionMeta reads the sessions of a project once per collection load.
-func (s *Store) sessionMeta(ctx context.Context, project string) (map[string]sessionMeta, error) {
-	return s.readSessionMeta(ctx, `WHERE project = ?`, project)
-}
-
-func (s *Store) readSessionMeta(ctx context.Context, where string, args ...any) (map[string]sessionMeta, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, path, coalesce(started, ''), coalesce(started_ns, ''), harness, subagent FROM sessions `+where, args...)
-	if err != nil {
-		return nil, fmt.Errorf("store: loading sessions: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]sessionMeta{}
-	for rows.Next() {
-		var id string
-		var m sessionMeta
-		if err := rows.Scan(&id, &m.history, &m.started, &m.startedNS, &m.harness, &m.subagent); err != nil {
-			return nil, err
-		}
-		out[id] = m
-	}
-	return out, rows.Err()
 }
 
 // semanticAmong ranks the given turns whose best chunk's similarity to the
@@ -390,40 +462,23 @@ func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float
 	if len(allowed) == 0 {
 		return nil, nil
 	}
-	ids := make([]string, 0, len(allowed))
-	for id := range allowed {
-		ids = append(ids, strconv.FormatInt(id, 10))
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT turn_id, vec FROM vectors
-		WHERE embedder = ? AND length(vec) > 0 AND turn_id IN (`+strings.Join(ids, ",")+`)`, identity)
+	ev, err := s.embedderVectors(ctx, identity)
 	if err != nil {
-		return nil, fmt.Errorf("store: reading vectors: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
+	set := ev.set
+	if set.len() > 0 && set.dim != len(qvec) {
+		return nil, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, set.dim, len(qvec))
+	}
 	best := map[int64]float32{}
-	for rows.Next() {
-		var id int64
-		var blob []byte
-		if err := rows.Scan(&id, &blob); err != nil {
-			return nil, err
-		}
-		vec := normalize(decodeVector(blob))
-		if vec == nil {
+	for i, k := range set.keys {
+		if !allowed[k.turnID] {
 			continue
 		}
-		if len(vec) != len(qvec) {
-			return nil, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, len(vec), len(qvec))
+		d := dot(set.vector(i), qvec)
+		if old, ok := best[k.turnID]; !ok || d > old {
+			best[k.turnID] = d
 		}
-		var dot float32
-		for i, x := range vec {
-			dot += x * qvec[i]
-		}
-		if old, ok := best[id]; !ok || dot > old {
-			best[id] = dot
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	hits := make([]semanticHit, 0, len(best))
 	for id, sim := range best {

@@ -26,10 +26,12 @@ type Store struct {
 	// warm keeps loaded chromem-go collections for a long-running process;
 	// a store opened by a one-shot command uses it once.
 	mu   sync.Mutex
-	warm map[collectionKey]*collection
-	// projects caches, per embedder, the projects holding its vectors;
-	// it goes with the collections (Invalidate).
-	projects map[string][]string
+	warm map[collectionKey][]*collection
+	// sets caches, per embedder, the vectors read from its segment; they
+	// go with the collections (Invalidate).
+	sets map[string]*embedderVectors
+	// turns caches what ranking reads of each turn (turnFacts).
+	turns map[int64]*turnFacts
 }
 
 // Open opens the store in dir, creating the directory and the database when
@@ -60,7 +62,7 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
-	s := &Store{dir: dir, db: db, warm: map[collectionKey]*collection{}}
+	s := &Store{dir: dir, db: db, warm: map[collectionKey][]*collection{}}
 	if err := s.migrateWaiting(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -176,8 +178,13 @@ func (s *Store) upgrade(ctx context.Context, v string) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'schema'`, schemaVersion); err != nil {
 		return fmt.Errorf("store: upgrading the schema: %w", err)
 	}
+	obsolete, err := s.flushVectors(ctx, tx, false)
+	if err != nil {
+		return fmt.Errorf("store: upgrading the schema: %w", diskHint(err))
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: upgrading the schema: %w", diskHint(err))
 	}
+	removeSegments(obsolete)
 	return nil
 }

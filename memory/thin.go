@@ -28,6 +28,56 @@ func (s *Store) dropThin(ctx context.Context, sem []semanticHit, q query, limit 
 	if len(sem) == 0 || limit <= 0 {
 		return sem, nil
 	}
+	if limit > thinChars {
+		return s.dropThinRead(ctx, sem, q, limit)
+	}
+	ids := make([]int64, len(sem))
+	for i, h := range sem {
+		ids[i] = h.turnID
+	}
+	facts, err := s.turnFacts(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	asked := q.asked()
+	out := sem[:0]
+	for _, h := range sem {
+		f := facts[h.turnID]
+		if f != nil && f.short && f.chars <= limit && f.content < minContent && !sharesWord(f.text, asked) {
+			continue
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// asked is the set of the query's words, those of its exact parts
+// included.
+func (q query) asked() map[string]bool {
+	asked := map[string]bool{}
+	for _, w := range q.words {
+		asked[w] = true
+	}
+	for _, e := range q.exact {
+		for _, w := range words(e) {
+			asked[w] = true
+		}
+	}
+	return asked
+}
+
+func sharesWord(text []string, asked map[string]bool) bool {
+	for _, w := range text {
+		if asked[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// dropThinRead is dropThin for a limit above what turnFacts keeps (a
+// tuning sweep): it reads the short turns' text.
+func (s *Store) dropThinRead(ctx context.Context, sem []semanticHit, q query, limit int) ([]semanticHit, error) {
 	ids := make([]string, len(sem))
 	for i, h := range sem {
 		ids[i] = strconv.FormatInt(h.turnID, 10)
@@ -38,15 +88,7 @@ func (s *Store) dropThin(ctx context.Context, sem []semanticHit, q query, limit 
 		return nil, fmt.Errorf("store: reading short turns: %w", err)
 	}
 	defer rows.Close()
-	asked := map[string]bool{}
-	for _, w := range q.words {
-		asked[w] = true
-	}
-	for _, e := range q.exact {
-		for _, w := range words(e) {
-			asked[w] = true
-		}
-	}
+	asked := q.asked()
 	thin := map[int64]bool{}
 	for rows.Next() {
 		var id int64
@@ -54,16 +96,13 @@ func (s *Store) dropThin(ctx context.Context, sem []semanticHit, q query, limit 
 		if err := rows.Scan(&id, &user, &assistant); err != nil {
 			return nil, err
 		}
-		content, shared := 0, false
+		content := 0
 		for _, w := range words(user) {
 			if !stopword[w] && len(w) > 1 {
 				content++
 			}
 		}
-		for _, w := range words(user + " " + assistant) {
-			shared = shared || asked[w]
-		}
-		thin[id] = content < minContent && !shared
+		thin[id] = content < minContent && !sharesWord(words(user+" "+assistant), asked)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

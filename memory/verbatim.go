@@ -1,11 +1,6 @@
 package memory
 
-import (
-	"context"
-	"fmt"
-	"strconv"
-	"strings"
-)
+import "context"
 
 // minVerbatimWords is the shortest query that can be near-verbatim: two or
 // three words in order are a phrase anyone might use.
@@ -44,51 +39,20 @@ func inOrder(query, text []string) float64 {
 	return float64(prev[len(query)]) / float64(len(query))
 }
 
-// turnShape is what fusion needs of a candidate turn besides its ranks:
-// its size and the start of its question.
-type turnShape struct {
-	chars int
-	user  string
-}
-
 // shapePrefix is how much of a question the near-verbatim test reads: a
 // pasted log holds many words in some order, and a question that mentions
 // the query's words so far in holds them by chance.
 const shapePrefix = 600
 
-// shapes reads the size and the start of the question of the candidate
-// turns, in one query over their IDs.
-func (s *Store) shapes(ctx context.Context, sem []semanticHit, kw []keywordHit) (map[int64]turnShape, error) {
-	ids := make([]string, 0, len(sem)+len(kw))
-	seen := map[int64]bool{}
-	add := func(id int64) {
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, strconv.FormatInt(id, 10))
-		}
-	}
+// shapes returns the facts fusion needs of the candidate turns: their
+// size and the words of the start of their question (see turnFacts).
+func (s *Store) shapes(ctx context.Context, sem []semanticHit, kw []keywordHit) (map[int64]*turnFacts, error) {
+	ids := make([]int64, 0, len(sem)+len(kw))
 	for _, h := range sem {
-		add(h.turnID)
+		ids = append(ids, h.turnID)
 	}
 	for _, h := range kw {
-		add(h.turnID)
+		ids = append(ids, h.turnID)
 	}
-	out := make(map[int64]turnShape, len(ids))
-	if len(ids) == 0 {
-		return out, nil
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, length(user) + length(assistant), substr(user, 1, ?) FROM turns WHERE id IN (`+strings.Join(ids, ",")+`)`, shapePrefix)
-	if err != nil {
-		return nil, fmt.Errorf("store: reading candidates: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var sh turnShape
-		if err := rows.Scan(&id, &sh.chars, &sh.user); err != nil {
-			return nil, err
-		}
-		out[id] = sh
-	}
-	return out, rows.Err()
+	return s.turnFacts(ctx, ids)
 }
