@@ -15,13 +15,11 @@ const schemaVersion = "6"
 //     recall: the writers insert a batch's rows in one statement
 //     (keywordBatch), a trigger deletes a deleted turn's row; the porter+unicode61 tokenizer cuts paths, commands and
 //     identifiers into words that phrase queries match in order.
-//   - vectors: each turn's chunk vectors per embedder identity, as
-//     little-endian float32 BLOBs, clustered by (embedder, project) so one
-//     project's vectors are one range scan; an empty BLOB marks a chunk with
-//     no semantic signal (a zero vector), which never matches. The session
-//     and turn are repeated here so loading vectors never touches the
-//     turns table, whose rows are large (measured: the join made a cold
-//     load of the corpus's 2,044 chunks take 220 ms).
+//   - vectors: one row per chunk vector of each turn per embedder
+//     identity, clustered by (embedder, project). The floats live in the
+//     embedder's segment file (segment.go); vec holds them only until the
+//     writing transaction flushes them there, and an empty vec marks a
+//     chunk with no semantic signal (a zero vector), which never matches.
 //   - tombstones: forgotten session IDs that indexing must not bring back.
 //
 // Harnesses (schema 3): files and sessions name the harness that reads
@@ -34,6 +32,10 @@ const schemaVersion = "6"
 // Resumable --full (schema 4): files.full_pending marks a history that
 // 'deja index --full' has yet to re-read whole and re-embed; a history
 // first named by a run that has not read it yet has size -1.
+//
+// Vector segments (schema 6): the floats move out of vectors into
+// vectors/*.seg (see segment.go); sessions_subagents lets an unscoped
+// keyword recall ask whether any subagent session exists without a scan.
 //
 // Keyword rows in bulk (schema 5): no insert trigger on turns; whoever
 // inserts turns gives them their turns_fts rows (keywordBatch). A store of
