@@ -792,7 +792,7 @@ func (s *Store) repairSegments(ctx context.Context) (int, error) {
 			if err == nil && fi.Size() >= row.length && !through {
 				continue
 			}
-			if set, err = s.readSegmentFile(path, row, true); err == nil {
+			if _, err = s.readSegmentFile(path, row, true); err == nil {
 				continue
 			}
 			if !errors.Is(err, errSegmentDamaged) {

@@ -207,7 +207,13 @@ func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *voc
 			size += fi.Size()
 		}
 	}
-	fmt.Printf("  store size                   %8s\n", mb(size))
+	segs, _ := filepath.Glob(filepath.Join(store, memory.VectorDir, "*.seg"))
+	for _, f := range segs {
+		if fi, err := os.Stat(f); err == nil {
+			size += fi.Size()
+		}
+	}
+	fmt.Printf("  store size                   %8s  (deja.db and the vector segments)\n", mb(size))
 
 	queries := []string{"the retry wrapper fails to handle the errors", "chart layout is cramped on small handheld devices",
 		"translate it all to french", "aider/scrape.py", "FinishReasonLength", "ask yes or no with the plain input function"}
