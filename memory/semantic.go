@@ -157,23 +157,29 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 func queryAll(ctx context.Context, cols []*collection, qvec []float32, timed bool) ([][]chunkHit, error) {
 	out := make([][]chunkHit, len(cols))
 	errs := make([]error, len(cols))
+	onEveryCore(len(cols), func(i int) { out[i], errs[i] = cols[i].query(ctx, qvec, timed) })
+	return out, errors.Join(errs...)
+}
+
+// onEveryCore calls do(i) for every i below n, on as many goroutines as
+// there are CPUs, and returns when all have returned.
+func onEveryCore(n int, do func(i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(cols)) {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i], errs[i] = cols[i].query(ctx, qvec, timed)
+				do(i)
 			}
 		}()
 	}
-	for i := range cols {
+	for i := range n {
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	return out, errors.Join(errs...)
 }
 
 func (c *collection) query(ctx context.Context, qvec []float32, timed bool) ([]chunkHit, error) {
@@ -298,22 +304,7 @@ func (s *Store) collections(ctx context.Context, identity string, sc Scope) ([]*
 	// A cold load builds the projects' collections on every core.
 	loaded := make([][]*collection, len(missing))
 	errs := make([]error, len(missing))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(missing)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				loaded[i], errs[i] = ev.load(ctx, missing[i])
-			}
-		}()
-	}
-	for i := range missing {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	onEveryCore(len(missing), func(i int) { loaded[i], errs[i] = ev.load(ctx, missing[i]) })
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
