@@ -422,13 +422,17 @@ func (s *Store) readVectors(ctx context.Context, identity string) (*vectorSet, e
 	var set *vectorSet
 	var err error
 	// A compaction may replace the file between reading its name and
-	// opening it: read the name again.
-	for range 3 {
-		var row segmentRow
-		var ok bool
-		if row, ok, err = readSegmentRow(ctx, s.db, identity); err != nil {
-			return nil, err
+	// opening it: read it again only when the ledger names another file.
+	var prev segmentRow
+	for try := range 3 {
+		row, ok, rerr := readSegmentRow(ctx, s.db, identity)
+		if rerr != nil {
+			return nil, rerr
 		}
+		if try > 0 && row == prev {
+			break
+		}
+		prev = row
 		if set, err = s.readSegmentFile(filepath.Join(s.dir, VectorDir, row.file), row, ok); err == nil {
 			return set, nil
 		}
