@@ -226,7 +226,10 @@ func (s *Store) flushEmbedder(ctx context.Context, tx *sql.Tx, identity string, 
 		identity, row.file, row.gen, row.length, row.records, row.dead); err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE vectors SET vec = NULL WHERE embedder = ? AND vec IS NOT NULL`, identity); err != nil {
+	// INDEXED BY: the planner prefers the primary key (embedder first),
+	// which steps through every vector of the embedder at every commit;
+	// at 100k turns that made indexing 2.5 times slower per turn.
+	if _, err := tx.ExecContext(ctx, `UPDATE vectors INDEXED BY vectors_pending SET vec = NULL WHERE embedder = ? AND vec IS NOT NULL`, identity); err != nil {
 		return nil, err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM vector_dead WHERE embedder = ?`, identity); err != nil {
@@ -259,8 +262,9 @@ func deadVectors(ctx context.Context, tx *sql.Tx, identity string) ([]vectorKey,
 // vector (a chunk with no semantic signal) has no record, only a marker,
 // since it may replace a flushed vector of the same turn and part.
 func pendingBlock(ctx context.Context, tx *sql.Tx, identity string, dead []vectorKey) ([]byte, int, error) {
+	// INDEXED BY: the pending few, not every vector (see flushEmbedder).
 	rows, err := tx.QueryContext(ctx, `SELECT v.turn_id, v.part, v.vec, s.id, s.project, s.path, s.harness, s.subagent, s.started_ns
-		FROM vectors v JOIN sessions s ON s.id = v.session_id
+		FROM vectors v INDEXED BY vectors_pending JOIN sessions s ON s.id = v.session_id
 		WHERE v.embedder = ? AND v.vec IS NOT NULL ORDER BY v.turn_id, v.part`, identity)
 	if err != nil {
 		return nil, 0, err
