@@ -55,6 +55,15 @@ type RecallOptions struct {
 	// Tuning overrides the ranking constants; nil keeps deja's defaults.
 	// The retrieval eval (bench/eval) uses it to choose them.
 	Tuning *Tuning
+	// Trace, when set, receives where the recall spent its time.
+	Trace *Trace
+}
+
+// Trace is where one recall spent its time, for benchmarks (bench/perf
+// reports chromem-go's share of a recall).
+type Trace struct {
+	// VectorQuery is the wall time of the chromem-go queries.
+	VectorQuery time.Duration
 }
 
 // Tuning holds the ranking constants recall uses.
@@ -185,11 +194,26 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 	if opts.Tuning != nil {
 		tune = *opts.Tuning
 	}
+	// A hybrid recall needs the keyword list whatever the semantic one
+	// gives (it falls back to it), so both run at once: each leaves a
+	// core idle part of the time.
+	var kw []keywordHit
+	var kwErr error
+	kwDone := make(chan struct{})
+	if opts.Mode == Hybrid {
+		go func() {
+			defer close(kwDone)
+			kw, kwErr = s.keywordAllowed(ctx, q, opts.Scope, allowed)
+		}()
+	} else {
+		close(kwDone)
+	}
 	var sem []semanticHit
 	if opts.Mode != Keyword {
 		var reason string
 		sem, r.MeanSimilarity, reason, err = s.semanticList(ctx, opts, tune, allowed)
 		if err != nil {
+			<-kwDone
 			return nil, err
 		}
 		switch {
@@ -201,14 +225,13 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 			r.FallbackReason = reason
 		}
 	}
-	var kw []keywordHit
-	if r.RealizedMode != Semantic {
-		kw, err = s.keyword(ctx, q, opts.Scope)
-		if err != nil {
+	<-kwDone
+	if kwErr != nil {
+		return nil, kwErr
+	}
+	if r.RealizedMode != Semantic && opts.Mode != Hybrid {
+		if kw, err = s.keywordAllowed(ctx, q, opts.Scope, allowed); err != nil {
 			return nil, err
-		}
-		if allowed != nil {
-			kw = slices.DeleteFunc(kw, func(h keywordHit) bool { return !allowed[h.turnID] })
 		}
 	}
 
@@ -251,6 +274,16 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 		return nil, err
 	}
 	return r, nil
+}
+
+// keywordAllowed is the keyword list, within the allowed turns when a
+// literal gate set them.
+func (s *Store) keywordAllowed(ctx context.Context, q query, sc Scope, allowed map[int64]bool) ([]keywordHit, error) {
+	kw, err := s.keyword(ctx, q, sc)
+	if err != nil || allowed == nil {
+		return kw, err
+	}
+	return slices.DeleteFunc(kw, func(h keywordHit) bool { return !allowed[h.turnID] }), nil
 }
 
 // noSignal is the reason a query has no semantic list at all.
@@ -301,7 +334,7 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tunin
 		}
 		return hits, 0, "", err
 	}
-	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune)
+	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune, opts.Trace)
 	if errors.Is(err, errSegmentDamaged) {
 		// Keywords still answer; the next index run repairs the file.
 		return nil, 0, err.Error(), nil

@@ -2,7 +2,10 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"maps"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -26,8 +29,8 @@ type turnFacts struct {
 	short   bool
 }
 
-// turnFacts returns the facts of the turns ids, reading in one query
-// those the store does not hold yet.
+// turnFacts returns the facts of the turns ids, reading those the store
+// does not hold yet.
 func (s *Store) turnFacts(ctx context.Context, ids []int64) (map[int64]*turnFacts, error) {
 	out := make(map[int64]*turnFacts, len(ids))
 	var missing []string
@@ -47,9 +50,44 @@ func (s *Store) turnFacts(ctx context.Context, ids []int64) (map[int64]*turnFact
 	if len(missing) == 0 {
 		return out, nil
 	}
+	// A cold recall reads thousands: the parts on every core, each on its
+	// own connection (WAL readers do not wait for one another).
+	parts := min(runtime.GOMAXPROCS(0), (len(missing)+factsPerPart-1)/factsPerPart)
+	reads := make([]map[int64]*turnFacts, parts)
+	errs := make([]error, parts)
+	onEveryCore(parts, func(i int) {
+		reads[i], errs[i] = s.readTurnFacts(ctx, missing[i*len(missing)/parts:(i+1)*len(missing)/parts])
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	read := map[int64]*turnFacts{}
+	for _, r := range reads {
+		maps.Copy(read, r)
+	}
+	s.mu.Lock()
+	for id, f := range read {
+		s.turns[id] = f
+		out[id] = f
+	}
+	s.mu.Unlock()
+	for id, f := range out {
+		if f == nil {
+			delete(out, id) // forgotten between the lists and now
+		}
+	}
+	return out, nil
+}
+
+// factsPerPart is the fewest turns worth a query of their own in
+// turnFacts.
+const factsPerPart = 500
+
+// readTurnFacts reads the facts of the turns ids from the turns table.
+func (s *Store) readTurnFacts(ctx context.Context, ids []string) (map[int64]*turnFacts, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, length(user) + length(assistant), substr(user, 1, ?),
 		CASE WHEN length(user) + length(assistant) <= ? THEN user || ' ' || assistant END
-		FROM turns WHERE id IN (`+strings.Join(missing, ",")+`)`, shapePrefix, thinChars)
+		FROM turns WHERE id IN (`+strings.Join(ids, ",")+`)`, shapePrefix, thinChars)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading candidates: %w", err)
 	}
@@ -78,16 +116,5 @@ func (s *Store) turnFacts(ctx context.Context, ids []int64) (map[int64]*turnFact
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	for id, f := range read {
-		s.turns[id] = f
-		out[id] = f
-	}
-	s.mu.Unlock()
-	for id, f := range out {
-		if f == nil {
-			delete(out, id) // forgotten between the lists and now
-		}
-	}
-	return out, nil
+	return read, nil
 }
