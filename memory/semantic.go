@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	chromem "github.com/philippgille/chromem-go"
 )
@@ -72,7 +73,7 @@ type chunkHit struct {
 // else (see Domain) and has no semantic matches. Each project in scope
 // offers its semanticDepth most similar chunks that pass the scope's
 // filters (all of them under a time scope, which is tested after).
-func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, tune Tuning) ([]semanticHit, float32, error) {
+func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, tune Tuning, trace *Trace) ([]semanticHit, float32, error) {
 	floor, domain := tune.Floor, tune.Domain
 	cols, err := s.collections(ctx, identity, sc)
 	if err != nil {
@@ -111,7 +112,11 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 		}
 		asked = append(asked, c)
 	}
+	started := time.Now()
 	found, err := queryAll(ctx, asked, qvec, timed)
+	if trace != nil {
+		trace.VectorQuery += time.Since(started)
+	}
 	if err != nil {
 		return nil, mean, err
 	}
@@ -290,18 +295,16 @@ func (s *Store) collections(ctx context.Context, identity string, sc Scope) ([]*
 	if err != nil {
 		return nil, err
 	}
-	var projects, missing []string
-	s.mu.Lock()
-	for _, p := range ev.projects {
-		if sc.matchesProject(p) {
-			projects = append(projects, p)
-			if _, ok := s.warm[collectionKey{identity, p}]; !ok {
-				missing = append(missing, p)
-			}
-		}
+	projects, missing := s.inScope(ev, identity, sc)
+	if len(missing) > 0 {
+		s.building.Lock()
+		defer s.building.Unlock()
+		projects, missing = s.inScope(ev, identity, sc)
 	}
-	s.mu.Unlock()
 	// A cold load builds the projects' collections on every core.
+	if len(missing) > 0 {
+		s.loads.Add(1)
+	}
 	loaded := make([][]*collection, len(missing))
 	errs := make([]error, len(missing))
 	onEveryCore(len(missing), func(i int) { loaded[i], errs[i] = ev.load(ctx, missing[i]) })
@@ -318,6 +321,47 @@ func (s *Store) collections(ctx context.Context, identity string, sc Scope) ([]*
 		out = append(out, s.warm[collectionKey{identity, p}]...)
 	}
 	return out, nil
+}
+
+// inScope returns the embedder's projects in scope and those of them
+// whose collections are not loaded.
+func (s *Store) inScope(ev *embedderVectors, identity string, sc Scope) (projects, missing []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range ev.projects {
+		if sc.matchesProject(p) {
+			projects = append(projects, p)
+			if _, ok := s.warm[collectionKey{identity, p}]; !ok {
+				missing = append(missing, p)
+			}
+		}
+	}
+	return projects, missing
+}
+
+// Preload reads the embedder's vectors and builds every project's
+// collections, so that the first recall of a long-running process finds
+// them loaded; a recall that arrives meanwhile waits for the same load.
+// A store with no vectors of the embedder has nothing to load.
+func (s *Store) Preload(ctx context.Context, identity string) error {
+	has, err := s.hasVectors(ctx, identity)
+	if err != nil || !has {
+		return err
+	}
+	_, err = s.collections(ctx, identity, Scope{})
+	return err
+}
+
+// FlatVectors returns the embedder's vectors as one slice, dim floats a
+// vector, in the store's segment order. The slice is the store's own and
+// must not be written. bench/perf scans it flat: the floor any recall by
+// meaning of the same vectors is measured against.
+func (s *Store) FlatVectors(ctx context.Context, identity string) (dim int, vecs []float32, err error) {
+	ev, err := s.embedderVectors(ctx, identity)
+	if err != nil {
+		return 0, nil, err
+	}
+	return ev.set.dim, ev.set.vecs, nil
 }
 
 // Invalidate drops the loaded vectors and collections, so the next recall
@@ -347,6 +391,15 @@ func (s *Store) embedderVectors(ctx context.Context, identity string) (*embedder
 	if ev != nil {
 		return ev, nil
 	}
+	s.reading.Lock()
+	defer s.reading.Unlock()
+	s.mu.Lock()
+	ev = s.sets[identity]
+	s.mu.Unlock()
+	if ev != nil {
+		return ev, nil
+	}
+	s.loads.Add(1)
 	set, err := s.readVectors(ctx, identity)
 	if err != nil {
 		return nil, err

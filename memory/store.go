@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
@@ -32,6 +33,14 @@ type Store struct {
 	sets map[string]*embedderVectors
 	// turns caches what ranking reads of each turn (turnFacts).
 	turns map[int64]*turnFacts
+	// reading and building make one cold read of a segment and one build
+	// of the missing collections at a time: recalls that arrive together
+	// (or during a service's Preload) wait for it instead of repeating it.
+	// Taken in that order, before mu.
+	reading, building sync.Mutex
+	// loads counts the segment reads and collection builds, each of
+	// which a cold recall makes once (the tests check it).
+	loads atomic.Int64
 }
 
 // Open opens the store in dir, creating the directory and the database when

@@ -77,6 +77,16 @@ func (w *Warm) Recall(ctx context.Context, opts RecallOptions) (*Recall, error) 
 	return w.Store.Recall(ctx, opts)
 }
 
+// Preload is Store.Preload, so that a new service's first recall is warm.
+func (w *Warm) Preload(ctx context.Context, identity string) error {
+	if _, err := w.Refresh(ctx); err != nil {
+		return err
+	}
+	w.loading.RLock()
+	defer w.loading.RUnlock()
+	return w.Store.Preload(ctx, identity)
+}
+
 // Refresh drops the loaded collections when another process committed to
 // the store since the last look, and reports whether it did. The next
 // recall loads what it needs again.

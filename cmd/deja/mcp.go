@@ -54,6 +54,7 @@ func runMCP(cmd *cobra.Command, io *IO) error {
 		return err
 	}
 	defer m.Store.Close()
+	defer preload(ctx, io, m)()
 	err = serve.NewMCPServer(m, versionString()).Run(ctx, stdioTransport(io.In, io.Out))
 	if ctx.Err() != nil {
 		return nil // stopped by a signal
@@ -194,6 +195,26 @@ func rpcError(id json.RawMessage, code int, msg string) []byte {
 	}
 	data, _ := json.Marshal(rpcErrorLine{JSONRPC: "2.0", ID: id, Error: rpcErrorBody{code, msg}})
 	return append(data, '\n')
+}
+
+// preload loads the embedder's vectors in the background, so that the
+// first recall of a long-running process is as fast as the next ones (or
+// waits for this load instead of repeating it). The returned function
+// waits for it, and must run before the store closes.
+func preload(ctx context.Context, io *IO, m *serve.Memory) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if m.Embedder == nil {
+			return
+		}
+		if err := m.Store.Preload(ctx, m.Embedder.Identity()); err != nil && ctx.Err() == nil {
+			// The first recall reports it as it should (a damaged
+			// segment falls back to keywords, saying so).
+			fmt.Fprintf(io.Err, "deja: loading the vectors ahead of the first recall: %v\n", err)
+		}
+	}()
+	return func() { <-done }
 }
 
 // openMemory opens the store for a long-running process and chooses the

@@ -159,6 +159,7 @@ func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 		return err
 	}
 	defer serve.RemoveInfo(dataDir, info.PID)
+	defer preload(ctx, io, m)()
 
 	mcpServer := serve.NewMCPServer(m, versionString())
 	fmt.Fprintf(io.Out, "deja: serving %s on %s", dataDir, local.Path)
