@@ -232,6 +232,12 @@ func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *voc
 		fmt.Printf("  cold deja recall --mode %-8s %8s  p50 of 7 fresh processes, CPU %s a run, peak RSS %s\n", mode, ms(p50(runs)), ms(cpuTotal/7), mb(peak))
 	}
 
+	sinceStart, first, err := firstServed(bin, store, queries[0])
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  first recall of a new service %8s  a fresh deja recall through a deja serve just started; %s from the service's start\n", ms(first), ms(sinceStart))
+
 	s, err := memory.Open(ctx, store)
 	if err != nil {
 		return err
@@ -241,19 +247,12 @@ func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *voc
 	if err != nil {
 		return err
 	}
-	for _, mode := range []memory.Mode{memory.Keyword, memory.Hybrid, memory.Semantic} {
-		if _, err := s.Recall(ctx, memory.RecallOptions{Query: queries[0], Mode: mode, Embedder: emb}); err != nil {
-			return err
-		}
-		var runs []time.Duration
-		for i := range 30 {
-			start := time.Now()
-			if _, err := s.Recall(ctx, memory.RecallOptions{Query: queries[i%len(queries)], Mode: mode, Embedder: emb}); err != nil {
-				return err
-			}
-			runs = append(runs, time.Since(start))
-		}
-		fmt.Printf("  warm Recall %-8s           %8s  p50 of 30 in one process, p90 %s\n", mode, ms(p50(runs)), ms(pct(runs, 90)))
+	mixed, err := evalQueries("bench/eval/queries.json")
+	if err != nil {
+		return err
+	}
+	if err := warmBench(ctx, s, emb, mixed); err != nil {
+		return err
 	}
 	if err := emptyQueries(ctx, s, emb, "bench/eval/queries.json"); err != nil {
 		return err

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"container/heap"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/serve"
+)
+
+// evalQueries are the text of the eval's corpus queries (bench/eval), every
+// kind mixed: paraphrases, exact lookups, near-verbatim questions, hubs,
+// negatives and missing literals.
+func evalQueries(file string) ([]string, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var qs []struct{ Query, Store string }
+	if err := json.Unmarshal(data, &qs); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	var out []string
+	for _, q := range qs {
+		if q.Store == "" {
+			out = append(out, q.Query)
+		}
+	}
+	return out, nil
+}
+
+// warmBench recalls every query once per mode in one process, after one
+// recall that loads the store, and prints p50 and p99, chromem-go's share
+// of the time, and each figure over the floor: a flat scan of the same
+// vectors for each query's 100 nearest, on every core.
+func warmBench(ctx context.Context, s *memory.Store, emb embed.Embedder, queries []string) error {
+	floor, floor1, err := flatFloor(ctx, s, emb, queries)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  floor: flat scan, top 100    %8s  p50 over the %d queries on every core (one core: %s)\n", msf(floor), len(queries), msf(floor1))
+	for _, mode := range []memory.Mode{memory.Keyword, memory.Hybrid, memory.Semantic} {
+		if _, err := s.Recall(ctx, memory.RecallOptions{Query: queries[0], Mode: mode, Embedder: emb}); err != nil {
+			return err
+		}
+		var runs []time.Duration
+		var total, chromem time.Duration
+		for _, q := range queries {
+			var tr memory.Trace
+			start := time.Now()
+			if _, err := s.Recall(ctx, memory.RecallOptions{Query: q, Mode: mode, Embedder: emb, Trace: &tr}); err != nil {
+				return fmt.Errorf("%q: %w", q, err)
+			}
+			took := time.Since(start)
+			runs = append(runs, took)
+			total += took
+			chromem += tr.VectorQuery
+		}
+		share := ""
+		if chromem > 0 {
+			share = fmt.Sprintf(", chromem-go's queries %.0f %% of the time", 100*chromem.Seconds()/total.Seconds())
+		}
+		fmt.Printf("  warm Recall %-8s           %8s  p50 of %d mixed queries, p99 %s; %.1f× the floor%s\n",
+			mode, msf(p50(runs)), len(runs), msf(pct(runs, 99)), p50(runs).Seconds()/floor.Seconds(), share)
+	}
+	return nil
+}
+
+// flatFloor returns the p50 over the queries of a flat scan of the
+// embedder's vectors for the 100 most similar, on every core and on one.
+// The query's embedding is not timed: recall embeds it the same way.
+func flatFloor(ctx context.Context, s *memory.Store, emb embed.Embedder, queries []string) (every, one time.Duration, err error) {
+	dim, vecs, err := s.FlatVectors(ctx, emb.Identity())
+	if err != nil {
+		return 0, 0, err
+	}
+	if dim == 0 {
+		return 0, 0, fmt.Errorf("no %s vectors to scan", emb.Identity())
+	}
+	qvecs, err := emb.Embed(ctx, embed.Query, queries)
+	if err != nil {
+		return 0, 0, err
+	}
+	var all, single []time.Duration
+	for _, q := range qvecs {
+		start := time.Now()
+		flatScan(q, vecs, dim, runtime.GOMAXPROCS(0))
+		all = append(all, time.Since(start))
+		start = time.Now()
+		flatScan(q, vecs, dim, 1)
+		single = append(single, time.Since(start))
+	}
+	return p50(all), p50(single), nil
+}
+
+// flatScan returns the similarities of the 100 vectors nearest q, on
+// workers goroutines each scanning its share of the vectors.
+func flatScan(q, vecs []float32, dim, workers int) []float32 {
+	const k = 100
+	n := len(vecs) / dim
+	tops := make([]minHeap, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h := make(minHeap, 0, k)
+			for i := w * n / workers; i < (w+1)*n/workers; i++ {
+				v := vecs[i*dim : (i+1)*dim]
+				var d float32
+				for j, x := range q {
+					d += x * v[j]
+				}
+				if len(h) < k {
+					heap.Push(&h, d)
+				} else if d > h[0] {
+					h[0] = d
+					heap.Fix(&h, 0)
+				}
+			}
+			tops[w] = h
+		}()
+	}
+	wg.Wait()
+	var out minHeap
+	for _, h := range tops {
+		for _, d := range h {
+			if len(out) < k {
+				heap.Push(&out, d)
+			} else if d > out[0] {
+				out[0] = d
+				heap.Fix(&out, 0)
+			}
+		}
+	}
+	return out
+}
+
+type minHeap []float32
+
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)        { *h = append(*h, x.(float32)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// firstServed starts a new 'deja serve' on the store, waits until it
+// answers, and times the first 'deja recall' through it (a fresh process,
+// as an agent's hook is): the time from the service's start to that
+// answer, and the recall's own.
+func firstServed(bin, store, query string) (sinceStart, call time.Duration, err error) {
+	srv := exec.Command(bin, "serve")
+	srv.Env = append(os.Environ(), "DEJA_DATA_DIR="+store, "DEJA_EMBED_PROVIDER=builtin", "DEJA_SERVE_AUTOSTART=false")
+	start := time.Now()
+	if err := srv.Start(); err != nil {
+		return 0, 0, err
+	}
+	defer func() {
+		stop := exec.Command(bin, "serve", "--stop")
+		stop.Env = srv.Env
+		stop.Run()
+		srv.Wait()
+	}()
+	for end := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			return 0, 0, fmt.Errorf("deja serve did not answer within a minute")
+		}
+		info, err := serve.ReadInfo(store)
+		if err != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = serve.Reach(ctx, info)
+		cancel()
+		if err == nil {
+			break
+		}
+	}
+	call, _, out, err := deja(bin, store, "recall", "--mode", "hybrid", query)
+	if err != nil {
+		return 0, 0, err
+	}
+	if !strings.Contains(out, "recalled through deja serve") {
+		return 0, 0, fmt.Errorf("the first recall did not go through the new service:\n%s", out)
+	}
+	return time.Since(start), call, nil
+}
+
+func msf(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
