@@ -5,8 +5,10 @@
 //     and re-indexing it with nothing new;
 //   - `deja recall` as a fresh process on that store (p50 of 15 runs);
 //   - a generated store of -turns turns (default 100,000) written through
-//     the real index path: cold-process latency per mode, warm in-process
-//     latency per mode, and peak memory.
+//     the real index path: cold-process latency per mode, the first recall
+//     of a newly started service, warm in-process latency per mode over the
+//     eval's mixed queries (p50, p99, chromem-go's share) against the floor
+//     (a flat scan of the same vectors), and peak memory.
 //
 // Run it from the repository root:
 //
