@@ -219,6 +219,25 @@ func Reach(ctx context.Context, info Info) error {
 	return conn.Close()
 }
 
+// WaitServing waits until a service for dataDir answers with its proof,
+// polling every poll, for at most limit: what benchmarks and tests do
+// after starting one.
+func WaitServing(dataDir string, limit, poll time.Duration) error {
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(poll) {
+		info, err := ReadInfo(dataDir)
+		if err != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = Reach(ctx, info)
+		cancel()
+		if err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("no deja serve answered for %s within %s", dataDir, limit)
+}
+
 // StopPath is where a service's owner asks it to stop, on its socket
 // only ('deja serve --stop').
 const StopPath = "/v1/stop"

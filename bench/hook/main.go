@@ -15,7 +15,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -88,7 +87,7 @@ func run(corpus, queriesFile string, verbose bool) error {
 		return err
 	}
 	defer srv.Process.Kill()
-	if err := waitServing(dataDir, 2*time.Minute); err != nil {
+	if err := serve.WaitServing(dataDir, 2*time.Minute, 20*time.Millisecond); err != nil {
 		return err
 	}
 	first, _, err := hook(bin, env, "warm-up", "the tests fail after the refactor")
@@ -140,23 +139,6 @@ func run(corpus, queriesFile string, verbose bool) error {
 	fmt.Printf("latency per hook call, no service:   p50 %s  p95 %s  max %s\n",
 		ms(pct(cold.took, 50)), ms(pct(cold.took, 95)), ms(pct(cold.took, 100)))
 	return nil
-}
-
-// waitServing waits until the service for dataDir answers with its proof.
-func waitServing(dataDir string, limit time.Duration) error {
-	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		info, err := serve.ReadInfo(dataDir)
-		if err != nil {
-			continue
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err = serve.Reach(ctx, info)
-		cancel()
-		if err == nil {
-			return nil
-		}
-	}
-	return fmt.Errorf("deja serve did not answer within %s", limit)
 }
 
 type pass struct {

@@ -175,20 +175,8 @@ func firstServed(bin, store, query string) (sinceStart, call time.Duration, err 
 		stop.Run()
 		srv.Wait()
 	}()
-	for end := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(end) {
-			return 0, 0, fmt.Errorf("deja serve did not answer within a minute")
-		}
-		info, err := serve.ReadInfo(store)
-		if err != nil {
-			continue
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err = serve.Reach(ctx, info)
-		cancel()
-		if err == nil {
-			break
-		}
+	if err := serve.WaitServing(store, time.Minute, 5*time.Millisecond); err != nil {
+		return 0, 0, err
 	}
 	call, _, out, err := deja(bin, store, "recall", "--mode", "hybrid", query)
 	if err != nil {

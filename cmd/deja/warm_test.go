@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"time"
 
@@ -22,19 +21,9 @@ func waitServe(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: waitserve DATADIR")
 	}
 	dir := ts.MkAbs(args[0])
-	for end := time.Now().Add(serviceWait); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-		info, err := serve.ReadInfo(dir)
-		if err != nil {
-			continue
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err = serve.Reach(ctx, info)
-		cancel()
-		if err == nil {
-			return
-		}
+	if err := serve.WaitServing(dir, serviceWait, 20*time.Millisecond); err != nil {
+		ts.Fatalf("%v", err)
 	}
-	ts.Fatalf("no service answered for %s within %s", dir, serviceWait)
 }
 
 // waitStopped waits until no service holds the data directory's lock,
