@@ -167,8 +167,13 @@ func queryAll(ctx context.Context, cols []*collection, qvec []float32, timed boo
 }
 
 // onEveryCore calls do(i) for every i below n, on as many goroutines as
-// there are CPUs, and returns when all have returned.
+// there are CPUs, and returns when all have returned. One call runs on
+// the caller's goroutine: a warm recall often has one part of work.
 func onEveryCore(n int, do func(i int)) {
+	if n == 1 {
+		do(0)
+		return
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"runtime"
 	"strconv"
 	"strings"
@@ -61,14 +60,12 @@ func (s *Store) turnFacts(ctx context.Context, ids []int64) (map[int64]*turnFact
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	read := map[int64]*turnFacts{}
-	for _, r := range reads {
-		maps.Copy(read, r)
-	}
 	s.mu.Lock()
-	for id, f := range read {
-		s.turns[id] = f
-		out[id] = f
+	for _, read := range reads {
+		for id, f := range read {
+			s.turns[id] = f
+			out[id] = f
+		}
 	}
 	s.mu.Unlock()
 	for id, f := range out {

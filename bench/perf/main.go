@@ -256,7 +256,7 @@ func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *voc
 	if err := warmBench(ctx, s, emb, mixed); err != nil {
 		return err
 	}
-	if err := emptyQueries(ctx, s, emb, "bench/eval/queries.json"); err != nil {
+	if err := emptyQueries(ctx, s, emb, mixed); err != nil {
 		return err
 	}
 	var ru syscall.Rusage

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,19 +107,11 @@ func replicate(dir string, corpus []string, n int) ([]string, error) {
 // emptyQueries runs the eval's negatives and missing literals (those of
 // the corpus, not of its tiny stores) against the generated store in every
 // mode and prints how many return nothing, as they must at any size.
-func emptyQueries(ctx context.Context, s *memory.Store, emb embed.Embedder, file string) error {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	var qs []struct{ Query, Kind, Store string }
-	if err := json.Unmarshal(data, &qs); err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
+func emptyQueries(ctx context.Context, s *memory.Store, emb embed.Embedder, qs []evalQuery) error {
 	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
 		empty, total := map[string]int{}, map[string]int{}
 		for _, q := range qs {
-			if q.Store != "" || (q.Kind != "negative" && q.Kind != "missing") {
+			if q.Kind != "negative" && q.Kind != "missing" {
 				continue
 			}
 			r, err := s.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: mode, Embedder: emb})

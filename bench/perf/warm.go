@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -17,32 +18,33 @@ import (
 	"github.com/deja-dev/deja/serve"
 )
 
-// evalQueries are the text of the eval's corpus queries (bench/eval), every
-// kind mixed: paraphrases, exact lookups, near-verbatim questions, hubs,
-// negatives and missing literals.
-func evalQueries(file string) ([]string, error) {
+// evalQuery is one of the eval's corpus queries (bench/eval).
+type evalQuery struct{ Query, Kind, Store string }
+
+// evalQueries are the eval's corpus queries (not those of its tiny
+// stores), every kind mixed: paraphrases, exact lookups, near-verbatim
+// questions, hubs, negatives and missing literals.
+func evalQueries(file string) ([]evalQuery, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	var qs []struct{ Query, Store string }
+	var qs []evalQuery
 	if err := json.Unmarshal(data, &qs); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	var out []string
-	for _, q := range qs {
-		if q.Store == "" {
-			out = append(out, q.Query)
-		}
-	}
-	return out, nil
+	return slices.DeleteFunc(qs, func(q evalQuery) bool { return q.Store != "" }), nil
 }
 
 // warmBench recalls every query once per mode in one process, after one
 // recall that loads the store, and prints p50 and p99, chromem-go's share
 // of the time, and each figure over the floor: a flat scan of the same
 // vectors for each query's 100 nearest, on every core.
-func warmBench(ctx context.Context, s *memory.Store, emb embed.Embedder, queries []string) error {
+func warmBench(ctx context.Context, s *memory.Store, emb embed.Embedder, qs []evalQuery) error {
+	queries := make([]string, len(qs))
+	for i, q := range qs {
+		queries[i] = q.Query
+	}
 	floor, floor1, err := flatFloor(ctx, s, emb, queries)
 	if err != nil {
 		return err
