@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 	"unicode"
 
@@ -18,9 +19,11 @@ import (
 type wordsEmbedder struct {
 	identity string
 	dim      int
-	calls    int
-	texts    int
-	fail     error
+	// mu guards the counts: recalls embed their queries concurrently.
+	mu    sync.Mutex
+	calls int
+	texts int
+	fail  error
 	// refuse, when set, makes every text containing it refused, as a
 	// model refuses a text longer than its context; refused counts them.
 	refuse   string
@@ -48,13 +51,17 @@ func (e *wordsEmbedder) Embed(_ context.Context, _ embed.Kind, texts []string) (
 	if e.fail != nil {
 		return nil, e.fail
 	}
+	e.mu.Lock()
 	e.calls++
 	e.texts += len(texts)
+	e.mu.Unlock()
 	out := make([][]float32, len(texts))
 	var rerr *embed.RefusedError
 	for i, t := range texts {
 		if e.refuse != "" && strings.Contains(t, e.refuse) {
+			e.mu.Lock()
 			e.refused++
+			e.mu.Unlock()
 			if rerr == nil {
 				rerr = &embed.RefusedError{Model: e.identity}
 			}
