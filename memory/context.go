@@ -180,7 +180,7 @@ func (s *Store) recentTurns(ctx context.Context, sc Scope) ([]ContextItem, error
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT t.session_id, t.turn, t.user, t.assistant, t.files, t.commands, s.started, s.path
 		FROM turns t JOIN sessions s ON s.id = t.session_id
-		WHERE `+where+` AND (t.user != '' OR t.assistant != '' OR t.files != '' OR t.commands != '')
+		WHERE `+where+` AND (t.chars > 0 OR t.files != '' OR t.commands != '')
 		ORDER BY s.started_ns IS NULL, s.started_ns DESC, s.path, s.ordinal DESC, t.turn DESC
 		LIMIT ?`, append(args, contextCandidates)...)
 	if err != nil {

@@ -55,11 +55,18 @@ func (ix *indexer) fill(ctx context.Context) error {
 		}
 		var refusals []refusal
 		err = ix.s.write(ctx, func(tx *sql.Tx) error {
-			stmt, err := tx.PrepareContext(ctx, insertVector)
-			if err != nil {
-				return err
+			var st vectorStmts
+			for _, p := range []struct {
+				stmt  **sql.Stmt
+				query string
+			}{{&st.row, insertVector}, {&st.floats, insertFloats}} {
+				stmt, err := tx.PrepareContext(ctx, p.query)
+				if err != nil {
+					return err
+				}
+				defer stmt.Close()
+				*p.stmt = stmt
 			}
-			defer stmt.Close()
 			at := 0
 			for _, t := range page {
 				v, why := turnVectors(vecs[at:at+len(t.texts)], refused, at)
@@ -68,7 +75,7 @@ func (ix *indexer) fill(ctx context.Context) error {
 					refusals = append(refusals, refusal{t.session, t.turn.Index, t.hash, why})
 					continue
 				}
-				if err := putVectors(ctx, stmt, identity, t.project, t.session, t.turn.Index, t.id, v); err != nil {
+				if err := putVectors(ctx, st, identity, t.id, v); err != nil {
 					return err
 				}
 			}

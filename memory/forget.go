@@ -123,6 +123,7 @@ func (s *Store) scrub(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
+	s.releaseFree(ctx)
 	if _, err := s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		return fmt.Errorf("store: %w", diskHint(err))
 	}

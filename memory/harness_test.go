@@ -133,6 +133,7 @@ func TestSchemaUpgradesFrom2(t *testing.T) {
 	s, path := fixture(t)
 	index(t, s, nil, path)
 	ctx := context.Background()
+	toSchema6(t, s)
 	for _, stmt := range []string{
 		`ALTER TABLE files DROP COLUMN harness`, `ALTER TABLE sessions DROP COLUMN harness`,
 		`DROP INDEX sessions_subagents`,

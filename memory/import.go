@@ -147,13 +147,14 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 		}
 		lacking := vecs == nil && len(texts) > 0
 		at := 0
-		var st struct{ vec, delTurn, insTurn, keywords, received *sql.Stmt }
+		var st struct{ vec, floats, delTurn, insTurn, keywords, received *sql.Stmt }
 		for _, p := range []struct {
 			stmt  **sql.Stmt
 			query string
 		}{
 			{&st.vec, insertVector},
-			{&st.delTurn, `DELETE FROM turns WHERE session_id = ? AND turn = ?`},
+			{&st.floats, insertFloats},
+			{&st.delTurn, `DELETE FROM turn_rows WHERE session_id = ? AND turn = ?`},
 			{&st.insTurn, insertTurn},
 			{&st.keywords, insertKeywords},
 			{&st.received, `INSERT OR REPLACE INTO team_received(session_id, turn, seq) VALUES (?, ?, ?)`},
@@ -201,7 +202,7 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 				at += n
 				if v == nil && n > 0 {
 					lacking = true
-				} else if err := putVectors(ctx, st.vec, emb.Identity(), t.Project, t.Session, t.Turn, id, v); err != nil {
+				} else if err := putVectors(ctx, vectorStmts{st.vec, st.floats}, emb.Identity(), id, v); err != nil {
 					return err
 				}
 			}

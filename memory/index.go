@@ -199,6 +199,7 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 		}
 		rep.Lacking = n
 	}
+	s.releaseFree(ctx)
 	rep.Took = time.Since(start)
 	return rep, nil
 }
@@ -284,7 +285,13 @@ func (s *Store) track(ctx context.Context, paths []string, full bool) error {
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('rebuild')`)
+		// The keyword index holds no text of its own: --full writes it
+		// anew from the turns.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('delete-all')`); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO turns_fts(rowid, user, assistant, files, commands)
+			SELECT id, user, assistant, files, commands FROM turns`)
 		return err
 	})
 }

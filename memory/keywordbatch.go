@@ -15,9 +15,9 @@ import (
 // trigger, 0.25 s with one statement per file (and the statements
 // prepared once per run).
 //
-// A turn's keyword row must exist before the turn is deleted, since the
-// delete trigger (turns_ad) removes the row with the turn's words; a turn
-// still in the batch is given its row first (flushFor).
+// A turn deleted while it is still in the batch is given its row first
+// (flushFor), so the delete trigger (turns_ad) always removes a row that
+// exists.
 type keywordBatch struct {
 	ctx context.Context
 	ins *sql.Stmt

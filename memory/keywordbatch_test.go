@@ -2,20 +2,60 @@ package memory
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 )
 
 // keywordRowsMatchTurns fails unless the keyword index holds exactly the
-// words of the turns table: FTS5's integrity check with rank 1 compares
-// the index with its external content, so a turn without its row, a row
-// inserted twice, or a row left by a deleted turn fails it.
+// words of the turns (keywordMismatch).
 func keywordRowsMatchTurns(t *testing.T, s *Store, step string) {
 	t.Helper()
-	if _, err := s.db.Exec(`INSERT INTO turns_fts(turns_fts, rank) VALUES ('integrity-check', 1)`); err != nil {
-		t.Fatalf("%s: the keyword index does not match the turns: %v", step, err)
+	if m := keywordMismatch(t, s); m != "" {
+		t.Fatalf("%s: %s", step, m)
 	}
+}
+
+// keywordMismatch says how the keyword index differs from the turns, or
+// "" when it holds exactly their words: the index keeps no text to check
+// against, so every term, turn, column and position is compared with an
+// index of the turns written now. A turn without its row, a row left by a
+// deleted turn or a turn indexed twice all show.
+func keywordMismatch(t *testing.T, s *Store) string {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('integrity-check')`); err != nil {
+		return fmt.Sprintf("the keyword index is damaged: %v", err)
+	}
+	c, err := s.db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for _, stmt := range []string{
+		`CREATE VIRTUAL TABLE temp.fresh_fts USING fts5(user, assistant, files, commands,
+			content='', tokenize="porter unicode61 remove_diacritics 2")`,
+		`INSERT INTO temp.fresh_fts(rowid, user, assistant, files, commands) SELECT id, user, assistant, files, commands FROM turns`,
+		`CREATE VIRTUAL TABLE temp.have_terms USING fts5vocab(main, turns_fts, instance)`,
+		`CREATE VIRTUAL TABLE temp.want_terms USING fts5vocab(temp, fresh_fts, instance)`,
+	} {
+		if _, err := c.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	defer c.ExecContext(ctx, `DROP TABLE temp.have_terms; DROP TABLE temp.want_terms; DROP TABLE temp.fresh_fts`)
+	var extra, missing, terms int
+	if err := c.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM (SELECT * FROM temp.have_terms EXCEPT SELECT * FROM temp.want_terms)),
+		(SELECT count(*) FROM (SELECT * FROM temp.want_terms EXCEPT SELECT * FROM temp.have_terms)),
+		(SELECT count(*) FROM temp.want_terms)`).Scan(&extra, &missing, &terms); err != nil {
+		t.Fatal(err)
+	}
+	if extra != 0 || missing != 0 || terms == 0 {
+		return fmt.Sprintf("the keyword index holds %d term positions no turn has and lacks %d of the turns' %d", extra, missing, terms)
+	}
+	return ""
 }
 
 func keywordHits(t *testing.T, s *Store, word string) int {
@@ -98,6 +138,7 @@ func TestSchema4StoreDropsTheInsertTrigger(t *testing.T) {
 	ctx := context.Background()
 	s, path := fixture(t)
 	index(t, s, nil, path)
+	toSchema6(t, s)
 	for _, stmt := range []string{
 		`CREATE TRIGGER turns_ai AFTER INSERT ON turns BEGIN
 			INSERT INTO turns_fts(rowid, user, assistant, files, commands)

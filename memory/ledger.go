@@ -37,12 +37,12 @@ type ledgerWriter struct {
 // batch took 9 % of an index's CPU); each transaction takes them with
 // Tx.StmtContext, which reuses what its connection prepared.
 type indexStatements struct {
-	delTurn, insTurn, delID, setLine, touch, vec, delVecs, keywords *sql.Stmt
-	session, fileState, allIncomplete, othersIncomplete             *sql.Stmt
+	delTurn, insTurn, delID, setLine, touch, vec, floats, delVecs, keywords *sql.Stmt
+	session, fileState, allIncomplete, othersIncomplete                     *sql.Stmt
 }
 
 func (st *indexStatements) all() []**sql.Stmt {
-	return []**sql.Stmt{&st.delTurn, &st.insTurn, &st.delID, &st.setLine, &st.touch, &st.vec, &st.delVecs, &st.keywords,
+	return []**sql.Stmt{&st.delTurn, &st.insTurn, &st.delID, &st.setLine, &st.touch, &st.vec, &st.floats, &st.delVecs, &st.keywords,
 		&st.session, &st.fileState, &st.allIncomplete, &st.othersIncomplete}
 }
 
@@ -50,15 +50,16 @@ func (st *indexStatements) all() []**sql.Stmt {
 func (s *Store) prepareIndex(ctx context.Context) (*indexStatements, error) {
 	st := &indexStatements{}
 	queries := []string{
-		`DELETE FROM turns WHERE session_id = ? AND turn = ?`,
+		`DELETE FROM turn_rows WHERE session_id = ? AND turn = ?`,
 		insertTurn,
-		`DELETE FROM turns WHERE id = ?`,
-		`UPDATE turns SET line = ? WHERE id = ?`,
+		`DELETE FROM turn_rows WHERE id = ?`,
+		`UPDATE turn_rows SET line = ? WHERE id = ?`,
 		// touch brings the actions and times of a stored turn up to date
 		// where its content did not change, so a store written before the
 		// harness recorded them gains them without re-embedding.
-		`UPDATE turns SET actions = ?, time_ns = ? WHERE id = ? AND (actions != ? OR time_ns IS NOT ?)`,
+		`UPDATE turn_rows SET actions = ?, time_ns = ? WHERE id = ? AND (actions != ? OR time_ns IS NOT ?)`,
 		insertVector,
+		insertFloats,
 		`DELETE FROM vectors WHERE embedder = ? AND turn_id = ?`,
 		insertKeywords,
 		upsertSessionSQL,
@@ -95,7 +96,10 @@ func (st *indexStatements) inTx(ctx context.Context, tx *sql.Tx) indexStatements
 	return out
 }
 
-const insertTurn = `INSERT INTO turns(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+// insertTurn packs the question and answer (pack.go) and keeps their
+// length for recall, which weighs it without unpacking them.
+const insertTurn = `INSERT INTO turn_rows(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns, chars)
+	VALUES (?1, ?2, ?3, ?4, pack(?5), pack(?6), ?7, ?8, ?9, ?10, length(?5) + length(?6))`
 
 func (ix *indexer) newLedgerWriter(ctx context.Context, tx *sql.Tx, full bool) *ledgerWriter {
 	st := ix.stmts.inTx(ctx, tx)
@@ -415,24 +419,41 @@ func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
 				return err
 			}
 		}
-		if err := putVectors(ctx, w.st.vec, emb.Identity(), t.project, t.session, t.turn.Index, id, t.vectors); err != nil {
+		if err := putVectors(ctx, vectorStmts{w.st.vec, w.st.floats}, emb.Identity(), id, t.vectors); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-const insertVector = `INSERT OR REPLACE INTO vectors(embedder, project, turn_id, part, session_id, turn, vec) VALUES (?, ?, ?, ?, ?, ?, ?)`
+// insertVector writes a vector's ledger row, pending (an empty vec) until
+// the transaction's flush; insertFloats parks its floats for that flush.
+// Keeping them out of the row leaves the ledger's pages full once flushed.
+const (
+	insertVector = `INSERT OR REPLACE INTO vectors(turn_id, embedder, part, vec) VALUES (?, ?, ?, x'')`
+	insertFloats = `INSERT OR REPLACE INTO vector_floats(embedder, turn_id, part, vec) VALUES (?, ?, ?, ?)`
+)
+
+// vectorStmts are insertVector and insertFloats, prepared.
+type vectorStmts struct{ row, floats *sql.Stmt }
 
 // putVectors stores one turn's chunk vectors; a turn with no text gets one
-// empty vector, so it no longer counts as lacking.
-func putVectors(ctx context.Context, stmt *sql.Stmt, identity, project, session string, turn int, turnID int64, vecs [][]float32) error {
-	if len(vecs) == 0 {
-		_, err := stmt.ExecContext(ctx, identity, project, turnID, 0, session, turn, []byte{})
+// empty vector, so it no longer counts as lacking. An empty vector (also a
+// zero one) has empty floats, which the flush marks dead: it may replace a
+// flushed vector of the same turn and part.
+func putVectors(ctx context.Context, st vectorStmts, identity string, turnID int64, vecs [][]float32) error {
+	put := func(part int, floats []byte) error {
+		if _, err := st.row.ExecContext(ctx, turnID, identity, part); err != nil {
+			return err
+		}
+		_, err := st.floats.ExecContext(ctx, identity, turnID, part, floats)
 		return err
 	}
+	if len(vecs) == 0 {
+		return put(0, []byte{})
+	}
 	for part, v := range vecs {
-		if _, err := stmt.ExecContext(ctx, identity, project, turnID, part, session, turn, encodeVector(v)); err != nil {
+		if err := put(part, encodeVector(v)); err != nil {
 			return err
 		}
 	}

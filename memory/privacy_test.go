@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -30,10 +31,11 @@ Rename the zebracornflux column before the quokkafalcon step.
 Use the deploy script instead of pasting keys.
 `
 
-// scanDir reports the files under dir whose bytes contain needle.
+// scanDir reports the files under dir whose bytes contain needle, and the
+// store's packed texts (deflated, so not in its bytes) that contain it.
 func scanDir(t *testing.T, dir string, needle string) []string {
 	t.Helper()
-	var hits []string
+	hits := packedHits(t, dir, needle)
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -48,6 +50,31 @@ func scanDir(t *testing.T, dir string, needle string) []string {
 		return nil
 	})
 	return hits
+}
+
+// packedHits names the store's database when one of its packed questions
+// or answers holds needle.
+func packedHits(t *testing.T, dir, needle string) []string {
+	t.Helper()
+	path := filepath.Join(dir, DBFile)
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM turn_rows
+		WHERE (typeof(user) = 'blob' AND instr(unpack(user), ?1) > 0) OR (typeof(assistant) = 'blob' AND instr(unpack(assistant), ?1) > 0)`,
+		needle).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n > 0 {
+		return []string{DBFile + " (packed)"}
+	}
+	return nil
 }
 
 func TestPrivacyRedactForgetAndModes(t *testing.T) {

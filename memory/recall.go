@@ -356,7 +356,10 @@ func (s *Store) countTurns(ctx context.Context) (int, error) {
 
 func (s *Store) hasVectors(ctx context.Context, identity string) (bool, error) {
 	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM vectors WHERE embedder = ? LIMIT 1`, identity).Scan(&one)
+	// The ledger is clustered by turn: ask it only for an embedder that
+	// has indexed, so a stranger's question does not scan it.
+	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM embedders WHERE identity = ?1
+		AND EXISTS (SELECT 1 FROM vectors WHERE embedder = ?1)`, identity).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

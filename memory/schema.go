@@ -2,7 +2,7 @@ package memory
 
 // schemaVersion is stored in meta; a store written by another version is
 // refused with a message rather than misread.
-const schemaVersion = "6"
+const schemaVersion = "7"
 
 // schema is the whole store. Everything a recall needs is here, so a
 // SIGKILL between two transactions leaves a consistent store:
@@ -11,15 +11,19 @@ const schemaVersion = "6"
 //     read only the new bytes (size, mtime, where the last session starts and
 //     the SHA-256 of every byte before it).
 //   - sessions and turns: the ledger; turns hold the text shown by recall.
-//   - turns_fts: FTS5 over turns (external content) for BM25 keyword
-//     recall: the writers insert a batch's rows in one statement
-//     (keywordBatch), a trigger deletes a deleted turn's row; the porter+unicode61 tokenizer cuts paths, commands and
-//     identifiers into words that phrase queries match in order.
+//     turns is a view of turn_rows, whose questions and answers are
+//     packed (pack.go); readers read turns, writers write turn_rows.
+//   - turns_fts: contentless FTS5 over turns for BM25 keyword recall: the
+//     writers insert a batch's rows in one statement (keywordBatch), a
+//     trigger deletes a deleted turn's row; the porter+unicode61 tokenizer
+//     cuts paths, commands and identifiers into words that phrase queries
+//     match in order. The text itself is read from turns.
 //   - vectors: one row per chunk vector of each turn per embedder
-//     identity, clustered by (embedder, project). The floats live in the
-//     embedder's segment file (segment.go); vec holds them only until the
-//     writing transaction flushes them there, and an empty vec marks a
-//     chunk with no semantic signal (a zero vector), which never matches.
+//     identity, clustered by turn. The floats live in the
+//     embedder's segment file (segment.go); until the writing transaction
+//     flushes them there they wait in vector_floats, and vec is an empty
+//     blob (NULL once flushed). A pending vector with no floats is a chunk
+//     with no semantic signal (a zero vector), which never matches.
 //   - tombstones: forgotten session IDs that indexing must not bring back.
 //
 // Harnesses (schema 3): files and sessions name the harness that reads
@@ -36,6 +40,14 @@ const schemaVersion = "6"
 // Vector segments (schema 6): the floats move out of vectors into
 // vectors/*.seg (see segment.go); sessions_subagents lets an unscoped
 // keyword recall ask whether any subagent session exists without a scan.
+//
+// Packed turns (schema 7): turns becomes the view of turn_rows, with
+// long questions and answers deflated; turns_fts holds no copy of the text
+// (contentless, deleting by rowid); pending floats wait in vector_floats
+// instead of the ledger row, whose pages the flush used to leave four
+// fifths empty when it cleared them; the ledger keeps a vector's turn,
+// embedder and part alone, clustered by turn, as the project, session and
+// turn number it repeated are the turn's (and the segment's).
 //
 // Keyword rows in bulk (schema 5): no insert trigger on turns; whoever
 // inserts turns gives them their turns_fts rows (keywordBatch). A store of
@@ -78,7 +90,7 @@ CREATE INDEX IF NOT EXISTS sessions_path ON sessions(path, offset);
 CREATE INDEX IF NOT EXISTS sessions_started ON sessions(started_ns);
 CREATE INDEX IF NOT EXISTS sessions_project ON sessions(project);
 CREATE INDEX IF NOT EXISTS sessions_subagents ON sessions(subagent) WHERE subagent = 1;
-CREATE TABLE IF NOT EXISTS turns (
+CREATE TABLE IF NOT EXISTS turn_rows (
 	id         INTEGER PRIMARY KEY,
 	session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
 	turn       INTEGER NOT NULL,
@@ -90,29 +102,20 @@ CREATE TABLE IF NOT EXISTS turns (
 	commands   TEXT NOT NULL,
 	actions    TEXT NOT NULL DEFAULT '',
 	time_ns    INTEGER,
+	-- chars is the question's and answer's length in characters, so
+	-- recall weighs a turn's size without unpacking it.
+	chars      INTEGER NOT NULL DEFAULT 0,
 	UNIQUE (session_id, turn)
 );
-CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5(
-	user, assistant, files, commands,
-	content='turns', content_rowid='id',
-	tokenize="porter unicode61 remove_diacritics 2"
-);
-CREATE TRIGGER IF NOT EXISTS turns_ad AFTER DELETE ON turns BEGIN
-	INSERT INTO turns_fts(turns_fts, rowid, user, assistant, files, commands)
-	VALUES ('delete', old.id, old.user, old.assistant, old.files, old.commands);
-END;
+` + turnsSchema + `
 CREATE TABLE IF NOT EXISTS vectors (
-	embedder   TEXT NOT NULL,
-	project    TEXT NOT NULL,
-	turn_id    INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
-	part       INTEGER NOT NULL,
-	session_id TEXT NOT NULL,
-	turn       INTEGER NOT NULL,
-	vec        BLOB,
-	PRIMARY KEY (embedder, project, turn_id, part)
+	turn_id  INTEGER NOT NULL REFERENCES turn_rows(id) ON DELETE CASCADE,
+	embedder TEXT NOT NULL,
+	part     INTEGER NOT NULL,
+	vec      BLOB,
+	PRIMARY KEY (turn_id, embedder, part)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS vectors_turn ON vectors(turn_id);
-` + segmentSchema + `
+` + segmentSchema + pendingSchema + `
 CREATE TABLE IF NOT EXISTS embedders (
 	identity  TEXT PRIMARY KEY,
 	dimension INTEGER NOT NULL,
@@ -165,7 +168,61 @@ ALTER TABLE vectors6 RENAME TO vectors;
 CREATE INDEX vectors_turn ON vectors(turn_id);
 CREATE INDEX IF NOT EXISTS sessions_subagents ON sessions(subagent) WHERE subagent = 1;
 ` + segmentSchema},
+	// Pack the turns and drop the keyword index's copy of them. The
+	// keyword rows are written anew from the view, and the ledger of
+	// vectors is copied into a new table to leave the old one's emptied
+	// pages behind, its pending floats (a store upgraded from 5 in the
+	// same transaction) moved to vector_floats for the upgrade's flush.
+	"6": {to: "7", sql: `
+DROP TRIGGER turns_ad;
+DROP TABLE turns_fts;
+ALTER TABLE turns RENAME TO turn_rows;
+ALTER TABLE turn_rows ADD COLUMN chars INTEGER NOT NULL DEFAULT 0;
+UPDATE turn_rows SET chars = length(user) + length(assistant), user = pack(user), assistant = pack(assistant);
+` + turnsSchema + `
+INSERT INTO turns_fts(rowid, user, assistant, files, commands) SELECT id, user, assistant, files, commands FROM turns;
+CREATE TABLE vectors7 (
+	turn_id  INTEGER NOT NULL REFERENCES turn_rows(id) ON DELETE CASCADE,
+	embedder TEXT NOT NULL,
+	part     INTEGER NOT NULL,
+	vec      BLOB,
+	PRIMARY KEY (turn_id, embedder, part)
+) WITHOUT ROWID;
+` + pendingSchema + `
+INSERT INTO vector_floats SELECT embedder, turn_id, part, vec FROM vectors WHERE vec IS NOT NULL;
+INSERT INTO vectors7 SELECT turn_id, embedder, part, CASE WHEN vec IS NOT NULL THEN x'' END FROM vectors;
+DROP TABLE vectors;
+ALTER TABLE vectors7 RENAME TO vectors;
+` + segmentSchema},
 }
+
+// turnsSchema is the view recall reads turns through and the keyword
+// index over it (see pack.go).
+const turnsSchema = `
+CREATE VIEW IF NOT EXISTS turns AS SELECT id, session_id, turn, line, hash,
+	unpack(user) AS user, unpack(assistant) AS assistant, files, commands, actions, time_ns, chars
+	FROM turn_rows;
+CREATE VIRTUAL TABLE IF NOT EXISTS turns_fts USING fts5(
+	user, assistant, files, commands,
+	content='', contentless_delete=1,
+	tokenize="porter unicode61 remove_diacritics 2"
+);
+CREATE TRIGGER IF NOT EXISTS turns_ad AFTER DELETE ON turn_rows BEGIN
+	DELETE FROM turns_fts WHERE rowid = old.id;
+END;
+`
+
+// pendingSchema holds a writing transaction's floats until its flush
+// moves them to the segment; it is empty between transactions.
+const pendingSchema = `
+CREATE TABLE IF NOT EXISTS vector_floats (
+	embedder TEXT NOT NULL,
+	turn_id  INTEGER NOT NULL,
+	part     INTEGER NOT NULL,
+	vec      BLOB NOT NULL,
+	PRIMARY KEY (embedder, turn_id, part)
+) WITHOUT ROWID;
+`
 
 // segmentSchema is what schema 6 adds for the vector segments (see
 // segment.go): vec is NULL once a vector is in its segment, and not NULL

@@ -232,6 +232,9 @@ func (s *Store) flushEmbedder(ctx context.Context, tx *sql.Tx, identity string, 
 	if _, err := tx.ExecContext(ctx, `UPDATE vectors INDEXED BY vectors_pending SET vec = NULL WHERE embedder = ? AND vec IS NOT NULL`, identity); err != nil {
 		return nil, err
 	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM vector_floats WHERE embedder = ?`, identity); err != nil {
+		return nil, err
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM vector_dead WHERE embedder = ?`, identity); err != nil {
 		return nil, err
 	}
@@ -263,8 +266,9 @@ func deadVectors(ctx context.Context, tx *sql.Tx, identity string) ([]vectorKey,
 // since it may replace a flushed vector of the same turn and part.
 func pendingBlock(ctx context.Context, tx *sql.Tx, identity string, dead []vectorKey) ([]byte, int, error) {
 	// INDEXED BY: the pending few, not every vector (see flushEmbedder).
-	rows, err := tx.QueryContext(ctx, `SELECT v.turn_id, v.part, v.vec, s.id, s.project, s.path, s.harness, s.subagent, s.started_ns
-		FROM vectors v INDEXED BY vectors_pending JOIN sessions s ON s.id = v.session_id
+	rows, err := tx.QueryContext(ctx, `SELECT v.turn_id, v.part, f.vec, s.id, s.project, s.path, s.harness, s.subagent, s.started_ns
+		FROM vectors v INDEXED BY vectors_pending JOIN turn_rows t ON t.id = v.turn_id JOIN sessions s ON s.id = t.session_id
+		LEFT JOIN vector_floats f ON f.embedder = v.embedder AND f.turn_id = v.turn_id AND f.part = v.part
 		WHERE v.embedder = ? AND v.vec IS NOT NULL ORDER BY v.turn_id, v.part`, identity)
 	if err != nil {
 		return nil, 0, err

@@ -270,7 +270,7 @@ func TestForgetRewritesTheSegment(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rows int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM vectors v JOIN sessions s ON s.id = v.session_id`).Scan(&rows); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM vectors v JOIN turns t ON t.id = v.turn_id JOIN sessions s ON s.id = t.session_id`).Scan(&rows); err != nil {
 		t.Fatal(err)
 	}
 	for i := range after.len() {
@@ -341,6 +341,7 @@ func TestSchemaUpgradeFrom5MovesTheVectors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	toSchema6(t, s)
 	// Schema 5: vec NOT NULL and holding the floats, no segment tables.
 	for _, stmt := range []string{
 		`DROP TRIGGER vectors_dead`, `DROP INDEX vectors_pending`, `DROP INDEX sessions_subagents`,

@@ -163,6 +163,10 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: creating the schema: %w", diskHint(err))
 	}
+	// Incremental auto-vacuum lets an index run give its free pages back
+	// (releaseFree). The write-ahead log has already written the new
+	// database's header, so it takes a vacuum, of an empty store here.
+	s.vacuum(ctx)
 	return nil
 }
 
@@ -195,5 +199,28 @@ func (s *Store) upgrade(ctx context.Context, v string) error {
 		return fmt.Errorf("store: upgrading the schema: %w", diskHint(err))
 	}
 	removeSegments(obsolete)
+	s.vacuum(ctx)
 	return nil
+}
+
+// vacuum gives back the pages an upgrade left free and turns on
+// incremental auto-vacuum. Best effort: without it the store works as
+// well, only larger.
+func (s *Store) vacuum(ctx context.Context) {
+	c, err := s.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `PRAGMA auto_vacuum = INCREMENTAL`); err == nil {
+		_, _ = c.ExecContext(ctx, `VACUUM`)
+	}
+}
+
+// releaseFree gives the database's free pages back to the disk: a write
+// frees pages as the keyword index merges and the pending floats leave,
+// and reuses them in the next, so only the end of a run gives them back.
+// Best effort, like a checkpoint.
+func (s *Store) releaseFree(ctx context.Context) {
+	_, _ = s.db.ExecContext(ctx, `PRAGMA incremental_vacuum`)
 }

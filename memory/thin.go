@@ -83,7 +83,7 @@ func (s *Store) dropThinRead(ctx context.Context, sem []semanticHit, q query, li
 		ids[i] = strconv.FormatInt(h.turnID, 10)
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT id, user, assistant FROM turns
-		WHERE id IN (`+strings.Join(ids, ",")+`) AND length(user) + length(assistant) <= ?`, limit)
+		WHERE id IN (`+strings.Join(ids, ",")+`) AND chars <= ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading short turns: %w", err)
 	}

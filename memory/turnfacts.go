@@ -82,8 +82,8 @@ const factsPerPart = 500
 
 // readTurnFacts reads the facts of the turns ids from the turns table.
 func (s *Store) readTurnFacts(ctx context.Context, ids []string) (map[int64]*turnFacts, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, length(user) + length(assistant), substr(user, 1, ?),
-		CASE WHEN length(user) + length(assistant) <= ? THEN user || ' ' || assistant END
+	rows, err := s.db.QueryContext(ctx, `SELECT id, chars, substr(user, 1, ?),
+		CASE WHEN chars <= ? THEN user || ' ' || assistant END
 		FROM turns WHERE id IN (`+strings.Join(ids, ",")+`)`, shapePrefix, thinChars)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading candidates: %w", err)
