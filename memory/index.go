@@ -199,6 +199,7 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 		}
 		rep.Lacking = n
 	}
+	s.compactKeywords(ctx, rep.NewTurns)
 	s.releaseFree(ctx)
 	rep.Took = time.Since(start)
 	return rep, nil

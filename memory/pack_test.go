@@ -3,8 +3,12 @@ package memory
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deja-dev/deja/aider"
 )
 
 // toSchema6 turns a store of this schema back into schema 6, as a deja of
@@ -214,4 +218,51 @@ func keywordSig(t *testing.T, s *Store) string {
 		}
 	}
 	return sessionHash.ReplaceAllString(b.String(), "aider-P-")
+}
+
+// keywordSegments is how many segments the keyword index is in.
+func keywordSegments(t *testing.T, s *Store) int {
+	t.Helper()
+	var n int
+	if err := s.db.QueryRow(`SELECT count(DISTINCT segid) FROM turns_fts_idx`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestALargeRunCompactsTheKeywordIndex pins that a run writing a large
+// share of the store's turns leaves the keyword index in one segment, and
+// that a small one leaves the merging to FTS5.
+func TestALargeRunCompactsTheKeywordIndex(t *testing.T) {
+	s, first := fixture(t)
+	data, err := os.ReadFile(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{first}
+	for _, name := range []string{"cart", "billing", "search"} {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, aider.HistoryFileName)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	// Each history's turns are written to the keyword index by their own
+	// statement, so they start out as a segment each.
+	rep := index(t, s, nil, paths[:2]...)
+	if rep.NewTurns == 0 || keywordSegments(t, s) != 1 {
+		t.Fatalf("the first index wrote %d turns and left %d keyword segments, want 1", rep.NewTurns, keywordSegments(t, s))
+	}
+	if rep := index(t, s, nil, paths...); keywordSegments(t, s) != 1 {
+		t.Fatalf("a run writing %d of the store's turns left %d keyword segments, want 1", rep.NewTurns, keywordSegments(t, s))
+	}
+	appendFile(t, first, "\n# aider chat started at 2026-08-01 09:00:00\n\n#### Rename the cart total helper  \n\nRenamed it to cartTotal in cart.go.\n")
+	if rep := index(t, s, nil, first); rep.NewTurns != 1 || keywordSegments(t, s) != 2 {
+		t.Errorf("a run writing %d turn left %d keyword segments, want 2 (FTS5's own merging)", rep.NewTurns, keywordSegments(t, s))
+	}
+	keywordRowsMatchTurns(t, s, "after the runs")
 }
