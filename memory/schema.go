@@ -108,14 +108,7 @@ CREATE TABLE IF NOT EXISTS turn_rows (
 	UNIQUE (session_id, turn)
 );
 ` + turnsSchema + `
-CREATE TABLE IF NOT EXISTS vectors (
-	turn_id  INTEGER NOT NULL REFERENCES turn_rows(id) ON DELETE CASCADE,
-	embedder TEXT NOT NULL,
-	part     INTEGER NOT NULL,
-	vec      BLOB,
-	PRIMARY KEY (turn_id, embedder, part)
-) WITHOUT ROWID;
-` + segmentSchema + pendingSchema + `
+CREATE TABLE IF NOT EXISTS vectors ` + vectorsColumns + `` + segmentSchema + pendingSchema + `
 CREATE TABLE IF NOT EXISTS embedders (
 	identity  TEXT PRIMARY KEY,
 	dimension INTEGER NOT NULL,
@@ -181,14 +174,7 @@ ALTER TABLE turn_rows ADD COLUMN chars INTEGER NOT NULL DEFAULT 0;
 UPDATE turn_rows SET chars = length(user) + length(assistant), user = pack(user), assistant = pack(assistant);
 ` + turnsSchema + `
 INSERT INTO turns_fts(rowid, user, assistant, files, commands) SELECT id, user, assistant, files, commands FROM turns;
-CREATE TABLE vectors7 (
-	turn_id  INTEGER NOT NULL REFERENCES turn_rows(id) ON DELETE CASCADE,
-	embedder TEXT NOT NULL,
-	part     INTEGER NOT NULL,
-	vec      BLOB,
-	PRIMARY KEY (turn_id, embedder, part)
-) WITHOUT ROWID;
-` + pendingSchema + `
+CREATE TABLE vectors7 ` + vectorsColumns + `` + pendingSchema + `
 INSERT INTO vector_floats SELECT embedder, turn_id, part, vec FROM vectors WHERE vec IS NOT NULL;
 INSERT INTO vectors7 SELECT turn_id, embedder, part, CASE WHEN vec IS NOT NULL THEN x'' END FROM vectors;
 DROP TABLE vectors;
@@ -248,4 +234,16 @@ CREATE TABLE IF NOT EXISTS segments (
 CREATE TRIGGER IF NOT EXISTS vectors_dead AFTER DELETE ON vectors WHEN old.vec IS NULL BEGIN
 	INSERT INTO vector_dead(embedder, turn_id, part) VALUES (old.embedder, old.turn_id, old.part);
 END;
+`
+
+// vectorsColumns is the vectors ledger of schema 7: which chunks of a turn
+// each embedder holds, the floats being in its segment (vec is set while
+// they wait in vector_floats for the commit's flush).
+const vectorsColumns = `(
+	turn_id  INTEGER NOT NULL REFERENCES turn_rows(id) ON DELETE CASCADE,
+	embedder TEXT NOT NULL,
+	part     INTEGER NOT NULL,
+	vec      BLOB,
+	PRIMARY KEY (turn_id, embedder, part)
+) WITHOUT ROWID;
 `
