@@ -91,11 +91,12 @@ func (b *keywordBatch) flush() error {
 // that wrote at least a quarter of the store's turns (a first index, a
 // --full one): each batch left a segment, FTS5's automatic merges keep
 // several per level, and a query seeks every segment for each of its
-// terms. Measured on bench/perf's corpus store at 100k turns (16 segments
-// before): the merge takes 1.3 s, and warm hybrid recall over the eval's
-// queries, three times each, went from a mean of 54 to 60 ms (p99 278 to
-// 338 ms) to 50 to 54 ms (p99 244 to 262 ms). Best effort: the index answers the same either
-// way, and a smaller run leaves the merging to FTS5.
+// terms. Measured by a one-off timer, not kept, on bench/perf's corpus
+// store at 100k turns (16 segments before): the merge takes 1.3 s, and
+// warm hybrid recall over the eval's queries, three times each, went
+// from a mean of 54 to 60 ms (p99 278 to 338 ms) to 50 to 54 ms (p99 244
+// to 262 ms). Best effort: the index answers the same either way, and a
+// smaller run leaves the merging to FTS5.
 func (s *Store) compactKeywords(ctx context.Context, newTurns int) {
 	if newTurns == 0 {
 		return

@@ -29,7 +29,8 @@ const packMin = 128
 // bytes or more), klauspost/compress's level 1 packs them to 0.331 of
 // the bytes in 0.46 s and unpacks them in 0.45 s; the standard library's
 // level 1 to 0.330 in 1.34 s and 0.71 s, its level 2 to 0.315 in 1.67 s
-// and 0.59 s. The formats are the same deflate.
+// and 0.59 s (a one-off program timing both packages on those texts, not
+// kept). The formats are the same deflate.
 const packLevel = flate.BestSpeed
 
 // justPacked remembers the texts this process packed last, by their packed
@@ -43,11 +44,12 @@ var justPacked = struct {
 	bytes int
 }{text: map[string]string{}}
 
-// justPackedBytes bounds what justPacked holds: the texts of a history of
-// a few megabytes, flushed to the keyword index at its end. Measured
-// indexing the corpus replicated to 10k turns, user and system CPU: 7.0 to
-// 7.1 s without it, 5.7 to 6.4 s with 2 MB (peak RSS 68 MB, 78 MB), 5.8 to
-// 6.7 s with 8 MB (97 MB).
+// justPackedBytes bounds what justPacked holds: the texts of a history
+// of a few megabytes, flushed to the keyword index at its end. Measured
+// with /usr/bin/time on deja index, standard-library flate then,
+// indexing the corpus replicated to 10k turns, user and system CPU: 7.0
+// to 7.1 s without it, 5.7 to 6.4 s with 2 MB (peak RSS 68 MB, 78 MB),
+// 5.8 to 6.7 s with 8 MB (97 MB).
 const justPackedBytes = 2 << 20
 
 func rememberPacked(packed []byte, text string) {
