@@ -46,6 +46,9 @@ type ContextOptions struct {
 	NoEmbedder string
 	// Now stamps the digest; zero means time.Now.
 	Now time.Time
+	// Once says the store builds this digest and recalls nothing else
+	// (see RecallOptions.Once).
+	Once bool
 	// Origins tells histories a repository brought in; nil asks git
 	// (quote.GitTracked).
 	Origins *quote.Origins
@@ -130,7 +133,7 @@ func (s *Store) Context(ctx context.Context, opts ContextOptions) (*ContextDiges
 		d.Basis = ByQuery
 		r, err := s.Recall(ctx, RecallOptions{
 			Query: opts.Query, Embedder: opts.Embedder, NoEmbedder: opts.NoEmbedder,
-			Scope: sc, Limit: contextCandidates,
+			Scope: sc, Limit: contextCandidates, Once: opts.Once,
 		})
 		switch {
 		case errors.Is(err, ErrEmpty):

@@ -40,7 +40,7 @@ func TestDomainRefusesAQueryAboutSomethingElse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := float64(meanSimilarity(cols, qvec))
+	got := float64(meanSimilarity(sums(cols), qvec))
 	if math.Abs(got-want) > 1e-5 || want <= 0 {
 		t.Fatalf("mean similarity %.6f, want %.6f over %d vectors (and above 0)", got, want, n)
 	}

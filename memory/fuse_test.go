@@ -108,7 +108,7 @@ The webhook handler now retries the provider call three times with exponential b
 			t.Fatal(err)
 		}
 		qvec := normalize(vecs[0])
-		return meanSimilarity(cols, qvec), shrunkMean(cols, qvec, domainPrior(emb.Identity()))
+		return meanSimilarity(sums(cols), qvec), shrunkMean(sums(cols), qvec, domainPrior(emb.Identity()))
 	}
 	domain := Domain(emb.Identity())
 	plain, shrunk := mean("banana bread recipe with walnuts")

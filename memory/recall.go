@@ -57,12 +57,19 @@ type RecallOptions struct {
 	Tuning *Tuning
 	// Trace, when set, receives where the recall spent its time.
 	Trace *Trace
+	// Once says the store answers this recall and no other (a fresh
+	// 'deja recall'): unless it holds the embedder's vectors already, it
+	// reads them a piece at a time and keeps none, instead of loading
+	// them all to keep for the next recall. The results are the same.
+	Once bool
 }
 
 // Trace is where one recall spent its time, for benchmarks (bench/perf
 // reports chromem-go's share of a recall).
 type Trace struct {
-	// VectorQuery is the wall time of the chromem-go queries.
+	// VectorQuery is the wall time of the chromem-go queries; for a
+	// one-shot recall (Once), which queries each piece as it reads it, the
+	// wall time of the whole scan.
 	VectorQuery time.Duration
 }
 
@@ -328,13 +335,13 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tunin
 		return nil, 0, noSignal, nil
 	}
 	if allowed != nil {
-		hits, err := s.semanticAmong(ctx, identity, qvec, allowed, tune.Floor)
+		hits, err := s.semanticAmong(ctx, identity, qvec, allowed, tune.Floor, opts.Once)
 		if errors.Is(err, errSegmentDamaged) {
 			return nil, 0, err.Error(), nil
 		}
 		return hits, 0, "", err
 	}
-	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune, opts.Trace)
+	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune, opts.Trace, opts.Once)
 	if errors.Is(err, errSegmentDamaged) {
 		// Keywords still answer; the next index run repairs the file.
 		return nil, 0, err.Error(), nil

@@ -57,6 +57,9 @@ func (sc Scope) origin() string {
 	return ""
 }
 
+// timed reports whether the scope keeps sessions by their start.
+func (sc Scope) timed() bool { return !sc.Since.IsZero() || !sc.Until.IsZero() }
+
 // excludesSubagents reports whether subagent sessions are out of scope.
 func (sc Scope) excludesSubagents() bool { return !sc.Subagents && sc.Session == "" }
 

@@ -81,8 +81,40 @@ type vectorSet struct {
 	keys []vectorKey
 	// of is the index in sessions of each vector's session.
 	of       []int32
-	sessions []sessionMeta
+	sessions sessionList
 	vecs     []float32
+}
+
+// sessionList holds a set's sessions in chunks of sessionChunk, so that
+// reading a segment adds them without copying those it holds: a slice
+// grown by append made 20 MB of garbage reading 100k turns' sessions.
+type sessionList struct {
+	chunks [][]sessionMeta
+	n      int
+}
+
+const sessionChunk = 1024
+
+func (l *sessionList) len() int { return l.n }
+
+func (l *sessionList) at(i int) *sessionMeta { return &l.chunks[i/sessionChunk][i%sessionChunk] }
+
+// add appends m and returns its index.
+func (l *sessionList) add(m sessionMeta) int32 {
+	if l.n%sessionChunk == 0 && l.n/sessionChunk == len(l.chunks) {
+		l.chunks = append(l.chunks, make([]sessionMeta, sessionChunk))
+	}
+	*l.at(l.n) = m
+	l.n++
+	return int32(l.n - 1)
+}
+
+// truncate drops the sessions from the nth on.
+func (l *sessionList) truncate(n int) {
+	for i := n; i < l.n; i++ {
+		*l.at(i) = sessionMeta{}
+	}
+	l.n = n
 }
 
 // sessionMeta is what a recall needs of a session to scope its chunks.
@@ -95,7 +127,7 @@ type sessionMeta struct {
 }
 
 // session is vector i's session.
-func (v *vectorSet) session(i int) *sessionMeta { return &v.sessions[v.of[i]] }
+func (v *vectorSet) session(i int) *sessionMeta { return v.sessions.at(int(v.of[i])) }
 
 func (v *vectorSet) len() int { return len(v.keys) }
 
@@ -511,11 +543,33 @@ func (s *Store) readSegmentFile(path string, row segmentRow, exists bool) (*vect
 // keys only grow (a new or rewritten file), no vector can replace another,
 // and the map that finds them is not built.
 func decodeSegment(r io.Reader, length int64, records int) (*vectorSet, int64) {
-	d := &segmentDecoder{r: bufio.NewReaderSize(io.LimitReader(r, length), 1<<20), left: length,
-		set: &vectorSet{}, last: vectorKey{turnID: -1}, records: records}
+	d := newSegmentDecoder(r, length, records, true)
+	good := d.decode()
+	return d.set, good
+}
+
+// layoutSegment reads a segment as decodeSegment does, checksums and all,
+// but keeps no float: it returns the live vectors' keys and sessions, and
+// where each block's floats lie, for a one-shot recall to read them a
+// piece at a time (scan.go).
+func layoutSegment(r io.Reader, length int64, records int) (*segmentLayout, int64) {
+	d := newSegmentDecoder(r, length, records, false)
+	good := d.decode()
+	return &segmentLayout{set: d.set, blocks: d.spans, alive: d.alive, length: good}, good
+}
+
+func newSegmentDecoder(r io.Reader, length int64, records int, floats bool) *segmentDecoder {
+	return &segmentDecoder{r: bufio.NewReaderSize(io.LimitReader(r, length), 1<<20), left: length, length: length,
+		set: &vectorSet{}, last: vectorKey{turnID: -1}, records: records, floats: floats, strs: map[string]string{}}
+}
+
+// decode reads the blocks that check out and returns the length of the
+// prefix they make; then it drops the vectors a later block killed or
+// replaced (their floats too, when it keeps them).
+func (d *segmentDecoder) decode() int64 {
 	var good int64
 	for d.left > 0 && d.block() {
-		good = length - d.left
+		good = d.length - d.left
 	}
 	set := d.set
 	if d.alive != nil {
@@ -525,17 +579,23 @@ func decodeSegment(r io.Reader, length int64, records int) (*vectorSet, int64) {
 				continue
 			}
 			set.keys[w], set.of[w] = set.keys[i], set.of[i]
-			copy(set.vecs[w*dim:(w+1)*dim], set.vecs[i*dim:(i+1)*dim])
+			if d.floats {
+				copy(set.vecs[w*dim:(w+1)*dim], set.vecs[i*dim:(i+1)*dim])
+			}
 			w++
 		}
-		set.keys, set.of, set.vecs = set.keys[:w], set.of[:w], set.vecs[:w*dim]
+		set.keys, set.of = set.keys[:w], set.of[:w]
+		if d.floats {
+			set.vecs = set.vecs[:w*dim]
+		}
 	}
-	return set, good
+	return good
 }
 
 type segmentDecoder struct {
 	r       *bufio.Reader
 	left    int64 // bytes not read yet
+	length  int64 // bytes to read in all
 	crc     uint32
 	set     *vectorSet
 	ids     map[string]int32 // built from the second block on
@@ -550,6 +610,15 @@ type segmentDecoder struct {
 	// a store indexed history by history has a block a commit (a new
 	// buffer each came to 92 MB of garbage loading bench/perf's 100k turns).
 	buf []byte
+	// local is a block's sessions' places in the set.
+	local []int32
+	// floats says whether the floats are kept in the set; without them,
+	// spans say where each good block's floats lie.
+	floats bool
+	spans  []blockSpan
+	// strs holds one copy of each project, harness and origin name: many
+	// sessions share each.
+	strs map[string]string
 }
 
 // read fills p from the segment, and its checksum.
@@ -562,6 +631,25 @@ func (d *segmentDecoder) read(p []byte) bool {
 	}
 	d.left -= int64(len(p))
 	d.crc = crc32.Update(d.crc, castagnoli, p)
+	return true
+}
+
+// skip reads n bytes of the segment for its checksum only, from the
+// reader's own buffer.
+func (d *segmentDecoder) skip(n int) bool {
+	if int64(n) > d.left {
+		return false
+	}
+	for n > 0 {
+		p, err := d.r.Peek(min(n, d.r.Size()))
+		if len(p) == 0 {
+			return err == nil
+		}
+		d.crc = crc32.Update(d.crc, castagnoli, p)
+		d.r.Discard(len(p))
+		d.left -= int64(len(p))
+		n -= len(p)
+	}
 	return true
 }
 
@@ -583,6 +671,24 @@ func (d *segmentDecoder) str(p []byte) (string, bool) {
 	return string(p[:n]), true
 }
 
+// shared reads a string many sessions repeat (a project, a harness, an
+// origin) and returns the decoder's one copy of it.
+func (d *segmentDecoder) shared(p []byte) (string, bool) {
+	if !d.read(p[:2]) {
+		return "", false
+	}
+	n := int(binary.LittleEndian.Uint16(p))
+	if !d.read(p[:n]) {
+		return "", false
+	}
+	if s, ok := d.strs[string(p[:n])]; ok {
+		return s, true
+	}
+	s := string(p[:n])
+	d.strs[s] = s
+	return s, true
+}
+
 // littleEndian: the floats of a record read straight into memory.
 var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 
@@ -590,17 +696,20 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // was and ends the read.
 func (d *segmentDecoder) block() bool {
 	set := d.set
-	keys0, sessions0 := len(set.keys), len(set.sessions)
+	keys0, sessions0 := len(set.keys), set.sessions.len()
 	d.crc = 0
 	ok := d.readBlock()
 	if ok {
 		d.blocks++
 	} else {
-		for _, m := range set.sessions[sessions0:] {
-			delete(d.ids, m.id)
+		for i := sessions0; i < set.sessions.len(); i++ {
+			delete(d.ids, set.sessions.at(i).id)
 		}
-		set.keys, set.of, set.sessions = set.keys[:keys0], set.of[:keys0], set.sessions[:sessions0]
-		set.vecs = set.vecs[:keys0*set.dim]
+		set.sessions.truncate(sessions0)
+		set.keys, set.of = set.keys[:keys0], set.of[:keys0]
+		if d.floats {
+			set.vecs = set.vecs[:keys0*set.dim]
+		}
 		if keys0 == 0 {
 			set.dim = 0
 		}
@@ -614,6 +723,7 @@ func (d *segmentDecoder) readBlock() bool {
 		d.buf = make([]byte, 1<<16+2)
 	}
 	buf := d.buf
+	start := d.length - d.left
 	if !d.read(buf[:4]) || string(buf[:4]) != segmentMagic {
 		return false
 	}
@@ -632,14 +742,15 @@ func (d *segmentDecoder) readBlock() bool {
 	if !d.read(marks) {
 		return false
 	}
-	local := make([]int32, ns)
+	d.local = slices.Grow(d.local[:0], ns)[:ns]
+	local := d.local
 	for j := range local {
 		var m sessionMeta
 		var ok [4]bool
 		m.id, ok[0] = d.str(buf)
-		m.project, ok[1] = d.str(buf)
-		m.harness, ok[2] = d.str(buf)
-		m.origin, ok[3] = d.str(buf)
+		m.project, ok[1] = d.shared(buf)
+		m.harness, ok[2] = d.shared(buf)
+		m.origin, ok[3] = d.shared(buf)
 		if ok != [4]bool{true, true, true, true} || !d.read(buf[:10]) {
 			return false
 		}
@@ -650,43 +761,53 @@ func (d *segmentDecoder) readBlock() bool {
 		g, seen := int32(0), false
 		if d.blocks > 0 {
 			if d.ids == nil {
-				d.ids = make(map[string]int32, max(len(set.sessions)*2, 1024))
-				for i, m := range set.sessions {
-					d.ids[m.id] = int32(i)
+				d.ids = make(map[string]int32, max(set.sessions.len()*2, 1024))
+				for i := range set.sessions.len() {
+					d.ids[set.sessions.at(i).id] = int32(i)
 				}
 			}
 			g, seen = d.ids[m.id]
 		}
 		if !seen {
-			g = int32(len(set.sessions))
+			g = set.sessions.add(m)
 			if d.ids != nil {
 				d.ids[m.id] = g
 			}
-			set.sessions = append(set.sessions, m)
 		}
 		local[j] = g
 	}
 	if n > 0 && set.dim == 0 {
 		set.dim = dim
-		set.vecs = make([]float32, 0, max(d.records, n)*dim)
+		if d.floats {
+			set.vecs = make([]float32, 0, max(d.records, n)*dim)
+		}
 		set.keys = make([]vectorKey, 0, max(d.records, n))
 		set.of = make([]int32, 0, max(d.records, n))
 	}
 	first := len(set.keys)
-	keys := make([]byte, 16*n)
-	if !d.read(keys) {
-		return false
-	}
-	for p := 0; p < len(keys); p += 16 {
-		sess := int(binary.LittleEndian.Uint32(keys[p+12:]))
-		if sess >= ns {
+	for left := n; left > 0; {
+		keys := buf[:16*min(left, len(buf)/16)]
+		if !d.read(keys) {
 			return false
 		}
-		set.keys = append(set.keys, recordKey(keys[p:]))
-		set.of = append(set.of, local[sess])
+		for p := 0; p < len(keys); p += 16 {
+			sess := int(binary.LittleEndian.Uint32(keys[p+12:]))
+			if sess >= ns {
+				return false
+			}
+			set.keys = append(set.keys, recordKey(keys[p:]))
+			set.of = append(set.of, local[sess])
+		}
+		left -= len(keys) / 16
+	}
+	floats := d.length - d.left
+	if !d.floats && !d.skip(4*n*dim) {
+		return false
 	}
 	at := len(set.vecs)
-	set.vecs = slices.Grow(set.vecs, n*dim)[:at+n*dim]
+	if d.floats {
+		set.vecs = slices.Grow(set.vecs, n*dim)[:at+n*dim]
+	}
 	if v := set.vecs[at:]; len(v) > 0 {
 		if littleEndian {
 			if !d.read(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 4*len(v))) {
@@ -705,6 +826,9 @@ func (d *segmentDecoder) readBlock() bool {
 	sum := d.crc
 	if !d.read(buf[:4]) || binary.LittleEndian.Uint32(buf) != sum {
 		return false
+	}
+	if !d.floats {
+		d.spans = append(d.spans, blockSpan{start: start, floats: floats, end: d.length - d.left, first: first, records: n})
 	}
 	// The block checks out: its markers kill earlier vectors, and its
 	// records replace earlier ones of the same turn and part.

@@ -73,17 +73,23 @@ type chunkHit struct {
 // else (see Domain) and has no semantic matches. Each project in scope
 // offers its semanticDepth most similar chunks that pass the scope's
 // filters (all of them under a time scope, which is tested after).
-func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, tune Tuning, trace *Trace) ([]semanticHit, float32, error) {
-	floor, domain := tune.Floor, tune.Domain
+//
+// A one-shot recall (once) scans the segment in pieces instead (see
+// semanticScan), unless the store holds the embedder's vectors already.
+func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, tune Tuning, trace *Trace, once bool) ([]semanticHit, float32, error) {
+	if once && !s.holds(identity) {
+		return s.semanticScan(ctx, identity, qvec, sc, tune, trace)
+	}
+	domain := tune.Domain
 	cols, err := s.collections(ctx, identity, sc)
 	if err != nil {
 		return nil, 0, err
 	}
-	mean := shrunkMean(cols, qvec, domainPrior(identity))
+	mean := shrunkMean(sums(cols), qvec, domainPrior(identity))
 	if domain > 0 && mean < domain {
 		return nil, mean, nil
 	}
-	timed := !sc.Since.IsZero() || !sc.Until.IsZero()
+	timed := sc.timed()
 	var asked []*collection
 	for _, c := range cols {
 		if c.dimension == 0 {
@@ -93,11 +99,9 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 			continue
 		}
 		if c.dimension != len(qvec) {
-			return nil, mean, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, c.dimension, len(qvec))
+			return nil, mean, dimensionError(identity, c.dimension, len(qvec))
 		}
-		if sc.Harness != "" && c.part.harness != sc.Harness ||
-			sc.excludesSubagents() && c.part.subagent ||
-			sc.origin() != "" && c.part.origin != sc.origin() {
+		if !sc.keeps(c.part) {
 			continue
 		}
 		if sc.Session != "" {
@@ -120,17 +124,24 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 	if err != nil {
 		return nil, mean, err
 	}
-	// Per project, the semanticDepth best of its partitions' chunks: the
-	// best of a union are among the best of each part.
 	byProject := map[string][]chunkHit{}
 	var set *vectorSet
 	for i, c := range asked {
 		byProject[c.project] = append(byProject[c.project], found[i]...)
 		set = c.set
 	}
+	return bestTurns(byProject, set, sc, tune.Floor), mean, nil
+}
+
+// bestTurns ranks the turns of the chunks each project offered: per
+// project the semanticDepth best of its partitions' chunks (the best of a
+// union are among the best of each part; all of them under a time scope,
+// which is tested here), at or above floor, each turn at its best chunk.
+func bestTurns(byProject map[string][]chunkHit, set *vectorSet, sc Scope, floor float32) []semanticHit {
+	timed := sc.timed()
 	best := map[int64]float32{}
 	for _, hits := range byProject {
-		slices.SortFunc(hits, func(a, b chunkHit) int { return cmp.Compare(b.similarity, a.similarity) })
+		sortChunks(hits)
 		if !timed && len(hits) > semanticDepth {
 			hits = hits[:semanticDepth]
 		}
@@ -152,7 +163,29 @@ func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, s
 		hits = append(hits, semanticHit{turnID: id, similarity: sim})
 	}
 	sortHits(hits)
-	return hits, mean, nil
+	return hits
+}
+
+// sortChunks orders chunks most similar first; the index breaks ties, so
+// which of equally similar chunks make a project's semanticDepth does not
+// depend on the order the collections answered in.
+func sortChunks(h []chunkHit) {
+	slices.SortFunc(h, func(a, b chunkHit) int {
+		return cmp.Or(cmp.Compare(b.similarity, a.similarity), cmp.Compare(a.index, b.index))
+	})
+}
+
+// dimensionError is the error of a query whose vector is not as long as
+// the stored ones.
+func dimensionError(identity string, stored, query int) error {
+	return fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, stored, query)
+}
+
+// keeps reports whether the scope keeps a partition's chunks.
+func (sc Scope) keeps(pt partition) bool {
+	return (sc.Harness == "" || pt.harness == sc.Harness) &&
+		!(sc.excludesSubagents() && pt.subagent) &&
+		(sc.origin() == "" || pt.origin == sc.origin())
 }
 
 // queryAll asks each collection for its semanticDepth most similar chunks
@@ -192,17 +225,34 @@ func onEveryCore(n int, do func(i int)) {
 	wg.Wait()
 }
 
+// query returns the collection's semanticDepth chunks most similar to
+// qvec (all of them when timed). Which of equally similar chunks chromem
+// keeps at its cut depends on the order its goroutines met them, so a cut
+// between two equal similarities (a project holding the same text twice)
+// asks again for twice as many: the chunks returned are then all those
+// above the cut, the same on every run, and sortChunks orders ties.
 func (c *collection) query(ctx context.Context, qvec []float32, timed bool) ([]chunkHit, error) {
-	n := c.col.Count()
+	count := c.col.Count()
+	n := count
 	if !timed {
 		n = min(n, semanticDepth)
 	}
 	if n == 0 {
 		return nil, nil
 	}
-	res, err := c.col.QueryEmbedding(ctx, qvec, n, nil, nil)
-	if err != nil {
-		return nil, fmt.Errorf("store: vector query: %w", err)
+	var res []chromem.Result
+	for {
+		// One more than the cut, to see whether it falls between equals.
+		var err error
+		res, err = c.col.QueryEmbedding(ctx, qvec, min(count, n+1), nil, nil)
+		if err != nil {
+			return nil, fmt.Errorf("store: vector query: %w", err)
+		}
+		if len(res) <= n || res[n].Similarity < res[n-1].Similarity {
+			res = res[:min(n, len(res))]
+			break
+		}
+		n = min(count, 2*n)
 	}
 	hits := make([]chunkHit, len(res))
 	for i, r := range res {
@@ -227,20 +277,36 @@ func (c *collection) only(ctx context.Context, session string) (*collection, err
 	return newCollection(ctx, c.set, c.project, c.part, members)
 }
 
+// vectorSum is the sum of a collection's unit vectors and their count.
+type vectorSum struct {
+	sum []float64
+	n   int
+}
+
+// sums are the collections' vector sums, in their order.
+func sums(cols []*collection) []vectorSum {
+	out := make([]vectorSum, len(cols))
+	for i, c := range cols {
+		out[i] = vectorSum{c.sum, c.col.Count()}
+	}
+	return out
+}
+
 // meanSimilarity is the query's mean cosine similarity to every document of
-// the collections (1 when they are empty, so no query is refused for it).
-// A session or time scope still averages over its whole project.
-func meanSimilarity(cols []*collection, qvec []float32) float32 {
+// the collections whose sums these are (1 when they are empty, so no query
+// is refused for it). A session or time scope still averages over its
+// whole project.
+func meanSimilarity(sums []vectorSum, qvec []float32) float32 {
 	var dot float64
 	n := 0
-	for _, c := range cols {
+	for _, c := range sums {
 		if len(c.sum) != len(qvec) {
 			continue // the dimension check in semantic reports it
 		}
 		for i, x := range qvec {
 			dot += float64(x) * c.sum[i]
 		}
-		n += c.col.Count()
+		n += c.n
 	}
 	if n == 0 {
 		return 1
@@ -254,15 +320,15 @@ func meanSimilarity(cols []*collection, qvec []float32) float32 {
 // mean of a store of two turns says little about what the store is about,
 // and the domain test must not turn a paraphrase away, or let an
 // off-topic query through, because the store is small.
-func shrunkMean(cols []*collection, qvec, prior []float32) float32 {
-	mean := meanSimilarity(cols, qvec)
+func shrunkMean(sums []vectorSum, qvec, prior []float32) float32 {
+	mean := meanSimilarity(sums, qvec)
 	if len(prior) != len(qvec) {
 		return mean
 	}
 	n := 0
-	for _, c := range cols {
+	for _, c := range sums {
 		if len(c.sum) == len(qvec) {
-			n += c.col.Count()
+			n += c.n
 		}
 	}
 	if n == 0 {
@@ -342,6 +408,14 @@ func (s *Store) inScope(ev *embedderVectors, identity string, sc Scope) (project
 		}
 	}
 	return projects, missing
+}
+
+// holds reports whether the store has read the embedder's vectors and
+// keeps them (a long-running process, or a store that recalled before).
+func (s *Store) holds(identity string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sets[identity] != nil
 }
 
 // Preload reads the embedder's vectors and builds every project's
@@ -438,9 +512,7 @@ func (ev *embedderVectors) load(ctx context.Context, project string) ([]*collect
 	for pt := range parts {
 		keys = append(keys, pt)
 	}
-	slices.SortFunc(keys, func(a, b partition) int {
-		return cmp.Or(cmp.Compare(a.harness, b.harness), cmp.Compare(a.origin, b.origin), cmp.Compare(fmt.Sprint(a.subagent), fmt.Sprint(b.subagent)))
-	})
+	slices.SortFunc(keys, comparePartitions)
 	var out []*collection
 	for _, pt := range keys {
 		c, err := newCollection(ctx, ev.set, project, pt, parts[pt])
@@ -450,6 +522,11 @@ func (ev *embedderVectors) load(ctx context.Context, project string) ([]*collect
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// comparePartitions orders a project's partitions, and so its collections.
+func comparePartitions(a, b partition) int {
+	return cmp.Or(cmp.Compare(a.harness, b.harness), cmp.Compare(a.origin, b.origin), cmp.Compare(fmt.Sprint(a.subagent), fmt.Sprint(b.subagent)))
 }
 
 // newCollection puts the set's chunks members into a new in-memory
@@ -511,9 +588,13 @@ func refuseEmbedding(context.Context, string) ([]float32, error) {
 // query vector is at least floor, reading their vectors directly: the
 // turns a literal lookup allows are few, and each must be ranked, not only
 // those among the collection's nearest. A turn without vectors is left out.
-func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float32, allowed map[int64]bool, floor float32) ([]semanticHit, error) {
+// A one-shot recall (once) scans the segment for them (semanticAmongScan).
+func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float32, allowed map[int64]bool, floor float32, once bool) ([]semanticHit, error) {
 	if len(allowed) == 0 {
 		return nil, nil
+	}
+	if once && !s.holds(identity) {
+		return s.semanticAmongScan(ctx, identity, qvec, allowed, floor)
 	}
 	ev, err := s.embedderVectors(ctx, identity)
 	if err != nil {
@@ -521,7 +602,7 @@ func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float
 	}
 	set := ev.set
 	if set.len() > 0 && set.dim != len(qvec) {
-		return nil, fmt.Errorf("store: %s vectors are %d-d but the query is %d-d: run 'deja index --full'", identity, set.dim, len(qvec))
+		return nil, dimensionError(identity, set.dim, len(qvec))
 	}
 	best := map[int64]float32{}
 	for i, k := range set.keys {
@@ -533,6 +614,11 @@ func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float
 			best[k.turnID] = d
 		}
 	}
+	return atLeast(best, floor), nil
+}
+
+// atLeast ranks the turns of best whose similarity is at least floor.
+func atLeast(best map[int64]float32, floor float32) []semanticHit {
 	hits := make([]semanticHit, 0, len(best))
 	for id, sim := range best {
 		if sim >= floor {
@@ -540,7 +626,7 @@ func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float
 		}
 	}
 	sortHits(hits)
-	return hits, nil
+	return hits
 }
 
 // Centroid is the mean of the embedder's unit vectors in scope, nil when

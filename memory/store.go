@@ -41,6 +41,9 @@ type Store struct {
 	// loads counts the segment reads and collection builds, each of
 	// which a cold recall makes once (the tests check it).
 	loads atomic.Int64
+	// piece, when set, is how many vectors a one-shot recall reads at a
+	// time (scan.go), so tests can cut a small store into many pieces.
+	piece int
 }
 
 // Open opens the store in dir, creating the directory and the database when

@@ -106,7 +106,7 @@ func runContext(cmd *cobra.Command, io *IO, opts contextOptions) error {
 		return err
 	}
 	defer store.Close()
-	copts := memory.ContextOptions{Project: project, Query: opts.query, Budget: opts.budget}
+	copts := memory.ContextOptions{Project: project, Query: opts.query, Budget: opts.budget, Once: true}
 	if opts.query != "" {
 		copts.Embedder, copts.NoEmbedder = selectEmbedder(ctx, io, cfg)
 	}

@@ -168,7 +168,7 @@ func hookContext(ctx context.Context, cmd *cobra.Command, in hookInput, harness 
 			return ""
 		}
 		defer store.Close()
-		ropts := memory.RecallOptions{Query: in.Prompt, Mode: memory.Hybrid, Scope: sc, Limit: limit}
+		ropts := memory.RecallOptions{Query: in.Prompt, Mode: memory.Hybrid, Scope: sc, Limit: limit, Once: true}
 		emb, _ := selectEmbedder(ctx, quiet, cfg)
 		if emb == nil {
 			return ""

@@ -124,7 +124,9 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 		return err
 	}
 
-	ropts := memory.RecallOptions{Query: opts.query, Mode: mode, Scope: sc, Limit: cfg.Recall.Limit}
+	// This process answers one recall: it reads the vectors a piece at a
+	// time instead of loading them to keep.
+	ropts := memory.RecallOptions{Query: opts.query, Mode: mode, Scope: sc, Limit: cfg.Recall.Limit, Once: true}
 	if mode != memory.Keyword {
 		var emb embed.Embedder
 		emb, ropts.NoEmbedder = selectEmbedder(ctx, io, cfg)

@@ -1,0 +1,258 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// oneShotStores indexes the fixture and two generated projects into a
+// store, grows and re-reads the history so the segment holds markers and
+// replaced vectors, and opens the store twice more: each recall of a
+// one-shot store reads the segment afresh.
+func oneShotStores(t *testing.T) (loaded *Store, once []*Store, emb *wordsEmbedder) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/history.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, path := fixture(t)
+	emb = newWordsEmbedder()
+	cut := bytes.Index(data, []byte("#### Make the README"))
+	if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	other := manyTurns(t, filepath.Join(dir, "a"), 300)
+	index(t, s, emb, path, other)
+	// The last turn grows, then the rest arrives: markers and replaced
+	// vectors in later blocks.
+	grown := append(append([]byte{}, data[:cut]...), []byte("\nA sentence about docker layers added later.\n\n")...)
+	if err := os.WriteFile(path, grown, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index(t, s, emb, path)
+	if err := os.WriteFile(path, append(grown, data[cut:]...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index(t, s, emb, path, manyTurns(t, filepath.Join(dir, "b"), 150))
+	_, seg := segmentFile(t, s)
+	if blocks, markers := countBlocks(seg); blocks < 2 || markers == 0 {
+		t.Fatalf("the segment has %d blocks and %d markers, want later blocks that kill earlier vectors", blocks, markers)
+	}
+	for _, piece := range []int{0, 1, 37} {
+		o, err := Open(context.Background(), s.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { o.Close() })
+		o.piece = piece
+		once = append(once, o)
+	}
+	return s, once, emb
+}
+
+// TestOneShotRecallsAsALoadedStore checks that a recall reading the
+// segment a piece at a time answers exactly as one over loaded
+// collections, in every mode and scope, whatever the piece size; and that
+// it keeps nothing loaded.
+func TestOneShotRecallsAsALoadedStore(t *testing.T) {
+	loaded, once, emb := oneShotStores(t)
+	ctx := context.Background()
+	sessions, err := queryStrings(ctx, loaded.db, `SELECT id FROM sessions ORDER BY id`)
+	if err != nil || len(sessions) < 3 {
+		t.Fatalf("sessions %v, %v", sessions, err)
+	}
+	projects, err := queryStrings(ctx, loaded.db, `SELECT DISTINCT project FROM sessions ORDER BY project`)
+	if err != nil || len(projects) != 3 {
+		t.Fatalf("projects %v, %v", projects, err)
+	}
+	scopes := []Scope{
+		{},
+		{Since: time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)},
+		{Until: time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)},
+		{Session: sessions[len(sessions)/2]},
+		{Project: projects[0]},
+		{Harness: "aider"},
+		{Harness: "claude"},
+		{Mine: true},
+	}
+	queries := []string{"tenant rows leak between customers", "container image", "how are you?", "retry upload windows",
+		"customers see other customer's rows", "query.go", "xyzzy"}
+	found := 0
+	for _, sc := range scopes {
+		for _, q := range queries {
+			for _, mode := range []Mode{Hybrid, Semantic} {
+				opts := RecallOptions{Query: q, Mode: mode, Embedder: emb, Scope: sc, Limit: 20}
+				want, err := loaded.Recall(ctx, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want.Took = 0
+				found += len(want.Results)
+				for _, o := range once {
+					opts.Once = true
+					got, err := o.Recall(ctx, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got.Took = 0
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%s %q in %+v, pieces of %d:\none-shot %+v\nloaded   %+v", mode, q, sc, o.piece, got, want)
+					}
+				}
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no recall found anything: the comparison proves nothing")
+	}
+	for _, o := range once {
+		if o.holds(emb.Identity()) || o.loads.Load() != 0 {
+			t.Fatalf("a one-shot store kept its vectors (holds %v, %d loads)", o.holds(emb.Identity()), o.loads.Load())
+		}
+	}
+	// A one-shot recall on a store that holds the vectors uses them.
+	if !loaded.holds(emb.Identity()) {
+		t.Fatal("the loaded store holds no vectors")
+	}
+	before := loaded.loads.Load()
+	if _, err := loaded.Recall(ctx, RecallOptions{Query: "container image", Embedder: emb, Once: true}); err != nil {
+		t.Fatal(err)
+	}
+	if loaded.loads.Load() != before {
+		t.Fatal("a one-shot recall on a loaded store read the segment again")
+	}
+}
+
+// TestLayoutAndScanReadWhatALoadReads checks the two reads of a one-shot
+// recall against decodeSegment on a segment with killed and replaced
+// vectors: the same keys, sessions and floats, in the same order.
+func TestLayoutAndScanReadWhatALoadReads(t *testing.T) {
+	loaded, _, _ := oneShotStores(t)
+	file, b := segmentFile(t, loaded)
+	want, good := decodeSegment(bytes.NewReader(b), int64(len(b)), 0)
+	if good != int64(len(b)) || want.len() == 0 {
+		t.Fatalf("decode read %d of %d bytes, %d vectors", good, len(b), want.len())
+	}
+	l, good := layoutSegment(bytes.NewReader(b), int64(len(b)), 0)
+	if good != int64(len(b)) || l.alive == nil {
+		t.Fatalf("layout read %d of %d bytes (alive %v): want all, with records killed", good, len(b), l.alive != nil)
+	}
+	if !reflect.DeepEqual(l.set.keys, want.keys) || !reflect.DeepEqual(l.set.of, want.of) || !reflect.DeepEqual(l.set.sessions, want.sessions) || l.set.vecs != nil {
+		t.Fatal("the layout's keys, sessions or floats differ from a load's")
+	}
+	for _, perPiece := range []int{1, 5, 1000} {
+		var idx []int32
+		var vecs []float32
+		v := scanVisitor{inOrder: func(p *vectorPiece) {
+			idx = append(idx, p.idx...)
+			vecs = append(vecs, p.vecs...)
+		}, work: func(*vectorPiece) {}}
+		if err := l.scan(context.Background(), bytes.NewReader(b), perPiece, v); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(vecs, want.vecs) || len(idx) != want.len() {
+			t.Fatalf("pieces of %d: scanned %d vectors, a load holds %d, or their floats differ", perPiece, len(idx), want.len())
+		}
+		for i, x := range idx {
+			if int(x) != i {
+				t.Fatalf("pieces of %d: vector %d came as index %d", perPiece, i, x)
+			}
+		}
+	}
+
+	// A file changed after its layout was read fails the scan, and is not
+	// read as vectors.
+	b[l.blocks[0].floats] ^= 0x40
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	v := scanVisitor{inOrder: func(*vectorPiece) {}, work: func(*vectorPiece) {}}
+	if err := l.scan(context.Background(), f, 3, v); !errors.Is(err, errSegmentDamaged) {
+		t.Fatalf("scan of a changed file: %v, want it damaged", err)
+	}
+}
+
+// TestOneShotOnADamagedSegment: a one-shot recall of a damaged segment
+// answers by keywords, says why and what to do, and asks the next index
+// run to check the segments, as a loading recall does.
+func TestOneShotOnADamagedSegment(t *testing.T) {
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	file, b := segmentFile(t, s)
+	b[len(b)/2] ^= 0xff
+	if err := os.WriteFile(file, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Recall(context.Background(), RecallOptions{Query: "tenant", Mode: Hybrid, Embedder: emb, Limit: 5, Once: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.FallbackReason, "damaged") || !strings.Contains(r.FallbackReason, "deja index") || r.RealizedMode != Keyword || len(r.Results) == 0 {
+		t.Fatalf("fallback %q to %s with %d results, want keywords that answer and a reason naming the damage and deja index", r.FallbackReason, r.RealizedMode, len(r.Results))
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, VectorDir, checkFile)); err != nil {
+		t.Fatalf("the one-shot reader left no request to check the segments: %v", err)
+	}
+}
+
+// TestEqualChunksAtTheCutRecallTheSame: when a project holds more equally
+// similar chunks than a query keeps of it, which make the cut must not
+// depend on the order chromem-go's goroutines met them (it did: the same
+// recall ranked different turns from one run to the next).
+func TestEqualChunksAtTheCutRecallTheSame(t *testing.T) {
+	s, _ := fixture(t)
+	dir := t.TempDir()
+	project := filepath.Join(dir, "same")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var hist strings.Builder
+	for i := range 3 * semanticDepth {
+		if i%10 == 0 {
+			fmt.Fprintf(&hist, "\n# aider chat started at 2026-04-%02d 10:%02d:00\n\n", 1+i/300, i/10%60)
+		}
+		// Every turn the same text: equal vectors, equal similarities.
+		hist.WriteString("#### rotate the deploy credentials\n\nRotated the deploy credentials.\n\n")
+	}
+	path := filepath.Join(project, ".aider.chat.history.md")
+	if err := os.WriteFile(path, []byte(hist.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	ctx := context.Background()
+	var first []Result
+	for run := range 12 {
+		s.Invalidate()
+		r, err := s.Recall(ctx, RecallOptions{Query: "rotate credentials", Mode: Semantic, Embedder: emb, Limit: 10, Once: run%2 == 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Results) != 10 {
+			t.Fatalf("%d results, want 10", len(r.Results))
+		}
+		if run == 0 {
+			first = r.Results
+			continue
+		}
+		if !reflect.DeepEqual(r.Results, first) {
+			t.Fatalf("run %d ranked %s/%d first, run 0 %s/%d", run, r.Results[0].SessionID, r.Results[0].Turn, first[0].SessionID, first[0].Turn)
+		}
+	}
+}
