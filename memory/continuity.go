@@ -24,6 +24,9 @@ type sessionPlan struct {
 	// continues is false when the store holds a session of this ID that
 	// this one is not (see continues).
 	continues bool
+	// made, for a session the store did not know, are the parts the
+	// reading stage cut it into and embedded (see cutSession).
+	made []sessionPart
 }
 
 // ledgerTurn is what the store holds of one turn.
@@ -34,15 +37,22 @@ type ledgerTurn struct {
 }
 
 // plan gives the parsed sessions that are not forgotten their project,
-// redacts them and compares each
-// with the stored session of its ID. Turns are built here for their hashes
-// only and dropped again, so one session's turns are in memory at a time.
+// redacts them and compares each with the stored session of its ID (see
+// planHashed). Turns are built here for their hashes only and dropped
+// again, so one session's turns are in memory at a time.
 func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Session, tomb map[string]bool, known []knownSession, full bool) ([]*sessionPlan, error) {
+	ix.rep.Redacted += redactSessions(sessions, tomb)
+	return ix.planHashed(ctx, sessions, turnHashes(sessions, path, tomb), nil, tomb, known, full)
+}
+
+// planHashed compares each parsed session that is not forgotten, already
+// redacted and given its project, with the stored session of its ID;
+// sigs are its turns' indexes and hashes (see turnHashes).
+func (ix *indexer) planHashed(ctx context.Context, sessions []harness.Session, sigs map[*harness.Session]turnSigs, made map[*harness.Session][]sessionPart, tomb map[string]bool, known []knownSession, full bool) ([]*sessionPlan, error) {
 	byID := map[string]knownSession{}
 	for _, ks := range known {
 		byID[ks.id] = ks
 	}
-	ix.rep.Redacted += redactSessions(sessions, tomb)
 	var plans []*sessionPlan
 	for i := range sessions {
 		if err := ctx.Err(); err != nil {
@@ -52,8 +62,6 @@ func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Ses
 		if tomb[sess.ID] {
 			continue
 		}
-		*sess = withProject(*sess, path)
-		turns := chunk.Turns(*sess)
 		var stored map[int]ledgerTurn
 		ks, ok := byID[sess.ID]
 		if ok {
@@ -62,10 +70,13 @@ func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Ses
 				return nil, err
 			}
 		}
-		pl := newPlan(sess, turns, stored, full)
+		pl := newPlan(sess, sigs[sess], stored, full)
+		if !ok {
+			pl.made = made[sess]
+		}
 		if ok {
 			var err error
-			if pl.continues, err = ix.s.continues(ctx, ks, pl, turns, known); err != nil {
+			if pl.continues, err = ix.s.continues(ctx, ks, pl, chunk.Turns(*sess), known); err != nil {
 				return nil, err
 			}
 		}
@@ -74,13 +85,28 @@ func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Ses
 	return plans, nil
 }
 
-// newPlan is the plan of a redacted session whose turns are turns and
-// whose stored turns are stored.
-func newPlan(sess *harness.Session, turns []chunk.Turn, stored map[int]ledgerTurn, full bool) *sessionPlan {
-	pl := &sessionPlan{sess: sess, hashes: make([]string, len(turns)), stored: stored, continues: true}
+// turnSigs are what a plan needs of a session's turns, in chunk.Turns'
+// order: their indexes and hashes.
+type turnSigs struct {
+	index []int
+	hash  []string
+}
+
+// sigsOf are the turns' indexes and hashes.
+func sigsOf(turns []chunk.Turn) turnSigs {
+	sig := turnSigs{index: make([]int, len(turns)), hash: make([]string, len(turns))}
 	for j, t := range turns {
-		pl.hashes[j] = t.Hash()
-		if old, ok := stored[t.Index]; full || !ok || old.hash != pl.hashes[j] {
+		sig.index[j], sig.hash[j] = t.Index, t.Hash()
+	}
+	return sig
+}
+
+// newPlan is the plan of a redacted session whose turns' indexes and
+// hashes are sig and whose stored turns are stored.
+func newPlan(sess *harness.Session, sig turnSigs, stored map[int]ledgerTurn, full bool) *sessionPlan {
+	pl := &sessionPlan{sess: sess, hashes: sig.hash, stored: stored, continues: true}
+	for j, index := range sig.index {
+		if old, ok := stored[index]; full || !ok || old.hash != sig.hash[j] {
 			pl.pending++
 		}
 	}

@@ -55,18 +55,12 @@ func (ix *indexer) fill(ctx context.Context) error {
 		}
 		var refusals []refusal
 		err = ix.s.write(ctx, func(tx *sql.Tx) error {
-			var st vectorStmts
-			for _, p := range []struct {
-				stmt  **sql.Stmt
-				query string
-			}{{&st.row, insertVector}, {&st.floats, insertFloats}} {
-				stmt, err := tx.PrepareContext(ctx, p.query)
-				if err != nil {
-					return err
-				}
-				defer stmt.Close()
-				*p.stmt = stmt
+			row, err := tx.PrepareContext(ctx, insertVector)
+			if err != nil {
+				return err
 			}
+			defer row.Close()
+			st := vectorStmts{row, ix.s.floatsOf(tx)}
 			at := 0
 			for _, t := range page {
 				v, why := turnVectors(vecs[at:at+len(t.texts)], refused, at)

@@ -134,7 +134,7 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 				return err
 			}
 		}
-		plans = append(plans, newPlan(sess, chunk.Turns(*sess), stored, full))
+		plans = append(plans, newPlan(sess, sigsOf(chunk.Turns(*sess)), stored, full))
 	}
 	ix.rep.Redacted += redacted
 	empty := sha256.Sum256(nil)

@@ -147,16 +147,14 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 		}
 		lacking := vecs == nil && len(texts) > 0
 		at := 0
-		var st struct{ vec, floats, delTurn, insTurn, keywords, received *sql.Stmt }
+		var st struct{ vec, delTurn, insTurn, received *sql.Stmt }
 		for _, p := range []struct {
 			stmt  **sql.Stmt
 			query string
 		}{
 			{&st.vec, insertVector},
-			{&st.floats, insertFloats},
 			{&st.delTurn, `DELETE FROM turn_rows WHERE session_id = ? AND turn = ?`},
 			{&st.insTurn, insertTurn},
-			{&st.keywords, insertKeywords},
 			{&st.received, `INSERT OR REPLACE INTO team_received(session_id, turn, seq) VALUES (?, ?, ?)`},
 		} {
 			stmt, err := tx.PrepareContext(ctx, p.query)
@@ -166,7 +164,7 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 			defer stmt.Close()
 			*p.stmt = stmt
 		}
-		keywords := newKeywordBatch(ctx, st.keywords)
+		keywords := newKeywordBatch(ctx, tx)
 		for i, t := range keep {
 			if err := putRemoteSession(ctx, tx, t); err != nil {
 				return err
@@ -182,8 +180,10 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 			if t.TimeNS != 0 {
 				tm = t.TimeNS
 			}
+			files, commands := strings.Join(t.Files, "\n"), strings.Join(t.Commands, "\n")
+			packed := packTurn(t.User, t.Assist)
 			res, err := st.insTurn.ExecContext(ctx,
-				t.Session, t.Turn, t.Line, t.Hash, t.User, t.Assist, strings.Join(t.Files, "\n"), strings.Join(t.Commands, "\n"), t.Actions, tm)
+				t.Session, t.Turn, t.Line, t.Hash, packed.user, packed.assistant, files, commands, t.Actions, tm, packed.chars)
 			if err != nil {
 				return err
 			}
@@ -191,7 +191,7 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 			if err != nil {
 				return err
 			}
-			if err := keywords.add(t.Session, t.Turn, id); err != nil {
+			if err := keywords.add(t.Session, t.Turn, keywordRow{id, t.User, t.Assist, files, commands}); err != nil {
 				return err
 			}
 			n := len(chunk.Texts(ct[i], opts.Budget))
@@ -202,7 +202,7 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 				at += n
 				if v == nil && n > 0 {
 					lacking = true
-				} else if err := putVectors(ctx, vectorStmts{st.vec, st.floats}, emb.Identity(), id, v); err != nil {
+				} else if err := putVectors(ctx, vectorStmts{st.vec, s.floatsOf(tx)}, emb.Identity(), id, v); err != nil {
 					return err
 				}
 			}

@@ -1,9 +1,11 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
-	"strconv"
+	"slices"
+	"strings"
 )
 
 // keywordBatch gives the turns a transaction writes their keyword rows
@@ -15,15 +17,25 @@ import (
 // trigger, 0.25 s with one statement per file (and the statements
 // prepared once per run).
 //
+// The batch keeps the texts it was given and binds them to the statement:
+// reading them back from the turns view inflated each text just deflated.
+//
 // A turn deleted while it is still in the batch is given its row first
 // (flushFor), so the delete trigger (turns_ad) always removes a row that
 // exists.
 type keywordBatch struct {
 	ctx context.Context
-	ins *sql.Stmt
-	ids []int64
+	tx  *sql.Tx
+	// rows are the batch's turns: their IDs and texts.
+	rows []keywordRow
 	// queued holds the batch's turns, by session and turn index.
 	queued map[turnKey]bool
+}
+
+// keywordRow is what the keyword index reads of a turn.
+type keywordRow struct {
+	id                               int64
+	user, assistant, files, commands string
 }
 
 type turnKey struct {
@@ -31,26 +43,20 @@ type turnKey struct {
 	turn    int
 }
 
-// keywordBatchTurns bounds a batch, so its IDs follow the batch and not
-// the file; FTS5 writes a segment per megabyte of terms anyway.
+// keywordBatchTurns bounds a batch, so its texts follow the batch and not
+// the file; FTS5 writes a segment per megabyte of terms anyway. Its rows'
+// five values each stay under SQLite's limit of 32,766 bound values.
 const keywordBatchTurns = 4096
 
-// insertKeywords gives the listed turns their keyword rows, in rowid
-// order: FTS5 also writes a segment whenever a rowid is lower than the
-// last one it took.
-const insertKeywords = `INSERT INTO turns_fts(rowid, user, assistant, files, commands)
-	SELECT id, user, assistant, files, commands FROM turns
-	WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`
-
-func newKeywordBatch(ctx context.Context, ins *sql.Stmt) *keywordBatch {
-	return &keywordBatch{ctx: ctx, ins: ins, queued: map[turnKey]bool{}}
+func newKeywordBatch(ctx context.Context, tx *sql.Tx) *keywordBatch {
+	return &keywordBatch{ctx: ctx, tx: tx, queued: map[turnKey]bool{}}
 }
 
-// add queues a turn just inserted as row id.
-func (b *keywordBatch) add(session string, turn int, id int64) error {
-	b.ids = append(b.ids, id)
+// add queues the keyword row of a turn just inserted as row id.
+func (b *keywordBatch) add(session string, turn int, row keywordRow) error {
+	b.rows = append(b.rows, row)
 	b.queued[turnKey{session, turn}] = true
-	if len(b.ids) >= keywordBatchTurns {
+	if len(b.rows) >= keywordBatchTurns {
 		return b.flush()
 	}
 	return nil
@@ -65,24 +71,29 @@ func (b *keywordBatch) flushFor(session string, turn int) error {
 	return nil
 }
 
-// flush inserts the keyword rows of the queued turns.
+// flush inserts the keyword rows of the queued turns, in rowid order:
+// FTS5 also writes a segment whenever a rowid is lower than the last one
+// it took.
 func (b *keywordBatch) flush() error {
-	if len(b.ids) == 0 {
+	if len(b.rows) == 0 {
 		return nil
 	}
-	list := make([]byte, 0, 8*len(b.ids)+2)
-	list = append(list, '[')
-	for i, id := range b.ids {
+	slices.SortFunc(b.rows, func(x, y keywordRow) int { return cmp.Compare(x.id, y.id) })
+	var q strings.Builder
+	q.WriteString(`INSERT INTO turns_fts(rowid, user, assistant, files, commands) VALUES `)
+	args := make([]any, 0, 5*len(b.rows))
+	for i, r := range b.rows {
 		if i > 0 {
-			list = append(list, ',')
+			q.WriteByte(',')
 		}
-		list = strconv.AppendInt(list, id, 10)
+		q.WriteString("(?,?,?,?,?)")
+		args = append(args, r.id, r.user, r.assistant, r.files, r.commands)
 	}
-	list = append(list, ']')
-	if _, err := b.ins.ExecContext(b.ctx, string(list)); err != nil {
+	if _, err := b.tx.ExecContext(b.ctx, q.String(), args...); err != nil {
 		return err
 	}
-	b.ids = b.ids[:0]
+	clear(b.rows)
+	b.rows = b.rows[:0]
 	clear(b.queued)
 	return nil
 }

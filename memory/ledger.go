@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/chunk"
+	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
 )
 
@@ -37,12 +38,12 @@ type ledgerWriter struct {
 // batch took 9 % of an index's CPU); each transaction takes them with
 // Tx.StmtContext, which reuses what its connection prepared.
 type indexStatements struct {
-	delTurn, insTurn, delID, setLine, touch, vec, floats, delVecs, keywords *sql.Stmt
-	session, fileState, allIncomplete, othersIncomplete                     *sql.Stmt
+	delTurn, insTurn, delID, setLine, touch, vec, delVecs *sql.Stmt
+	session, fileState, allIncomplete, othersIncomplete   *sql.Stmt
 }
 
 func (st *indexStatements) all() []**sql.Stmt {
-	return []**sql.Stmt{&st.delTurn, &st.insTurn, &st.delID, &st.setLine, &st.touch, &st.vec, &st.floats, &st.delVecs, &st.keywords,
+	return []**sql.Stmt{&st.delTurn, &st.insTurn, &st.delID, &st.setLine, &st.touch, &st.vec, &st.delVecs,
 		&st.session, &st.fileState, &st.allIncomplete, &st.othersIncomplete}
 }
 
@@ -59,9 +60,7 @@ func (s *Store) prepareIndex(ctx context.Context) (*indexStatements, error) {
 		// harness recorded them gains them without re-embedding.
 		`UPDATE turn_rows SET actions = ?, time_ns = ? WHERE id = ? AND (actions != ? OR time_ns IS NOT ?)`,
 		insertVector,
-		insertFloats,
 		`DELETE FROM vectors WHERE embedder = ? AND turn_id = ?`,
-		insertKeywords,
 		upsertSessionSQL,
 		putFileStateSQL,
 		`UPDATE embedders SET complete = 0`,
@@ -96,14 +95,15 @@ func (st *indexStatements) inTx(ctx context.Context, tx *sql.Tx) indexStatements
 	return out
 }
 
-// insertTurn packs the question and answer (pack.go) and keeps their
-// length for recall, which weighs it without unpacking them.
+// insertTurn stores a turn, its question and answer packed and their
+// length kept for recall, which weighs it without unpacking them (see
+// packTurn).
 const insertTurn = `INSERT INTO turn_rows(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns, chars)
-	VALUES (?1, ?2, ?3, ?4, pack(?5), pack(?6), ?7, ?8, ?9, ?10, length(?5) + length(?6))`
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 func (ix *indexer) newLedgerWriter(ctx context.Context, tx *sql.Tx, full bool) *ledgerWriter {
 	st := ix.stmts.inTx(ctx, tx)
-	return &ledgerWriter{ix: ix, ctx: ctx, tx: tx, full: full, st: st, keywords: newKeywordBatch(ctx, st.keywords)}
+	return &ledgerWriter{ix: ix, ctx: ctx, tx: tx, full: full, st: st, keywords: newKeywordBatch(ctx, tx)}
 }
 
 // finish gives the turns written their keyword rows and marks the
@@ -239,58 +239,83 @@ func (w *ledgerWriter) prepare(ctx context.Context, plans []*sessionPlan, out ch
 		}
 	}
 	for _, pl := range plans {
-		turns := chunk.Turns(*pl.sess)
-		part := sessionPart{pl: pl}
-		texts := 0
-		flush := func() bool {
-			if len(part.batch) > 0 {
-				// A deadline ('deja aider' gives indexing 30 s) stops a
-				// long session between batches.
-				if err := ctx.Err(); err != nil {
-					send(sessionPart{err: err})
-					return false
-				}
-				part.embedded = embedTurns(ctx, emb, part.batch)
+		if pl.made != nil && emb != nil {
+			// The reading stage cut and embedded it already.
+			for _, part := range pl.made {
+				part.pl = pl
 				if failed(part.embedded) {
 					emb = nil
 				}
-			}
-			ok := send(part)
-			part, texts = sessionPart{pl: pl}, 0
-			return ok
-		}
-		for j, t := range turns {
-			h := pl.hashes[j]
-			old, stored := pl.stored[t.Index]
-			same := stored && old.hash == h
-			if same && old.line != t.Line {
-				// An earlier session was cut out: the turn moved up the file.
-				part.moved = append(part.moved, chunkedTurn{old.id, t})
-			}
-			if same {
-				part.touched = append(part.touched, chunkedTurn{old.id, t})
-			}
-			if same && (!w.full || emb == nil) {
-				continue
-			}
-			nt := &newTurn{session: pl.sess.ID, project: sessionProject(*pl.sess), turn: t, hash: h, texts: chunk.Texts(t, w.ix.opts.Budget)}
-			if same {
-				nt.keep = old.id
-			}
-			if texts > 0 && texts+len(nt.texts) > embedBatch {
-				if !flush() {
+				if !send(part) {
 					return
 				}
 			}
-			part.batch = append(part.batch, nt)
-			texts += len(nt.texts)
-			turns[j] = chunk.Turn{}
+			continue
 		}
-		part.last, part.read = true, turns
-		if !flush() {
+		var ok bool
+		if emb, ok = cutSession(ctx, pl, chunk.Turns(*pl.sess), emb, w.full, w.ix.opts.Budget, send); !ok {
 			return
 		}
 	}
+}
+
+// cutSession cuts a planned session's turns (chunk.Turns of it) into the
+// parts the writer writes: the stored turns that only moved up the file or
+// gained actions and times, and batches of turns to write, each embedded
+// with emb (nil: none) before it goes to emit. It returns the embedder for
+// what follows, nil once a call failed, and false when emit refused a part
+// or ctx ended.
+func cutSession(ctx context.Context, pl *sessionPlan, turns []chunk.Turn, emb embed.Embedder, full bool, budget int, emit func(sessionPart) bool) (embed.Embedder, bool) {
+	part := sessionPart{pl: pl}
+	texts := 0
+	flush := func() bool {
+		if len(part.batch) > 0 {
+			// A deadline ('deja aider' gives indexing 30 s) stops a
+			// long session between batches.
+			if err := ctx.Err(); err != nil {
+				emit(sessionPart{err: err})
+				return false
+			}
+			part.embedded = embedTurns(ctx, emb, part.batch)
+			if failed(part.embedded) {
+				emb = nil
+			}
+		}
+		ok := emit(part)
+		part, texts = sessionPart{pl: pl}, 0
+		return ok
+	}
+	for j, t := range turns {
+		h := pl.hashes[j]
+		old, stored := pl.stored[t.Index]
+		same := stored && old.hash == h
+		if same && old.line != t.Line {
+			// An earlier session was cut out: the turn moved up the file.
+			part.moved = append(part.moved, chunkedTurn{old.id, t})
+		}
+		if same {
+			part.touched = append(part.touched, chunkedTurn{old.id, t})
+		}
+		if same && (!full || emb == nil) {
+			continue
+		}
+		nt := &newTurn{session: pl.sess.ID, project: sessionProject(*pl.sess), turn: t, hash: h, texts: chunk.Texts(t, budget)}
+		if same {
+			nt.keep = old.id
+		} else {
+			nt.packed = packTurn(t.User, t.Assistant)
+		}
+		if texts > 0 && texts+len(nt.texts) > embedBatch {
+			if !flush() {
+				return emb, false
+			}
+		}
+		part.batch = append(part.batch, nt)
+		texts += len(nt.texts)
+		turns[j] = chunk.Turn{}
+	}
+	part.last, part.read = true, turns
+	return emb, flush()
 }
 
 // prune deletes stored turns of a session that its re-read no longer has
@@ -393,15 +418,16 @@ func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
 			if _, err := w.st.delTurn.ExecContext(ctx, t.session, t.turn.Index); err != nil {
 				return err
 			}
-			res, err := w.st.insTurn.ExecContext(ctx, t.session, t.turn.Index, t.turn.Line, t.hash, t.turn.User, t.turn.Assistant,
-				strings.Join(t.turn.Files, "\n"), strings.Join(t.turn.Commands, "\n"), turnActions(t.turn), turnTime(t.turn))
+			files, commands := strings.Join(t.turn.Files, "\n"), strings.Join(t.turn.Commands, "\n")
+			res, err := w.st.insTurn.ExecContext(ctx, t.session, t.turn.Index, t.turn.Line, t.hash, t.packed.user, t.packed.assistant,
+				files, commands, turnActions(t.turn), turnTime(t.turn), t.packed.chars)
 			if err != nil {
 				return err
 			}
 			if id, err = res.LastInsertId(); err != nil {
 				return err
 			}
-			if err := w.keywords.add(t.session, t.turn.Index, id); err != nil {
+			if err := w.keywords.add(t.session, t.turn.Index, keywordRow{id, t.turn.User, t.turn.Assistant, files, commands}); err != nil {
 				return err
 			}
 			w.inserted = true
@@ -419,7 +445,7 @@ func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
 				return err
 			}
 		}
-		if err := putVectors(ctx, vectorStmts{w.st.vec, w.st.floats}, emb.Identity(), id, t.vectors); err != nil {
+		if err := putVectors(ctx, vectorStmts{w.st.vec, w.ix.s.floatsOf(w.tx)}, emb.Identity(), id, t.vectors); err != nil {
 			return err
 		}
 	}
@@ -427,33 +453,36 @@ func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
 }
 
 // insertVector writes a vector's ledger row, pending (an empty vec) until
-// the transaction's flush; insertFloats parks its floats for that flush.
-// Keeping them out of the row leaves the ledger's pages full once flushed.
-const (
-	insertVector = `INSERT OR REPLACE INTO vectors(turn_id, embedder, part, vec) VALUES (?, ?, ?, x'')`
-	insertFloats = `INSERT OR REPLACE INTO vector_floats(embedder, turn_id, part, vec) VALUES (?, ?, ?, ?)`
-)
+// the transaction's flush; its floats wait for that flush in the
+// transaction's pendingFloats. Keeping them out of the row leaves the
+// ledger's pages full once flushed, and out of SQL altogether spares the
+// writer a row to insert and delete for each vector.
+const insertVector = `INSERT OR REPLACE INTO vectors(turn_id, embedder, part, vec) VALUES (?, ?, ?, x'')`
 
-// vectorStmts are insertVector and insertFloats, prepared.
-type vectorStmts struct{ row, floats *sql.Stmt }
+// vectorStmts are insertVector, prepared, and the floats of the
+// transaction it runs in.
+type vectorStmts struct {
+	row    *sql.Stmt
+	floats *pendingFloats
+}
 
 // putVectors stores one turn's chunk vectors; a turn with no text gets one
 // empty vector, so it no longer counts as lacking. An empty vector (also a
-// zero one) has empty floats, which the flush marks dead: it may replace a
+// zero one) has no floats, which the flush marks dead: it may replace a
 // flushed vector of the same turn and part.
 func putVectors(ctx context.Context, st vectorStmts, identity string, turnID int64, vecs [][]float32) error {
-	put := func(part int, floats []byte) error {
+	put := func(part int, floats []float32) error {
 		if _, err := st.row.ExecContext(ctx, turnID, identity, part); err != nil {
 			return err
 		}
-		_, err := st.floats.ExecContext(ctx, identity, turnID, part, floats)
-		return err
+		st.floats.put(identity, vectorKey{turnID, int32(part)}, floats)
+		return nil
 	}
 	if len(vecs) == 0 {
-		return put(0, []byte{})
+		return put(0, nil)
 	}
 	for part, v := range vecs {
-		if err := put(part, encodeVector(v)); err != nil {
+		if err := put(part, v); err != nil {
 			return err
 		}
 	}

@@ -33,50 +33,6 @@ const packMin = 128
 // kept). The formats are the same deflate.
 const packLevel = flate.BestSpeed
 
-// justPacked remembers the texts this process packed last, by their packed
-// bytes, so the keyword rows written from the turns view right after the
-// turns (keywordBatch) do not inflate what was just deflated. Deflate's
-// output decodes to one text only, so a hit is exact.
-var justPacked = struct {
-	sync.Mutex
-	text  map[string]string
-	order []string
-	bytes int
-}{text: map[string]string{}}
-
-// justPackedBytes bounds what justPacked holds: the texts of a history
-// of a few megabytes, flushed to the keyword index at its end. Measured
-// with /usr/bin/time on deja index, standard-library flate then,
-// indexing the corpus replicated to 10k turns, user and system CPU: 7.0
-// to 7.1 s without it, 5.7 to 6.4 s with 2 MB (peak RSS 68 MB, 78 MB),
-// 5.8 to 6.7 s with 8 MB (97 MB).
-const justPackedBytes = 2 << 20
-
-func rememberPacked(packed []byte, text string) {
-	justPacked.Lock()
-	defer justPacked.Unlock()
-	key := string(packed)
-	if _, ok := justPacked.text[key]; ok {
-		return
-	}
-	justPacked.text[key] = text
-	justPacked.order = append(justPacked.order, key)
-	justPacked.bytes += len(text)
-	for justPacked.bytes > justPackedBytes && len(justPacked.order) > 0 {
-		old := justPacked.order[0]
-		justPacked.order = justPacked.order[1:]
-		justPacked.bytes -= len(justPacked.text[old])
-		delete(justPacked.text, old)
-	}
-}
-
-func recentlyPacked(packed []byte) (string, bool) {
-	justPacked.Lock()
-	defer justPacked.Unlock()
-	text, ok := justPacked.text[string(packed)]
-	return text, ok
-}
-
 var (
 	packers = sync.Pool{New: func() any {
 		w, err := flate.NewWriter(nil, packLevel)
@@ -118,15 +74,51 @@ func pack(text string) []byte {
 	if buf.Len() >= len(text)-len(text)/8 {
 		return nil
 	}
-	rememberPacked(buf.Bytes(), text)
 	return buf.Bytes()
+}
+
+// packedTurn is a turn's question and answer as turn_rows stores them,
+// and their length in characters. Index runs pack off the writer's
+// goroutine: deflating in SQL (pack) took 1.25 s of its 16 s at 100k turns.
+type packedTurn struct {
+	user, assistant any
+	chars           int
+}
+
+func packTurn(user, assistant string) packedTurn {
+	return packedTurn{user: packed(user), assistant: packed(assistant), chars: characters(user) + characters(assistant)}
+}
+
+// packed is a text as turn_rows stores it: deflated where that pays, the
+// text itself elsewhere (what the SQL function pack returns).
+func packed(text string) any {
+	if p := pack(text); p != nil {
+		return p
+	}
+	return text
+}
+
+// characters counts a text's characters as SQLite's length() does, which
+// the SQL this replaced used: a byte of 0xc0 or more and the continuation
+// bytes after it are one. A NUL counts as one too, where length() stops:
+// the SQL function pack was handed the text cut at its first NUL and
+// stored only that, while the text is now stored whole.
+func characters(s string) int {
+	n := 0
+	for i := 0; i < len(s); n++ {
+		c := s[i]
+		i++
+		if c >= 0xc0 {
+			for i < len(s) && s[i]&0xc0 == 0x80 {
+				i++
+			}
+		}
+	}
+	return n
 }
 
 // unpack inflates a packed text.
 func unpack(b []byte) (string, error) {
-	if text, ok := recentlyPacked(b); ok {
-		return text, nil
-	}
 	r := unpackers.Get().(io.ReadCloser)
 	defer unpackers.Put(r)
 	if err := r.(flate.Resetter).Reset(bytes.NewReader(b), nil); err != nil {

@@ -266,3 +266,34 @@ func TestALargeRunCompactsTheKeywordIndex(t *testing.T) {
 	}
 	keywordRowsMatchTurns(t, s, "after the runs")
 }
+
+// TestPackTurnMatchesSQL checks the packing an index run does in Go
+// against the SQL it replaced, pack() and length(): the same stored bytes
+// and the same length, for texts short and long, multi-byte and with
+// invalid UTF-8. A text with a NUL, which the SQL cut there, is stored
+// whole.
+func TestPackTurnMatchesSQL(t *testing.T) {
+	s, _ := fixture(t)
+	long := strings.Repeat("The migration adds the tenant predicate to every query. ", 20)
+	for _, text := range []string{"", "ok", long, "héllo wörld — 日本語 🚀 " + long, "bad \xff\xfe bytes \x80 here " + long,
+		"lead without continuation \xc3", "\xc3\x28 \xe2\x82 \xf0\x9f\x98"} {
+		p := packTurn(text, text)
+		var wantUser any
+		var wantLen int
+		if err := s.db.QueryRow(`SELECT pack(?1), length(?1) + length(?1)`, text).Scan(&wantUser, &wantLen); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(p.user) != fmt.Sprint(wantUser) || fmt.Sprintf("%T", p.user) != fmt.Sprintf("%T", wantUser) || p.chars != wantLen {
+			t.Errorf("%q: packed %T of %d chars, SQL %T of %d", text, p.user, p.chars, wantUser, wantLen)
+		}
+	}
+	withNUL := "a\x00b after a NUL " + long
+	p := packTurn(withNUL, "")
+	var back string
+	if err := s.db.QueryRow(`SELECT unpack(?)`, p.user).Scan(&back); err != nil {
+		t.Fatal(err)
+	}
+	if back != withNUL || p.chars != len(withNUL) {
+		t.Errorf("a text with a NUL came back as %d of its %d bytes, %d chars", len(back), len(withNUL), p.chars)
+	}
+}

@@ -21,8 +21,8 @@ const schemaVersion = "7"
 //   - vectors: one row per chunk vector of each turn per embedder
 //     identity, clustered by turn. The floats live in the
 //     embedder's segment file (segment.go); until the writing transaction
-//     flushes them there they wait in vector_floats, and vec is an empty
-//     blob (NULL once flushed). A pending vector with no floats is a chunk
+//     flushes them there they wait in its memory (pendingFloats), and vec
+//     is an empty blob (NULL once flushed). A pending vector with no floats is a chunk
 //     with no semantic signal (a zero vector), which never matches.
 //   - tombstones: forgotten session IDs that indexing must not bring back.
 //
@@ -43,9 +43,10 @@ const schemaVersion = "7"
 //
 // Packed turns (schema 7): turns becomes the view of turn_rows, with
 // long questions and answers deflated; turns_fts holds no copy of the text
-// (contentless, deleting by rowid); pending floats wait in vector_floats
-// instead of the ledger row, whose pages the flush used to leave four
-// fifths empty when it cleared them; the ledger keeps a vector's turn,
+// (contentless, deleting by rowid); pending floats leave the ledger row,
+// whose pages the flush used to leave four fifths empty when it cleared
+// them, and wait in the writer's memory (vector_floats only holds those of
+// a store being upgraded, for the upgrade's flush); the ledger keeps a vector's turn,
 // embedder and part alone, clustered by turn, as the project, session and
 // turn number it repeated are the turn's (and the segment's).
 //
@@ -198,8 +199,10 @@ CREATE TRIGGER IF NOT EXISTS turns_ad AFTER DELETE ON turn_rows BEGIN
 END;
 `
 
-// pendingSchema holds a writing transaction's floats until its flush
-// moves them to the segment; it is empty between transactions.
+// pendingSchema holds the floats the upgrade from schema 6 takes out of
+// the old ledger until its flush moves them to the segment; it is empty
+// between transactions. A writer's own pending floats stay in its memory
+// (pendingFloats).
 const pendingSchema = `
 CREATE TABLE IF NOT EXISTS vector_floats (
 	embedder TEXT NOT NULL,
@@ -238,7 +241,7 @@ END;
 
 // vectorsColumns is the vectors ledger of schema 7: which chunks of a turn
 // each embedder holds, the floats being in its segment (vec is set while
-// they wait in vector_floats for the commit's flush).
+// they wait for the commit's flush).
 const vectorsColumns = `(
 	turn_id  INTEGER NOT NULL REFERENCES turn_rows(id) ON DELETE CASCADE,
 	embedder TEXT NOT NULL,

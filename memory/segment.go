@@ -222,7 +222,7 @@ func (s *Store) flushEmbedder(ctx context.Context, tx *sql.Tx, identity string, 
 	if err != nil {
 		return nil, err
 	}
-	block, n, err := pendingBlock(ctx, tx, identity, dead)
+	block, n, err := pendingBlock(ctx, tx, identity, dead, s.floatsOf(tx))
 	if err != nil {
 		return nil, err
 	}
@@ -292,11 +292,54 @@ func deadVectors(ctx context.Context, tx *sql.Tx, identity string) ([]vectorKey,
 	return out, rows.Err()
 }
 
+// pendingFloats holds the floats of a write transaction's pending vectors
+// until its flush, by embedder, turn and part. The ledger rows say which
+// vectors are pending: floats of a row deleted since are never asked for,
+// and a row written again replaces its floats.
+type pendingFloats struct {
+	m map[floatKey][]float32
+}
+
+type floatKey struct {
+	embedder string
+	key      vectorKey
+}
+
+func (p *pendingFloats) put(embedder string, k vectorKey, v []float32) {
+	p.m[floatKey{embedder, k}] = v
+}
+
+// openFloats gives tx its pendingFloats, for putVectors and the flush.
+func (s *Store) openFloats(tx *sql.Tx) {
+	s.floatsMu.Lock()
+	defer s.floatsMu.Unlock()
+	if s.floats == nil {
+		s.floats = map[*sql.Tx]*pendingFloats{}
+	}
+	s.floats[tx] = &pendingFloats{m: map[floatKey][]float32{}}
+}
+
+// closeFloats lets go of tx's pendingFloats.
+func (s *Store) closeFloats(tx *sql.Tx) {
+	s.floatsMu.Lock()
+	defer s.floatsMu.Unlock()
+	delete(s.floats, tx)
+}
+
+// floatsOf is tx's pendingFloats (nil outside write).
+func (s *Store) floatsOf(tx *sql.Tx) *pendingFloats {
+	s.floatsMu.Lock()
+	defer s.floatsMu.Unlock()
+	return s.floats[tx]
+}
+
 // pendingBlock encodes the dead markers and the pending vectors of the
 // embedder as one block (nil when there are neither). A pending empty
 // vector (a chunk with no semantic signal) has no record, only a marker,
-// since it may replace a flushed vector of the same turn and part.
-func pendingBlock(ctx context.Context, tx *sql.Tx, identity string, dead []vectorKey) ([]byte, int, error) {
+// since it may replace a flushed vector of the same turn and part. Floats
+// come from vector_floats where a schema upgrade parked them, else from
+// the transaction's pendingFloats.
+func pendingBlock(ctx context.Context, tx *sql.Tx, identity string, dead []vectorKey, floats *pendingFloats) ([]byte, int, error) {
 	// INDEXED BY: the pending few, not every vector (see flushEmbedder).
 	rows, err := tx.QueryContext(ctx, `SELECT v.turn_id, v.part, f.vec, s.id, s.project, s.path, s.harness, s.subagent, s.started_ns
 		FROM vectors v INDEXED BY vectors_pending JOIN turn_rows t ON t.id = v.turn_id JOIN sessions s ON s.id = t.session_id
@@ -317,7 +360,12 @@ func pendingBlock(ctx context.Context, tx *sql.Tx, identity string, dead []vecto
 			return nil, 0, err
 		}
 		m.origin, m.startedNS, m.hasStart = originOf(path), started.Int64, started.Valid
-		v := normalize(decodeVector(blob))
+		var v []float32
+		if blob != nil {
+			v = normalize(decodeVector(blob))
+		} else if floats != nil {
+			v = normalize(floats.m[floatKey{identity, k}])
+		}
 		if v == nil {
 			dead = append(dead, k)
 			continue

@@ -44,6 +44,9 @@ type Store struct {
 	// piece, when set, is how many vectors a one-shot recall reads at a
 	// time (scan.go), so tests can cut a small store into many pieces.
 	piece int
+	// floats are the pending floats of each open write transaction.
+	floatsMu sync.Mutex
+	floats   map[*sql.Tx]*pendingFloats
 }
 
 // Open opens the store in dir, creating the directory and the database when

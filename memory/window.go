@@ -33,18 +33,31 @@ type windowReader struct {
 	// clean is how much of buf is known to hold no session start past its
 	// first byte, so that a session many windows long is scanned once.
 	clean int
+	// left is about how many bytes are still to be read, to size buf.
+	left int64
 }
 
-func newWindowReader(r io.Reader, off int64, sum hash.Hash, size int, start []byte) *windowReader {
+// newWindowReader reads r from offset off; left is about how many bytes
+// it holds (the file's size past off), so that a window's buffer is made
+// at its size instead of grown to it.
+func newWindowReader(r io.Reader, off, left int64, sum hash.Hash, size int, start []byte) *windowReader {
 	if sum == nil {
 		sum = sha256.New()
 	}
-	return &windowReader{r: r, off: off, sum: sum, size: size, start: append([]byte("\n"), start...)}
+	w := &windowReader{r: r, off: off, sum: sum, size: size, start: append([]byte("\n"), start...), left: left}
+	w.buf = make([]byte, 0, w.want())
+	return w
+}
+
+// want is the capacity a window's buffer starts with: the window's size or
+// what is left to read, and a chunk to spare.
+func (w *windowReader) want() int {
+	return int(min(int64(w.size), max(w.left, 0))) + readChunk
 }
 
 // next returns the next window and its file offset; last reports the window
-// that ends at the end of the file. Each window's bytes stay valid until
-// the next call, and must then be passed to done.
+// that ends at the end of the file. Each window must be passed to done
+// before the next call; its bytes stay the caller's.
 func (w *windowReader) next() (window []byte, off int64, last bool, err error) {
 	for {
 		if len(w.buf) >= w.size || w.eof {
@@ -79,6 +92,7 @@ func (w *windowReader) fill() error {
 	}
 	got, err := io.ReadFull(w.r, w.buf[n:n+readChunk])
 	w.buf = w.buf[:n+got]
+	w.left -= int64(got)
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		w.eof = true
 		return nil
@@ -88,10 +102,12 @@ func (w *windowReader) fill() error {
 
 // done drops a window returned by next, hashing its first hashed bytes
 // (all of them but for the last window, where the last session begins).
+// The bytes after it move to a buffer of their own: the window's are
+// handed to the writer, which parses them while the next window is read.
 func (w *windowReader) done(window []byte, hashed int) {
 	w.sum.Write(window[:hashed])
-	rest := copy(w.buf, w.buf[len(window):])
-	w.buf = w.buf[:rest]
+	rest := w.buf[len(window):]
+	w.buf = append(make([]byte, 0, len(rest)+w.want()), rest...)
 	w.off += int64(len(window))
 }
 

@@ -1,0 +1,481 @@
+package memory
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"reflect"
+	"sync"
+
+	"github.com/deja-dev/deja/chunk"
+	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/userfile"
+	"golang.org/x/sync/semaphore"
+)
+
+// An index run reads ahead of its writer. The store takes one writer, and
+// the writer's SQLite work is most of a run, so everything else moves off
+// its goroutine: while it writes one history, the next is opened, read a
+// window at a time, parsed, redacted and hashed by a reading stage of its
+// own (readAhead), and the turns of the window being written are cut and
+// embedded by a third goroutine (ledgerWriter.sessions).
+//
+// The stage reads what it needs of the store (the history's files row, its
+// sessions and tombstones) before the writer has committed the histories
+// ahead of it. A history whose rows one of those commits changed (a
+// session moving between two files, a path named twice) is read again by
+// the writer once its turn comes (see current), so a run writes what it
+// would write reading one history after another.
+
+// fileJob is one history as the reading stage hands it to the writer.
+type fileJob struct {
+	path string
+	// st is the files row the stage read; full is whether the run re-reads
+	// the history whole and re-embeds it.
+	st   fileState
+	full bool
+	// err is why the history is skipped; missing is a known history that
+	// is gone (indexer.missing); whole is the reader of a store read whole
+	// (indexer.whole), with fi its FileInfo. None set, and no windows:
+	// there is nothing new to read.
+	err     error
+	missing bool
+	whole   harness.WholeReader
+	fi      fs.FileInfo
+	// read is whether the stage opened the history to read it.
+	read bool
+	// staged says the reading stage read it ahead, its windows holding
+	// part of the read-ahead budget; a job the writer opened itself (see
+	// current) holds none, so the stage cannot hold it up.
+	staged bool
+
+	// The rest is for a history read a window at a time, windows
+	// delivering them in order and closed after the last.
+	fr       harness.FileReader
+	src      io.ReadSeekCloser
+	marker   []byte
+	from     int64
+	ordinal  int
+	lines    int
+	sum      hash.Hash
+	known    []knownSession
+	tomb     map[string]bool
+	windows  chan windowJob
+	incrReal bool
+	// stop ends the reading of the job's windows (discard), once set;
+	// stopped says discard came before it.
+	mu      sync.Mutex
+	stop    context.CancelFunc
+	stopped bool
+	// fingerprint and rewritten are set before the last window is sent:
+	// the SHA-256 of the bytes before the last session, and whether the
+	// history changed while it was read.
+	fingerprint []byte
+	rewritten   bool
+}
+
+// windowJob is one window of a history: its bytes, and the stage's parse
+// of them, redacted, with the hashes of each session's turns.
+type windowJob struct {
+	data   []byte
+	offset int64
+	last   bool
+	// ordinal and lines are the first session ordinal the window's parse
+	// gives out and the lines before the window, for parsing it again.
+	ordinal, lines int
+	// hist is the parse, with the IDs the stage reserved: the file's
+	// known sessions and the sessions of the windows before. redacted
+	// counts the secrets its redaction removed.
+	hist     *harness.History
+	redacted int
+	// held is what the window holds of the read-ahead budget, given back
+	// once it is written (or dropped).
+	held int64
+	sigs map[*harness.Session]turnSigs
+	// made holds, for each session the file did not hold before, the
+	// parts the stage cut it into and embedded (see cutSession).
+	made map[*harness.Session][]sessionPart
+	err  error
+}
+
+// readAheadBytes bounds the windows read and not yet written. Histories
+// differ in size, and a stage kept one window ahead leaves the writer
+// waiting while it reads a large one after small ones it could have read
+// meanwhile: indexing bench/perf's 100k-turn histories in one process
+// took 26.7-31.3 s one window ahead and 14.7-15.5 s with 8 MB ahead (two
+// runs each, interleaved), for 145-146 MB of peak memory against 92-94.
+const readAheadBytes = 8 << 20
+
+// readAhead runs the reading stage over the run's histories on a goroutine
+// of its own and returns the jobs in order. The stage stays at most
+// readAheadBytes of windows ahead of the writer (one window whatever its
+// size), so memory follows that, not the run. It stops when ctx ends.
+func (ix *indexer) readAhead(ctx context.Context, paths []string) <-chan *fileJob {
+	jobs := make(chan *fileJob, 256)
+	ix.ahead = semaphore.NewWeighted(readAheadBytes)
+	// The stage's embedder, nil once a call failed: the rest of the run
+	// stores turns only, as the writer does once it learns of it.
+	emb := ix.emb
+	go func() {
+		defer close(jobs)
+		for _, path := range paths {
+			if ctx.Err() != nil {
+				return
+			}
+			job := ix.openFile(ctx, path)
+			job.staged = true
+			select {
+			case jobs <- job:
+			case <-ctx.Done():
+				if job.src != nil {
+					job.src.Close()
+				}
+				return
+			}
+			if job.windows != nil {
+				emb = ix.readWindows(ctx, job, emb)
+			}
+		}
+	}()
+	return jobs
+}
+
+// openFile does for one history what comes before its transaction: reads
+// its files row, looks at the file, chooses its harness, opens it, checks
+// the part read before against its fingerprint, and reads its known
+// sessions and tombstones. A history to read is left open, its windows
+// channel made; readWindows fills it.
+func (ix *indexer) openFile(ctx context.Context, path string) *fileJob {
+	job := &fileJob{path: path}
+	st, err := ix.s.fileState(ctx, path)
+	if err != nil {
+		job.err = err
+		return job
+	}
+	job.st = st
+	job.full = ix.opts.Full || st.full
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) && st.known {
+			job.missing = true
+			return job
+		}
+		job.err = fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+		return job
+	}
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		// Opening a FIFO would wait for a writer for ever.
+		job.err = fmt.Errorf("%s: is a %s, not a regular file, skipped (point deja at the history file itself)", path, userfile.Kind(fi.Mode()))
+		return job
+	}
+	reader, err := ix.reader(path, st, fi)
+	if err != nil || reader == nil {
+		job.err = err
+		return job
+	}
+	// A store read whole is read every run: its writes land in a WAL or in
+	// files below it, so its own size and time do not show them, and its
+	// sessions' markers keep the re-read cheap.
+	if whole, ok := reader.(harness.WholeReader); ok {
+		job.whole, job.fi = whole, fi
+		return job
+	}
+	if fi.IsDir() {
+		job.err = fmt.Errorf("%s: is a directory, skipped (name the history files in it, or the directory on the command line)", path)
+		return job
+	}
+	mtime := fi.ModTime().UnixNano()
+	if st.known && !job.full && fi.Size() == st.size && mtime == st.mtime {
+		return job
+	}
+	fr, ok := reader.(harness.FileReader)
+	if !ok {
+		job.err = fmt.Errorf("%s: harness %s reads no files, skipped", path, reader.Name())
+		return job
+	}
+	src, marker, err := ix.source(path, fr)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			// Deleted since the Stat: the same as deleted before it.
+			if st.known {
+				job.missing = true
+				return job
+			}
+			job.err = fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+			return job
+		}
+		job.err = err
+		return job
+	}
+	job.read, job.fi, job.fr, job.src, job.marker = true, fi, fr, src, marker
+
+	// Re-read from the start of the last known session when the bytes
+	// before it are the ones already read; any other change (the file
+	// shrank, was rewritten or replaced, another harness reads it) re-reads
+	// it whole, and so does a --full not yet finished.
+	sum := sha256.New()
+	lines := &lineCounter{}
+	job.from, job.ordinal = 0, 1
+	if !job.full && st.known && st.harness == fr.Name() && fi.Size() >= st.size {
+		if n, err := io.CopyN(io.MultiWriter(sum, lines), src, st.lastOffset); err == nil && n == st.lastOffset {
+			job.incrReal = bytes.Equal(sum.Sum(nil), st.fingerprint)
+		}
+	}
+	if job.incrReal {
+		job.from, job.ordinal, job.lines = st.lastOffset, st.lastOrdinal, lines.n
+	} else {
+		sum.Reset()
+	}
+	job.sum = sum
+	if _, err := src.Seek(job.from, io.SeekStart); err != nil {
+		job.fail(fmt.Errorf("%s: %v, skipped", path, unwrapPath(err)))
+		return job
+	}
+	if job.known, err = ix.s.fileSessions(ctx, path); err != nil {
+		job.fail(err)
+		return job
+	}
+	if job.tomb, err = ix.s.tombstones(ctx, path); err != nil {
+		job.fail(err)
+		return job
+	}
+	job.windows = make(chan windowJob, 1)
+	return job
+}
+
+// readAll reads the job's windows on a goroutine of its own, for a job
+// the writer opened itself, embedding with the writer's embedder.
+func (ix *indexer) readAll(ctx context.Context, job *fileJob) {
+	if job.windows != nil {
+		emb := ix.emb
+		go ix.readWindows(ctx, job, emb)
+	}
+}
+
+// fail ends an opened job with err.
+func (job *fileJob) fail(err error) {
+	job.src.Close()
+	job.src, job.err = nil, err
+}
+
+// readWindows reads the job's history a window of whole sessions at a
+// time, parses, redacts and hashes each, cuts and embeds with emb the
+// sessions the file did not hold before, and sends the window to the
+// writer. It closes the history and the channel when done, or when ctx
+// ends, and returns the embedder for what follows (nil once a call
+// failed).
+func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embedder) embed.Embedder {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	job.setStop(stop)
+	defer close(job.windows)
+	defer job.src.Close()
+	size := windowSize
+	if job.marker == nil {
+		// Sessions cannot be told apart in the bytes: one window.
+		size = math.MaxInt
+	}
+	if ix.opts.window > 0 {
+		size = ix.opts.window
+	}
+	win := newWindowReader(bufio.NewReaderSize(job.src, 64<<10), job.from, job.fi.Size()-job.from, job.sum, size, job.marker)
+	// The IDs a window's parse must not give out: the file's known
+	// sessions that the writer keeps (see reservedIDs), and those parsed
+	// from the windows before.
+	reserved := reservedIDs(job.known, job.incrReal, job.from)
+	parsed := map[string]bool{}
+	ordinal, lastOffset := job.ordinal, job.from
+	lines := &lineCounter{n: job.lines}
+	for last := false; !last; {
+		if ctx.Err() != nil {
+			return emb
+		}
+		data, offset, isLast, err := win.next()
+		last = isLast
+		wj := windowJob{data: data, offset: offset, last: last, ordinal: ordinal, lines: lines.n}
+		if err != nil {
+			wj.err = fmt.Errorf("reading: %v", unwrapPath(err))
+			send(ctx, job.windows, wj)
+			return emb
+		}
+		wj.hist = job.fr.Parse(data, harness.ParseOptions{
+			Path:         job.path,
+			Offset:       offset,
+			FirstOrdinal: ordinal,
+			Reserved:     func(id string) bool { return reserved[id] || parsed[id] },
+			Location:     ix.opts.Location,
+		})
+		shiftLines(wj.hist.Sessions, lines.n)
+		wj.redacted = redactSessions(wj.hist.Sessions, job.tomb)
+		wj.sigs, wj.made, emb = ix.cutWindow(ctx, job, wj.hist.Sessions, emb)
+		for _, sess := range wj.hist.Sessions {
+			parsed[sess.ID] = true
+			lastOffset, ordinal = sess.Offset, sess.Ordinal+1
+		}
+		hashed := len(data)
+		if last {
+			// The fingerprint covers the bytes before the last session.
+			hashed = int(max(0, lastOffset-offset))
+		}
+		lines.Write(data)
+		win.done(data, hashed)
+		if last {
+			job.fingerprint = win.fingerprint()
+			if after, err := os.Stat(job.path); err == nil && after.ModTime().UnixNano() != job.fi.ModTime().UnixNano() {
+				job.rewritten = true
+			}
+		}
+		if job.staged {
+			if wj.held = min(int64(len(data)), readAheadBytes); ix.ahead.Acquire(ctx, wj.held) != nil {
+				return emb
+			}
+		}
+		if !send(ctx, job.windows, wj) {
+			ix.giveBack(wj)
+			return emb
+		}
+	}
+	return emb
+}
+
+// giveBack returns what a window held of the read-ahead budget.
+func (ix *indexer) giveBack(wj windowJob) {
+	if ix.ahead != nil && wj.held > 0 {
+		ix.ahead.Release(wj.held)
+	}
+}
+
+// cutWindow gives a window's sessions that are not forgotten their
+// project and the indexes and hashes of their turns, and cuts those the
+// file did not hold before into the parts the writer writes, embedded with
+// emb (see cutSession): all their turns are new, whatever the store holds.
+func (ix *indexer) cutWindow(ctx context.Context, job *fileJob, sessions []harness.Session, emb embed.Embedder) (map[*harness.Session]turnSigs, map[*harness.Session][]sessionPart, embed.Embedder) {
+	known := make(map[string]bool, len(job.known))
+	for _, ks := range job.known {
+		known[ks.id] = true
+	}
+	sigs := make(map[*harness.Session]turnSigs, len(sessions))
+	made := map[*harness.Session][]sessionPart{}
+	for i := range sessions {
+		sess := &sessions[i]
+		if job.tomb[sess.ID] {
+			continue
+		}
+		*sess = withProject(*sess, job.path)
+		turns := chunk.Turns(*sess)
+		sig := sigsOf(turns)
+		sigs[sess] = sig
+		if known[sess.ID] || ctx.Err() != nil {
+			continue
+		}
+		var parts []sessionPart
+		pl := &sessionPlan{sess: sess, hashes: sig.hash}
+		emb, _ = cutSession(ctx, pl, turns, emb, job.full, ix.opts.Budget, func(p sessionPart) bool {
+			parts = append(parts, p)
+			return true
+		})
+		made[sess] = parts
+	}
+	return sigs, made, emb
+}
+
+// send sends wj on ch unless ctx ends first.
+func send(ctx context.Context, ch chan<- windowJob, wj windowJob) bool {
+	select {
+	case ch <- wj:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// reservedIDs are the IDs of a file's known sessions that new sessions
+// must not take: those before the re-read part keep their IDs, and so do
+// sessions that left the file.
+func reservedIDs(known []knownSession, incremental bool, from int64) map[string]bool {
+	reserved := map[string]bool{}
+	for _, ks := range known {
+		if !ks.present || (incremental && ks.offset < from) {
+			reserved[ks.id] = true
+		}
+	}
+	return reserved
+}
+
+// turnHashes gives each session not forgotten its project and returns its
+// turns' indexes and hashes.
+func turnHashes(sessions []harness.Session, path string, tomb map[string]bool) map[*harness.Session]turnSigs {
+	out := make(map[*harness.Session]turnSigs, len(sessions))
+	for i := range sessions {
+		sess := &sessions[i]
+		if tomb[sess.ID] {
+			continue
+		}
+		*sess = withProject(*sess, path)
+		out[sess] = sigsOf(chunk.Turns(*sess))
+	}
+	return out
+}
+
+// discard drops what the writer did not take of a job: the reading of its
+// windows stops, and those sent are dropped; the stage then closes its
+// file and moves on.
+func (ix *indexer) discard(job *fileJob) {
+	if job.windows == nil {
+		return
+	}
+	job.mu.Lock()
+	job.stopped = true
+	if job.stop != nil {
+		job.stop()
+	}
+	job.mu.Unlock()
+	for wj := range job.windows {
+		ix.giveBack(wj)
+	}
+}
+
+// setStop records how discard stops the reading of the windows, and
+// stops it at once when discard came first.
+func (job *fileJob) setStop(stop context.CancelFunc) {
+	job.mu.Lock()
+	defer job.mu.Unlock()
+	job.stop = stop
+	if job.stopped {
+		stop()
+	}
+}
+
+// current reports whether the rows the stage read for the job are still
+// the store's: a history committed since may have moved a session into or
+// out of this one's file, or been this very path.
+func (ix *indexer) current(ctx context.Context, job *fileJob) (bool, error) {
+	st, err := ix.s.fileState(ctx, job.path)
+	if err != nil {
+		return false, err
+	}
+	if !reflect.DeepEqual(st, job.st) {
+		return false, nil
+	}
+	if job.windows == nil {
+		return true, nil
+	}
+	known, err := ix.s.fileSessions(ctx, job.path)
+	if err != nil {
+		return false, err
+	}
+	tomb, err := ix.s.tombstones(ctx, job.path)
+	if err != nil {
+		return false, err
+	}
+	return reflect.DeepEqual(known, job.known) && reflect.DeepEqual(tomb, job.tomb), nil
+}
