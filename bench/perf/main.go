@@ -23,6 +23,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -42,6 +43,9 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 2 && os.Args[1] == measureFlag {
+		os.Exit(runMeasured(os.Args[2:]))
+	}
 	corpus := flag.String("corpus", "../shared/aider/corpus", "the aider corpus directory")
 	turns := flag.Int("turns", 100_000, "turns in the generated store (0 skips it)")
 	big := flag.String("big", "", "directory for the generated histories and store (default temporary; reused when it holds a store)")
@@ -98,23 +102,81 @@ func run(corpus string, turns int, big, profile string) error {
 var cpuTotal time.Duration
 
 func deja(bin, dir string, args ...string) (time.Duration, int64, string, error) {
-	cmd := exec.Command(bin, args...)
+	self, err := os.Executable()
+	if err != nil {
+		return 0, 0, "", err
+	}
+	cmd := exec.Command(self, append([]string{measureFlag, bin}, args...)...)
 	// No service in the background: every recall here is a fresh process
 	// that reads the store itself.
 	cmd.Env = append(os.Environ(), "DEJA_DATA_DIR="+dir, "DEJA_EMBED_PROVIDER=builtin", "DEJA_SERVE_AUTOSTART=false")
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
-	took := time.Since(start)
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss * 1024
-		cpuTotal += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	r, w, err := os.Pipe()
+	if err != nil {
+		return 0, 0, "", err
 	}
+	defer r.Close()
+	cmd.ExtraFiles = []*os.File{w}
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		return 0, 0, "", err
+	}
+	var m measured
+	decodeErr := json.NewDecoder(r).Decode(&m)
+	err = cmd.Wait()
+	if decodeErr != nil {
+		return 0, 0, out.String(), fmt.Errorf("deja %s: no measure from the runner (%v): %v\n%s", strings.Join(args, " "), decodeErr, err, out.String())
+	}
+	cpuTotal += m.CPU
 	// Exit status 1 is a recall that found nothing: a figure like any other.
-	if err != nil && (args[0] != "recall" || cmd.ProcessState.ExitCode() != 1) {
-		return took, rss, string(out), fmt.Errorf("deja %s: %v\n%s", strings.Join(args, " "), err, out)
+	if m.Exit != 0 && (args[0] != "recall" || m.Exit != 1) {
+		return m.Took, m.RSS, out.String(), fmt.Errorf("deja %s: exit status %d\n%s", strings.Join(args, " "), m.Exit, out.String())
 	}
-	return took, rss, string(out), nil
+	return m.Took, m.RSS, out.String(), nil
+}
+
+// measureFlag makes this program a runner: it runs the command after it
+// and writes its measured figures as JSON to file descriptor 3. deja runs
+// each command through one, because a child started straight from this
+// process would report this process's peak memory as its own: Linux keeps
+// in a process's peak the memory of the image its exec replaces, and Go
+// starts a child in its parent's memory until it execs. This process
+// holds a 100k-turn index; a runner, a few megabytes.
+const measureFlag = "-run-measured"
+
+// measured is what a runner reports of the command it ran.
+type measured struct {
+	Took time.Duration
+	CPU  time.Duration
+	RSS  int64
+	Exit int
+}
+
+// runMeasured is the runner's whole job (see measureFlag).
+func runMeasured(args []string) int {
+	report := os.NewFile(3, "report")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	start := time.Now()
+	err := cmd.Run()
+	var m measured
+	m.Took = time.Since(start)
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, "perf:", err)
+		return 2
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		m.RSS = ru.Maxrss * 1024
+		m.CPU = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	m.Exit = cmd.ProcessState.ExitCode()
+	if err := json.NewEncoder(report).Encode(m); err != nil {
+		fmt.Fprintln(os.Stderr, "perf:", err)
+		return 2
+	}
+	return 0
 }
 
 func corpusBench(bin, store string, paths []string) error {
