@@ -419,10 +419,24 @@ func (s *Store) holds(identity string) bool {
 }
 
 // Preload reads the embedder's vectors and builds every project's
-// collections, so that the first recall of a long-running process finds
-// them loaded; a recall that arrives meanwhile waits for the same load.
-// A store with no vectors of the embedder has nothing to load.
+// collections, then reads every turn's facts (turnFacts), so that the
+// recalls of a long-running process find them loaded; a recall that
+// arrives meanwhile waits for the same load of the vectors. A store with
+// no vectors of the embedder has no vectors to load.
 func (s *Store) Preload(ctx context.Context, identity string) error {
+	if err := s.preloadVectors(ctx, identity); err != nil {
+		return err
+	}
+	ids, err := s.turnIDs(ctx)
+	if err != nil {
+		return err
+	}
+	return s.preloadFacts(ctx, ids, func() {}, func() {}, func() bool { return true })
+}
+
+// preloadVectors is the first half of Preload: the vectors and the
+// collections.
+func (s *Store) preloadVectors(ctx context.Context, identity string) error {
 	has, err := s.hasVectors(ctx, identity)
 	if err != nil || !has {
 		return err

@@ -80,6 +80,48 @@ func (s *Store) turnFacts(ctx context.Context, ids []int64) (map[int64]*turnFact
 // turnFacts.
 const factsPerPart = 500
 
+// turnIDs lists the store's turns, for preloading their facts.
+func (s *Store) turnIDs(ctx context.Context) ([]int64, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM turn_rows ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: listing turns: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// factsPiece is how many turns' facts a preload reads at a time.
+const factsPiece = 4000
+
+// preloadFacts reads the facts of the turns ids that the store does not
+// hold yet, a piece at a time, each piece between lock and unlock (a
+// long-running process's hold on the store, see Warm) while keep says the
+// store is unchanged since ids were listed.
+func (s *Store) preloadFacts(ctx context.Context, ids []int64, lock, unlock func(), keep func() bool) error {
+	for len(ids) > 0 {
+		piece := ids[:min(factsPiece, len(ids))]
+		ids = ids[len(piece):]
+		lock()
+		var err error
+		if keep() {
+			_, err = s.turnFacts(ctx, piece)
+		}
+		unlock()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // readTurnFacts reads the facts of the turns ids from the turns table.
 func (s *Store) readTurnFacts(ctx context.Context, ids []string) (map[int64]*turnFacts, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT id, chars, substr(user, 1, ?),

@@ -3,8 +3,10 @@ package memory
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWarmSeesAnIndexRunElsewhere indexes through a second Store, as a
@@ -58,5 +60,106 @@ func TestWarmSeesAnIndexRunElsewhere(t *testing.T) {
 	}
 	if filepath.Clean(w.Dir()) != filepath.Clean(s.Dir()) {
 		t.Errorf("Dir = %s, want %s", w.Dir(), s.Dir())
+	}
+}
+
+// TestWarmAnswersOneShotUntilLoaded: a warm store's recall by meaning does
+// not wait for the vectors to load, neither the first nor the first after
+// an index run elsewhere: it is answered one-shot, with the results the
+// loaded store gives, while the load runs behind it. Close ends a load
+// still under way.
+func TestWarmAnswersOneShotUntilLoaded(t *testing.T) {
+	ctx := context.Background()
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+
+	w, err := OpenWarm(ctx, s.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	w.beforeLoad = func(ctx context.Context) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+	}
+	low := DefaultTuning(emb.Identity())
+	low.Floor = 0.01
+	ask := func(q string, mode Mode) *Recall {
+		t.Helper()
+		r, err := w.Recall(ctx, RecallOptions{Query: q, Mode: mode, Embedder: emb, Limit: 3, Tuning: &low})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Took = 0
+		return r
+	}
+	queries := []string{"token bucket limiter login rate", "refund the order"}
+	var first []*Recall
+	for _, q := range queries {
+		for _, mode := range []Mode{Hybrid, Semantic} {
+			first = append(first, ask(q, mode))
+		}
+	}
+	if w.holds(emb.Identity()) {
+		t.Fatal("the store holds the vectors while their load is held back: a recall loaded them")
+	}
+	close(release)
+	if err := w.Preload(ctx, emb.Identity()); err != nil {
+		t.Fatal(err)
+	}
+	if !w.isReady(emb.Identity()) || !w.holds(emb.Identity()) {
+		t.Fatal("Preload returned with the vectors not loaded")
+	}
+	ids, err := w.turnIDs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turns := len(ids)
+	w.Store.mu.Lock()
+	facts := len(w.turns)
+	w.Store.mu.Unlock()
+	if facts != turns {
+		t.Fatalf("Preload returned with the facts of %d turns of %d loaded", facts, turns)
+	}
+	i := 0
+	for _, q := range queries {
+		for _, mode := range []Mode{Hybrid, Semantic} {
+			if got := ask(q, mode); !reflect.DeepEqual(got, first[i]) {
+				t.Errorf("%s %q loaded:\n%+v\none-shot:\n%+v", mode, q, got, first[i])
+			}
+			i++
+		}
+	}
+
+	// An index run elsewhere: the next recall is one-shot again, and
+	// sees the new turn.
+	held := make(chan struct{})
+	w.beforeLoad = func(ctx context.Context) {
+		select {
+		case <-held:
+		case <-ctx.Done():
+		}
+	}
+	appendFile(t, path, thirdSession)
+	index(t, s, emb, path)
+	r := ask("token bucket limiter login rate", Semantic)
+	if len(r.Results) == 0 || !strings.Contains(r.Results[0].User, "rate limiting") {
+		t.Fatalf("after an index elsewhere, first result is %+v, want the rate limiting turn", r.Results)
+	}
+	if w.isReady(emb.Identity()) || w.holds(emb.Identity()) {
+		t.Fatal("the vectors count as loaded after the store changed and before their new load")
+	}
+	closed := make(chan error)
+	go func() { closed <- w.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close waits for a load held back")
 	}
 }
