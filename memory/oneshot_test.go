@@ -3,8 +3,10 @@ package memory
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -255,4 +257,73 @@ func TestEqualChunksAtTheCutRecallTheSame(t *testing.T) {
 			t.Fatalf("run %d ranked %s/%d first, run 0 %s/%d", run, r.Results[0].SessionID, r.Results[0].Turn, first[0].SessionID, first[0].Turn)
 		}
 	}
+}
+
+// TestLayoutOrScanCatchesEveryDamagedByte: a one-shot recall reads the
+// segment twice, the layout and then the floats; a byte damaged anywhere
+// in it (a block of markers only, a header, the floats, a checksum) must
+// fail one of the two reads, never give vectors.
+func TestLayoutOrScanCatchesEveryDamagedByte(t *testing.T) {
+	loaded, _, _ := oneShotStores(t)
+	_, b := segmentFile(t, loaded)
+	whole, _ := layoutSegment(bytes.NewReader(b), int64(len(b)), 0)
+	// A block of markers only, as a commit that deleted vectors and wrote
+	// none appends: it kills the first and the last vector.
+	keys := whole.set.keys
+	b = append(b, markersBlock(whole.set.dim, keys[0], keys[len(keys)-1])...)
+	l, good := layoutSegment(bytes.NewReader(b), int64(len(b)), 0)
+	if good != int64(len(b)) {
+		t.Fatalf("layout of the whole segment read %d of %d bytes", good, len(b))
+	}
+	markersOnly, withFloats := 0, 0
+	for _, span := range l.blocks {
+		if span.records == 0 {
+			markersOnly++
+		} else {
+			withFloats++
+		}
+	}
+	if markersOnly == 0 || withFloats == 0 {
+		t.Fatalf("%d blocks of markers only, %d with floats: the test needs both", markersOnly, withFloats)
+	}
+	// Every byte of a block of markers only, of the first 64 of each
+	// block and of its checksum; one in 31 of the rest of the headers, one
+	// in 409 of the floats (the scan checks each block as one run of
+	// bytes).
+	var at []int
+	for _, span := range l.blocks {
+		for i := span.start; i < span.end; i++ {
+			switch {
+			case span.records == 0, i < span.start+64, i >= span.end-4,
+				i < span.floats && (i-span.start)%31 == 0, (i-span.floats)%409 == 0:
+				at = append(at, int(i))
+			}
+		}
+	}
+	for _, at := range at {
+		damaged := bytes.Clone(b)
+		damaged[at] ^= 0x5a
+		l, good := layoutSegment(bytes.NewReader(damaged), int64(len(damaged)), 0)
+		if good != int64(len(damaged)) {
+			continue
+		}
+		v := scanVisitor{inOrder: func(*vectorPiece) {}, work: func(*vectorPiece) {}}
+		if err := l.scan(context.Background(), bytes.NewReader(damaged), 4, v); !errors.Is(err, errSegmentDamaged) {
+			t.Fatalf("byte %d of %d damaged: the layout read it all and the scan said %v", at, len(b), err)
+		}
+	}
+}
+
+// markersBlock encodes a segment block that kills the vectors of keys and
+// holds none.
+func markersBlock(dim int, keys ...vectorKey) []byte {
+	b := []byte(segmentMagic)
+	for _, v := range []int{dim, 0, len(keys), 0} {
+		b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	}
+	for _, k := range keys {
+		b = binary.LittleEndian.AppendUint64(b, uint64(k.turnID))
+		b = binary.LittleEndian.AppendUint32(b, uint32(k.part))
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
