@@ -489,6 +489,12 @@ const embedBatch = 256
 // file writes one history the reading stage read. A job whose rows a
 // commit since changed is read again here (see current).
 func (ix *indexer) file(ctx context.Context, job *fileJob) error {
+	if job.unchanged() {
+		// Nothing to write: a commit since cannot have made it stale, as
+		// only a write of this very path changes its files row, and that
+		// write leaves the row the stage found.
+		return nil
+	}
 	ok, err := ix.current(ctx, job)
 	if err != nil {
 		ix.discard(job)

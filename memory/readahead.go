@@ -252,6 +252,12 @@ func (ix *indexer) openFile(ctx context.Context, path string) *fileJob {
 	return job
 }
 
+// unchanged says the stage found the history as the store knows it:
+// nothing to read, nothing to report.
+func (job *fileJob) unchanged() bool {
+	return job.err == nil && !job.missing && job.whole == nil && job.windows == nil
+}
+
 // readAll reads the job's windows on a goroutine of its own, for a job
 // the writer opened itself, embedding with the writer's embedder.
 func (ix *indexer) readAll(ctx context.Context, job *fileJob) {
