@@ -116,5 +116,17 @@ func (s *Store) compactKeywords(ctx context.Context, newTurns int) {
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM turn_rows`).Scan(&total); err != nil || newTurns*4 < total {
 		return
 	}
-	_, _ = s.db.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('optimize')`)
+	// The merge reads and writes the whole index: on a connection with
+	// the writer's page cache (writerPragmas), not a one-shot store's.
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	for _, p := range writerPragmas {
+		if _, err := conn.ExecContext(ctx, p); err != nil {
+			return
+		}
+	}
+	_, _ = conn.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('optimize')`)
 }

@@ -96,7 +96,9 @@ const warmIdleConns = 16
 
 // OpenWarm opens the store in dir for a long-running process.
 func OpenWarm(ctx context.Context, dir string) (*Warm, error) {
-	s, err := Open(ctx, dir)
+	// SQLite's default page cache: a service's keyword queries come back
+	// to the same pages.
+	s, err := open(ctx, dir, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -163,3 +163,29 @@ func TestWarmAnswersOneShotUntilLoaded(t *testing.T) {
 		t.Fatal("Close waits for a load held back")
 	}
 }
+
+// TestOneShotAndWarmPageCaches: a store opened for a one-shot process
+// keeps a small page cache on each connection, a warm store SQLite's
+// default.
+func TestOneShotAndWarmPageCaches(t *testing.T) {
+	ctx := context.Background()
+	s, _ := fixture(t)
+	w, err := OpenWarm(ctx, s.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, c := range []struct {
+		name string
+		db   *Store
+		want int
+	}{{"one-shot", s, -oneShotCacheKB}, {"warm", w.Store, -2000}} {
+		var got int
+		if err := c.db.db.QueryRowContext(ctx, `PRAGMA cache_size`).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("%s store: cache_size %d, want %d", c.name, got, c.want)
+		}
+	}
+}
