@@ -503,7 +503,7 @@ func (ix *indexer) file(ctx context.Context, job *fileJob) error {
 	if !ok {
 		ix.discard(job)
 		ix.rep.rereads++
-		job = ix.openFile(ctx, job.path)
+		job = ix.openFile(ctx, job.path, nil)
 		ix.readAll(ctx, job)
 	}
 	err = ix.read(ctx, job)
@@ -832,6 +832,28 @@ func (s *Store) fileState(ctx context.Context, path string) (fileState, error) {
 	}
 	st.known = true
 	return st, nil
+}
+
+// fileStates reads every files row, by path.
+func (s *Store) fileStates(ctx context.Context) (map[string]fileState, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT path, size, mtime_ns, last_offset, last_ordinal, fingerprint, full_pending, harness FROM files`)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading the ledger: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]fileState{}
+	for rows.Next() {
+		var path string
+		st := fileState{known: true}
+		if err := rows.Scan(&path, &st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint, &st.full, &st.harness); err != nil {
+			return nil, fmt.Errorf("store: reading the ledger: %w", err)
+		}
+		out[path] = st
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: reading the ledger: %w", err)
+	}
+	return out, nil
 }
 
 type knownSession struct {

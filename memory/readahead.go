@@ -127,11 +127,18 @@ func (ix *indexer) readAhead(ctx context.Context, paths []string) <-chan *fileJo
 	emb := ix.emb
 	go func() {
 		defer close(jobs)
+		// The files rows as the run found them, read at once: only a
+		// commit of the same path changes a row, and current catches a
+		// path named twice.
+		known, err := ix.s.fileStates(ctx)
+		if err != nil {
+			known = nil
+		}
 		for _, path := range paths {
 			if ctx.Err() != nil {
 				return
 			}
-			job := ix.openFile(ctx, path)
+			job := ix.openFile(ctx, path, known)
 			job.staged = true
 			select {
 			case jobs <- job:
@@ -150,16 +157,21 @@ func (ix *indexer) readAhead(ctx context.Context, paths []string) <-chan *fileJo
 }
 
 // openFile does for one history what comes before its transaction: reads
-// its files row, looks at the file, chooses its harness, opens it, checks
+// its files row (from known, when set: the rows the run started with), looks at the file, chooses its harness, opens it, checks
 // the part read before against its fingerprint, and reads its known
 // sessions and tombstones. A history to read is left open, its windows
 // channel made; readWindows fills it.
-func (ix *indexer) openFile(ctx context.Context, path string) *fileJob {
+func (ix *indexer) openFile(ctx context.Context, path string, known map[string]fileState) *fileJob {
 	job := &fileJob{path: path}
-	st, err := ix.s.fileState(ctx, path)
-	if err != nil {
-		job.err = err
-		return job
+	st, ok := known[path]
+	if known == nil {
+		var err error
+		if st, err = ix.s.fileState(ctx, path); err != nil {
+			job.err = err
+			return job
+		}
+	} else if !ok {
+		st = fileState{}
 	}
 	job.st = st
 	job.full = ix.opts.Full || st.full
