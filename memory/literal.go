@@ -104,18 +104,9 @@ func (s *Store) mentioning(ctx context.Context, parts []string, sc Scope, limit 
 		ORDER BY bm25(turns_fts, ` + bm25Weights + `) LIMIT ?`
 	args := append([]any{strings.Join(match, " AND ")}, wargs...)
 	args = append(append(args, needles...), limit)
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	ids, err := queryColumn[int64](ctx, s.db, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: looking up %q: %w", parts, err)
 	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return ids, nil
 }

@@ -115,14 +115,20 @@ func open(ctx context.Context, dir string, cacheKB int) (*Store, error) {
 // queryStrings runs a query of one text column and returns its values in
 // row order.
 func queryStrings(ctx context.Context, db *sql.DB, query string, args ...any) ([]string, error) {
+	return queryColumn[string](ctx, db, query, args...)
+}
+
+// queryColumn runs a query of one column and returns its values in row
+// order.
+func queryColumn[T any](ctx context.Context, db *sql.DB, query string, args ...any) ([]T, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []string
+	var out []T
 	for rows.Next() {
-		var v string
+		var v T
 		if err := rows.Scan(&v); err != nil {
 			return nil, err
 		}

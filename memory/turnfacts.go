@@ -82,20 +82,11 @@ const factsPerPart = 500
 
 // turnIDs lists the store's turns, for preloading their facts.
 func (s *Store) turnIDs(ctx context.Context) ([]int64, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id FROM turn_rows ORDER BY id`)
+	ids, err := queryColumn[int64](ctx, s.db, `SELECT id FROM turn_rows ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing turns: %w", err)
 	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+	return ids, nil
 }
 
 // factsPiece is how many turns' facts a preload reads at a time.
