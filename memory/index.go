@@ -200,6 +200,10 @@ func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 		ix.filesDone++
 		ix.turnsInFile = 0
 	}
+	// The stage stops handing jobs over when the run is cancelled.
+	if err := ctx.Err(); err != nil {
+		return rep, err
+	}
 	if ix.emb != nil {
 		if err := ix.fill(ctx); err != nil {
 			if ctx.Err() != nil {
@@ -341,6 +345,9 @@ func (s *Store) writeVectors(ctx context.Context, compact bool, fn func(tx *sql.
 	defer tx.Rollback()
 	s.openFloats(tx)
 	defer s.closeFloats(tx)
+	if err := tunedForWriting(ctx, tx); err != nil {
+		return fmt.Errorf("store: %w", diskHint(err))
+	}
 	if err := fn(tx); err != nil {
 		return fmt.Errorf("store: %w", diskHint(err))
 	}
@@ -355,26 +362,24 @@ func (s *Store) writeVectors(ctx context.Context, compact bool, fn func(tx *sql.
 	return nil
 }
 
-// writerPragmas tune the connection of an index run's transactions: a
-// 16 MB page cache instead of 2 MB, and a checkpoint every 10,000 pages
-// instead of 1,000. Indexing bench/perf's 100k-turn histories into a new
-// store in one process took 15.3-15.4 s with them and 16.9-19.7 s without
-// (two runs each, interleaved), for 20 MB more peak memory (142-143 MB
-// against 120-122 MB). The settings stay with the connection, and only a
-// process that indexes has them: the CLI, which exits after.
+// writerPragmas tune the connection of every write transaction: a 16 MB
+// page cache instead of 2 MB (or a one-shot store's 256 KiB), and a
+// checkpoint every 10,000 pages instead of 1,000. Indexing bench/perf's
+// 100k-turn histories into a new store in one process took 15.3-15.4 s
+// with them and 16.9-19.7 s without (two runs each, interleaved), for 20
+// MB more peak memory (142-143 MB against 120-122 MB). The settings stay
+// with the connection, and only a process that writes has them: the CLI,
+// which exits after (a service never writes).
 var writerPragmas = []string{`PRAGMA cache_size = -16384`, `PRAGMA wal_autocheckpoint = 10000`}
 
-// write is Store.write for the run's histories, on a connection tuned
-// for writing many of them (writerPragmas).
-func (ix *indexer) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	return ix.s.write(ctx, func(tx *sql.Tx) error {
-		for _, p := range writerPragmas {
-			if _, err := tx.ExecContext(ctx, p); err != nil {
-				return err
-			}
+// tunedForWriting applies writerPragmas to tx's connection.
+func tunedForWriting(ctx context.Context, tx *sql.Tx) error {
+	for _, p := range writerPragmas {
+		if _, err := tx.ExecContext(ctx, p); err != nil {
+			return err
 		}
-		return fn(tx)
-	})
+	}
+	return nil
 }
 
 type indexer struct {
@@ -542,7 +547,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 	parsedID := map[string]bool{}
 	displaced := map[string]bool{}
 	changedSessions, newTurns := 0, 0
-	err := ix.write(ctx, func(tx *sql.Tx) error {
+	err := ix.s.write(ctx, func(tx *sql.Tx) error {
 		changedSessions, newTurns = 0, 0
 		ix.toEmbed, ix.embedded, ix.turnsInFile, ix.fileSize = 0, 0, 0, fi.Size()
 		w := ix.newLedgerWriter(ctx, tx, full)

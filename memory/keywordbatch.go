@@ -116,8 +116,9 @@ func (s *Store) compactKeywords(ctx context.Context, newTurns int) {
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM turn_rows`).Scan(&total); err != nil || newTurns*4 < total {
 		return
 	}
-	// The merge reads and writes the whole index: on a connection with
-	// the writer's page cache (writerPragmas), not a one-shot store's.
+	// The merge reads and writes the whole index, outside a transaction:
+	// on a connection with the writer's page cache (writerPragmas), not a
+	// one-shot store's.
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -204,4 +205,42 @@ func TestReadAheadEndsWithTheRun(t *testing.T) {
 	}
 	// The store is whole and takes the next run.
 	index(t, s, newWordsEmbedder(), paths...)
+}
+
+// TestCancelledIndexReportsIt: a run cancelled while its writer waits for
+// the reading stage ends with the cancellation, not as if every history
+// had been read, also with no embedder (nothing after the histories to
+// notice it).
+func TestCancelledIndexReportsIt(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i := range 4 {
+		paths = append(paths, manyTurns(t, filepath.Join(dir, fmt.Sprint(i)), 5))
+	}
+	for range 10 {
+		s, _ := fixture(t)
+		ctx, cancel := context.WithCancel(context.Background())
+		second := make(chan struct{})
+		opened := 0
+		_, err := s.Index(ctx, IndexOptions{Paths: paths,
+			beforeWrite: func(path string) {
+				if path == paths[1] {
+					close(second)
+				}
+			},
+			open: func(name string) (*os.File, error) {
+				if opened++; opened == 3 {
+					// The writer has the second history, and soon
+					// nothing: then the run is cancelled.
+					<-second
+					time.Sleep(50 * time.Millisecond)
+					cancel()
+				}
+				return os.Open(name)
+			}})
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("a cancelled run returned %v", err)
+		}
+	}
 }

@@ -62,8 +62,7 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 // each fresh page of cache costs a page fault: at 100k turns a cold hybrid
 // 'deja recall' took 0.34-0.35 s with 256 KiB and 0.36-0.41 s with the
 // default (p50 of 7, bench/perf's queries, 4 rounds alternated), 8 MB less
-// at its peak. A write transaction of an index run sets its own
-// (writerPragmas).
+// at its peak. A write transaction sets its own (writerPragmas).
 const oneShotCacheKB = 256
 
 // open is Open with a page cache of cacheKB KiB per connection, SQLite's
@@ -210,6 +209,9 @@ func (s *Store) upgrade(ctx context.Context, v string) error {
 		return fmt.Errorf("store: upgrading the schema: %w", err)
 	}
 	defer tx.Rollback()
+	if err := tunedForWriting(ctx, tx); err != nil {
+		return fmt.Errorf("store: upgrading the schema: %w", err)
+	}
 	for v != schemaVersion {
 		u, ok := upgrades[v]
 		if !ok {
