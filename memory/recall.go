@@ -62,6 +62,11 @@ type RecallOptions struct {
 	// reads them a piece at a time and keeps none, instead of loading
 	// them all to keep for the next recall. The results are the same.
 	Once bool
+	// scan makes a one-shot recall read the vectors a piece at a time
+	// even where the store holds them: a warm store's collections may
+	// still be being built behind it (see Warm), and a recall that used
+	// them would wait for the build.
+	scan bool
 }
 
 // Trace is where one recall spent its time, for benchmarks (bench/perf
@@ -334,14 +339,15 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tunin
 	if qvec == nil {
 		return nil, 0, noSignal, nil
 	}
+	scan := opts.Once && (opts.scan || !s.holds(identity))
 	if allowed != nil {
-		hits, err := s.semanticAmong(ctx, identity, qvec, allowed, tune.Floor, opts.Once)
+		hits, err := s.semanticAmong(ctx, identity, qvec, allowed, tune.Floor, scan)
 		if errors.Is(err, errSegmentDamaged) {
 			return nil, 0, err.Error(), nil
 		}
 		return hits, 0, "", err
 	}
-	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune, opts.Trace, opts.Once)
+	hits, mean, err := s.semantic(ctx, identity, qvec, opts.Scope, tune, opts.Trace, scan)
 	if errors.Is(err, errSegmentDamaged) {
 		// Keywords still answer; the next index run repairs the file.
 		return nil, 0, err.Error(), nil

@@ -74,10 +74,10 @@ type chunkHit struct {
 // offers its semanticDepth most similar chunks that pass the scope's
 // filters (all of them under a time scope, which is tested after).
 //
-// A one-shot recall (once) scans the segment in pieces instead (see
-// semanticScan), unless the store holds the embedder's vectors already.
-func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, tune Tuning, trace *Trace, once bool) ([]semanticHit, float32, error) {
-	if once && !s.holds(identity) {
+// A recall that scans (see RecallOptions.Once) reads the segment in
+// pieces instead (see semanticScan).
+func (s *Store) semantic(ctx context.Context, identity string, qvec []float32, sc Scope, tune Tuning, trace *Trace, scan bool) ([]semanticHit, float32, error) {
+	if scan {
 		return s.semanticScan(ctx, identity, qvec, sc, tune, trace)
 	}
 	domain := tune.Domain
@@ -602,12 +602,12 @@ func refuseEmbedding(context.Context, string) ([]float32, error) {
 // query vector is at least floor, reading their vectors directly: the
 // turns a literal lookup allows are few, and each must be ranked, not only
 // those among the collection's nearest. A turn without vectors is left out.
-// A one-shot recall (once) scans the segment for them (semanticAmongScan).
-func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float32, allowed map[int64]bool, floor float32, once bool) ([]semanticHit, error) {
+// A recall that scans reads the segment for them (semanticAmongScan).
+func (s *Store) semanticAmong(ctx context.Context, identity string, qvec []float32, allowed map[int64]bool, floor float32, scan bool) ([]semanticHit, error) {
 	if len(allowed) == 0 {
 		return nil, nil
 	}
-	if once && !s.holds(identity) {
+	if scan {
 		return s.semanticAmongScan(ctx, identity, qvec, allowed, floor)
 	}
 	ev, err := s.embedderVectors(ctx, identity)

@@ -34,15 +34,16 @@ type Warm struct {
 	loading sync.RWMutex
 
 	// ready holds the embedders whose vectors a load behind the recalls
-	// (loadBehind) has loaded since the store last changed, and loads
-	// those being loaded, each closing its channel when done; both are
-	// guarded by readyMu, taken after loading, never before. Until an embedder is ready, a recall by meaning is
-	// answered one-shot (RecallOptions.Once, the same results), so a new
-	// service's first recall, or the first after an index run, does not
-	// wait for the whole load.
+	// (loadBehind) has loaded since the store last changed, and loads the
+	// loads under way; closed says Close has begun. They are guarded by
+	// readyMu, taken after loading, never before. Until an embedder is
+	// ready, a recall by meaning is answered one-shot (RecallOptions.Once,
+	// the same results), so a new service's first recall, or the first
+	// after an index run, does not wait for the whole load.
 	readyMu sync.Mutex
 	ready   map[string]bool
-	loads   map[string]chan struct{}
+	loads   map[string]*behindLoad
+	closed  bool
 	// gen counts the changes Refresh saw, so a load of facts stops at
 	// one.
 	gen atomic.Int64
@@ -90,6 +91,14 @@ func (w *Warm) waitQuiet(ctx context.Context, quiet, patience time.Duration) {
 	}
 }
 
+// behindLoad is one load of an embedder's vectors and every turn's facts
+// behind the recalls. err is why it failed, set before done closes.
+type behindLoad struct {
+	done chan struct{}
+	gen  int64
+	err  error
+}
+
 // warmIdleConns is how many database connections a warm store keeps open
 // for concurrent recalls.
 const warmIdleConns = 16
@@ -112,7 +121,7 @@ func OpenWarm(ctx context.Context, dir string) (*Warm, error) {
 		s.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	w := &Warm{Store: s, conn: conn, ready: map[string]bool{}, loads: map[string]chan struct{}{}}
+	w := &Warm{Store: s, conn: conn, ready: map[string]bool{}, loads: map[string]*behindLoad{}}
 	w.behind, w.stopBehind = context.WithCancel(context.Background())
 	w.idleSince.Store(time.Now().UnixNano())
 	if w.version, err = w.dataVersion(ctx); err != nil {
@@ -125,6 +134,9 @@ func OpenWarm(ctx context.Context, dir string) (*Warm, error) {
 // Close ends the loads behind the recalls and releases the held
 // connection and the database.
 func (w *Warm) Close() error {
+	w.readyMu.Lock()
+	w.closed = true
+	w.readyMu.Unlock()
 	w.stopBehind()
 	w.running.Wait()
 	w.conn.Close()
@@ -147,35 +159,29 @@ func (w *Warm) Recall(ctx context.Context, opts RecallOptions) (*Recall, error) 
 	defer w.loading.RUnlock()
 	if opts.Embedder != nil && opts.Mode != Keyword {
 		if identity := opts.Embedder.Identity(); !w.isReady(identity) {
-			opts.Once = true
+			opts.Once, opts.scan = true, true
 			w.loadBehind(identity)
 		}
 	}
 	return w.Store.Recall(ctx, opts)
 }
 
-// Preload loads the embedder's vectors and collections (Store.Preload)
-// and returns once they are, so that the recalls after it are warm.
+// Preload has the embedder's vectors and collections, then every turn's
+// ranking facts, loaded (Store.Preload), unless they are, and returns once
+// they are, or with what failed.
 func (w *Warm) Preload(ctx context.Context, identity string) error {
 	if _, err := w.Refresh(ctx); err != nil {
 		return err
 	}
 	w.loading.RLock()
-	done := w.loadBehind(identity)
+	l := w.loadBehind(identity)
 	w.loading.RUnlock()
 	select {
-	case <-done:
+	case <-l.done:
+		return l.err
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	w.loading.RLock()
-	defer w.loading.RUnlock()
-	// A load that failed (or one the store's change dropped) is done
-	// here, where the error is reported.
-	if w.isReady(identity) {
-		return nil
-	}
-	return w.Store.Preload(ctx, identity)
 }
 
 func (w *Warm) isReady(identity string) bool {
@@ -184,28 +190,51 @@ func (w *Warm) isReady(identity string) bool {
 	return w.ready[identity]
 }
 
-// loadBehind starts loading the embedder's vectors on a goroutine of its
-// own unless a load of them is under way, and returns that load's done
-// channel. The caller holds loading for reading, so a change to the store
-// cannot come between its look at ready and this.
-func (w *Warm) loadBehind(identity string) <-chan struct{} {
+// finished is a load with nothing to do.
+var finished = func() *behindLoad {
+	l := &behindLoad{done: make(chan struct{})}
+	close(l.done)
+	return l
+}()
+
+// loadBehind starts loading the embedder's vectors and every turn's facts
+// on a goroutine of its own, unless a load of them since the store last
+// changed is under way (it returns that one) or they are loaded. The
+// caller holds loading for reading, so a change to the store cannot come
+// between its look at ready and this.
+func (w *Warm) loadBehind(identity string) *behindLoad {
 	w.readyMu.Lock()
 	defer w.readyMu.Unlock()
-	if done, ok := w.loads[identity]; ok {
-		return done
+	if w.closed {
+		return &behindLoad{done: finished.done, err: fmt.Errorf("store: closed")}
 	}
-	done := make(chan struct{})
-	w.loads[identity] = done
+	gen := w.gen.Load()
+	if l, ok := w.loads[identity]; ok && l.gen == gen {
+		return l
+	}
+	if w.ready[identity] {
+		return finished
+	}
+	l := &behindLoad{done: make(chan struct{}), gen: gen}
+	w.loads[identity] = l
 	w.running.Add(1)
 	go func() {
 		defer w.running.Done()
-		defer close(done)
+		defer func() {
+			w.readyMu.Lock()
+			if w.loads[identity] == l {
+				delete(w.loads, identity)
+			}
+			w.readyMu.Unlock()
+			close(l.done)
+		}()
 		if w.beforeLoad != nil {
 			w.beforeLoad(w.behind)
 		}
 		w.waitQuiet(w.behind, loadQuiet, loadPatience)
 		ids, gen, err := w.loadVectors(identity)
 		if err != nil {
+			l.err = err
 			return
 		}
 		// The turns' facts next, a piece at a time, so that a change to
@@ -214,9 +243,9 @@ func (w *Warm) loadBehind(identity string) <-chan struct{} {
 			w.waitQuiet(w.behind, 0, loadPatience)
 			w.loading.RLock()
 		}
-		_ = w.Store.preloadFacts(w.behind, ids, lock, w.loading.RUnlock, func() bool { return w.gen.Load() == gen })
+		l.err = w.Store.preloadFacts(w.behind, ids, lock, w.loading.RUnlock, func() bool { return w.gen.Load() == gen })
 	}()
-	return done
+	return l
 }
 
 // loadVectors loads the embedder's vectors and collections, marks them
@@ -233,7 +262,6 @@ func (w *Warm) loadVectors(identity string) ([]int64, int64, error) {
 	}
 	w.readyMu.Lock()
 	defer w.readyMu.Unlock()
-	delete(w.loads, identity)
 	if err == nil {
 		w.ready[identity] = true
 	}
@@ -258,8 +286,8 @@ func (w *Warm) Refresh(ctx context.Context) (bool, error) {
 	w.version = v
 	w.readyMu.Lock()
 	clear(w.ready)
-	w.readyMu.Unlock()
 	w.gen.Add(1)
+	w.readyMu.Unlock()
 	w.loading.Unlock()
 	return true, nil
 }

@@ -189,3 +189,52 @@ func TestOneShotAndWarmPageCaches(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmScansWhileItsCollectionsAreBuilt: between reading the vectors
+// and building the collections, the store holds the vectors but not the
+// collections; a recall that is not to wait for the load scans the
+// segment instead of building them itself. A second Preload of what is
+// loaded starts no load.
+func TestWarmScansWhileItsCollectionsAreBuilt(t *testing.T) {
+	ctx := context.Background()
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	w, err := OpenWarm(ctx, s.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	loads := 0
+	release := make(chan struct{})
+	w.beforeLoad = func(ctx context.Context) {
+		loads++
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+	}
+	// The load behind is held back after the vectors were read.
+	if _, err := w.embedderVectors(ctx, emb.Identity()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Recall(ctx, RecallOptions{Query: "token bucket limiter", Mode: Hybrid, Embedder: emb}); err != nil {
+		t.Fatal(err)
+	}
+	w.Store.mu.Lock()
+	built := len(w.warm)
+	w.Store.mu.Unlock()
+	if built != 0 {
+		t.Fatalf("a recall before the load built %d collections itself", built)
+	}
+	close(release)
+	if err := w.Preload(ctx, emb.Identity()); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Preload(ctx, emb.Identity()); err != nil {
+		t.Fatal(err)
+	}
+	if loads != 1 {
+		t.Fatalf("%d loads behind the recalls, want 1: Preload of what was loaded started another", loads)
+	}
+}
