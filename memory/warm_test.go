@@ -63,6 +63,32 @@ func TestWarmSeesAnIndexRunElsewhere(t *testing.T) {
 	}
 }
 
+// indexedWarm indexes the fixture history and opens a warm store on it;
+// the store's Close is the caller's.
+func indexedWarm(t *testing.T) (*Store, string, *Warm, *wordsEmbedder) {
+	t.Helper()
+	s, path := fixture(t)
+	emb := newWordsEmbedder()
+	index(t, s, emb, path)
+	w, err := OpenWarm(context.Background(), s.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, path, w, emb
+}
+
+// holdLoads holds each load behind w's recalls back until release closes
+// (or w closes), counting them in loads.
+func holdLoads(w *Warm, release <-chan struct{}, loads *int) {
+	w.beforeLoad = func(ctx context.Context) {
+		*loads++
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+	}
+}
+
 // TestWarmAnswersOneShotUntilLoaded: a warm store's recall by meaning does
 // not wait for the vectors to load, neither the first nor the first after
 // an index run elsewhere: it is answered one-shot, with the results the
@@ -70,21 +96,10 @@ func TestWarmSeesAnIndexRunElsewhere(t *testing.T) {
 // still under way.
 func TestWarmAnswersOneShotUntilLoaded(t *testing.T) {
 	ctx := context.Background()
-	s, path := fixture(t)
-	emb := newWordsEmbedder()
-	index(t, s, emb, path)
-
-	w, err := OpenWarm(ctx, s.Dir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, path, w, emb := indexedWarm(t)
 	release := make(chan struct{})
-	w.beforeLoad = func(ctx context.Context) {
-		select {
-		case <-release:
-		case <-ctx.Done():
-		}
-	}
+	var loads int
+	holdLoads(w, release, &loads)
 	low := DefaultTuning(emb.Identity())
 	low.Floor = 0.01
 	ask := func(q string, mode Mode) *Recall {
@@ -136,13 +151,7 @@ func TestWarmAnswersOneShotUntilLoaded(t *testing.T) {
 
 	// An index run elsewhere: the next recall is one-shot again, and
 	// sees the new turn.
-	held := make(chan struct{})
-	w.beforeLoad = func(ctx context.Context) {
-		select {
-		case <-held:
-		case <-ctx.Done():
-		}
-	}
+	holdLoads(w, make(chan struct{}), &loads)
 	appendFile(t, path, thirdSession)
 	index(t, s, emb, path)
 	r := ask("token bucket limiter login rate", Semantic)
@@ -197,23 +206,11 @@ func TestOneShotAndWarmPageCaches(t *testing.T) {
 // loaded starts no load.
 func TestWarmScansWhileItsCollectionsAreBuilt(t *testing.T) {
 	ctx := context.Background()
-	s, path := fixture(t)
-	emb := newWordsEmbedder()
-	index(t, s, emb, path)
-	w, err := OpenWarm(ctx, s.Dir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, w, emb := indexedWarm(t)
 	defer w.Close()
 	loads := 0
 	release := make(chan struct{})
-	w.beforeLoad = func(ctx context.Context) {
-		loads++
-		select {
-		case <-release:
-		case <-ctx.Done():
-		}
-	}
+	holdLoads(w, release, &loads)
 	// The load behind is held back after the vectors were read.
 	if _, err := w.embedderVectors(ctx, emb.Identity()); err != nil {
 		t.Fatal(err)
