@@ -42,7 +42,7 @@ type ledgerTurn struct {
 // again, so one session's turns are in memory at a time.
 func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Session, tomb map[string]bool, known []knownSession, full bool) ([]*sessionPlan, error) {
 	ix.rep.Redacted += redactSessions(sessions, tomb)
-	return ix.planHashed(ctx, sessions, turnHashes(sessions, path, tomb), nil, tomb, known, full)
+	return ix.planHashed(ctx, sessions, turnHashes(sessions, path, tomb, nil), nil, tomb, known, full)
 }
 
 // planHashed compares each parsed session that is not forgotten, already

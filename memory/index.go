@@ -825,10 +825,18 @@ func (w *ledgerWriter) putFileState(path string, st fileState) error {
 	return err
 }
 
+// fileStateColumns are the files columns a fileState holds, in the order
+// of its fields.
+const fileStateColumns = `size, mtime_ns, last_offset, last_ordinal, fingerprint, full_pending, harness`
+
+// fields are where a row of fileStateColumns scans into.
+func (st *fileState) fields() []any {
+	return []any{&st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint, &st.full, &st.harness}
+}
+
 func (s *Store) fileState(ctx context.Context, path string) (fileState, error) {
 	var st fileState
-	err := s.db.QueryRowContext(ctx, `SELECT size, mtime_ns, last_offset, last_ordinal, fingerprint, full_pending, harness FROM files WHERE path = ?`, path).
-		Scan(&st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint, &st.full, &st.harness)
+	err := s.db.QueryRowContext(ctx, `SELECT `+fileStateColumns+` FROM files WHERE path = ?`, path).Scan(st.fields()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, nil
 	}
@@ -841,7 +849,7 @@ func (s *Store) fileState(ctx context.Context, path string) (fileState, error) {
 
 // fileStates reads every files row, by path.
 func (s *Store) fileStates(ctx context.Context) (map[string]fileState, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, size, mtime_ns, last_offset, last_ordinal, fingerprint, full_pending, harness FROM files`)
+	rows, err := s.db.QueryContext(ctx, `SELECT path, `+fileStateColumns+` FROM files`)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading the ledger: %w", err)
 	}
@@ -850,7 +858,7 @@ func (s *Store) fileStates(ctx context.Context) (map[string]fileState, error) {
 	for rows.Next() {
 		var path string
 		st := fileState{known: true}
-		if err := rows.Scan(&path, &st.size, &st.mtime, &st.lastOffset, &st.lastOrdinal, &st.fingerprint, &st.full, &st.harness); err != nil {
+		if err := rows.Scan(append([]any{&path}, st.fields()...)...); err != nil {
 			return nil, fmt.Errorf("store: reading the ledger: %w", err)
 		}
 		out[path] = st

@@ -157,9 +157,10 @@ func (ix *indexer) readAhead(ctx context.Context, paths []string) <-chan *fileJo
 }
 
 // openFile does for one history what comes before its transaction: reads
-// its files row (from known, when set: the rows the run started with), looks at the file, chooses its harness, opens it, checks
-// the part read before against its fingerprint, and reads its known
-// sessions and tombstones. A history to read is left open, its windows
+// its files row (from known, when set: the rows the run started with),
+// looks at the file, chooses its harness, opens it, checks the part read
+// before against its fingerprint, and reads its known sessions and
+// tombstones. A history to read is left open, its windows
 // channel made; readWindows fills it.
 func (ix *indexer) openFile(ctx context.Context, path string, known map[string]fileState) *fileJob {
 	job := &fileJob{path: path}
@@ -381,19 +382,10 @@ func (ix *indexer) cutWindow(ctx context.Context, job *fileJob, sessions []harne
 	for _, ks := range job.known {
 		known[ks.id] = true
 	}
-	sigs := make(map[*harness.Session]turnSigs, len(sessions))
 	made := map[*harness.Session][]sessionPart{}
-	for i := range sessions {
-		sess := &sessions[i]
-		if job.tomb[sess.ID] {
-			continue
-		}
-		*sess = withProject(*sess, job.path)
-		turns := chunk.Turns(*sess)
-		sig := sigsOf(turns)
-		sigs[sess] = sig
+	sigs := turnHashes(sessions, job.path, job.tomb, func(sess *harness.Session, turns []chunk.Turn, sig turnSigs) {
 		if known[sess.ID] || ctx.Err() != nil {
-			continue
+			return
 		}
 		var parts []sessionPart
 		pl := &sessionPlan{sess: sess, hashes: sig.hash}
@@ -402,7 +394,7 @@ func (ix *indexer) cutWindow(ctx context.Context, job *fileJob, sessions []harne
 			return true
 		})
 		made[sess] = parts
-	}
+	})
 	return sigs, made, emb
 }
 
@@ -430,8 +422,9 @@ func reservedIDs(known []knownSession, incremental bool, from int64) map[string]
 }
 
 // turnHashes gives each session not forgotten its project and returns its
-// turns' indexes and hashes.
-func turnHashes(sessions []harness.Session, path string, tomb map[string]bool) map[*harness.Session]turnSigs {
+// turns' indexes and hashes; then, when set, hands each session its turns
+// and their hashes before they are dropped.
+func turnHashes(sessions []harness.Session, path string, tomb map[string]bool, then func(*harness.Session, []chunk.Turn, turnSigs)) map[*harness.Session]turnSigs {
 	out := make(map[*harness.Session]turnSigs, len(sessions))
 	for i := range sessions {
 		sess := &sessions[i]
@@ -439,7 +432,12 @@ func turnHashes(sessions []harness.Session, path string, tomb map[string]bool) m
 			continue
 		}
 		*sess = withProject(*sess, path)
-		out[sess] = sigsOf(chunk.Turns(*sess))
+		turns := chunk.Turns(*sess)
+		sig := sigsOf(turns)
+		out[sess] = sig
+		if then != nil {
+			then(sess, turns, sig)
+		}
 	}
 	return out
 }

@@ -94,17 +94,18 @@ const factsPiece = 4000
 
 // preloadFacts reads the facts of the turns ids that the store does not
 // hold yet, a piece at a time, each piece between lock and unlock (a
-// long-running process's hold on the store, see Warm) while keep says the
-// store is unchanged since ids were listed.
+// long-running process's hold on the store, see Warm), and stops once keep
+// says the store changed since ids were listed.
 func (s *Store) preloadFacts(ctx context.Context, ids []int64, lock, unlock func(), keep func() bool) error {
 	for len(ids) > 0 {
 		piece := ids[:min(factsPiece, len(ids))]
 		ids = ids[len(piece):]
 		lock()
-		var err error
-		if keep() {
-			_, err = s.turnFacts(ctx, piece)
+		if !keep() {
+			unlock()
+			return nil
 		}
+		_, err := s.turnFacts(ctx, piece)
 		unlock()
 		if err != nil {
 			return err

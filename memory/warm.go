@@ -67,8 +67,9 @@ type Warm struct {
 // loadPatience each). The load keeps both cores busy for about a second at
 // 100k turns, and the recall it would compete with is the one a load
 // behind it is for: at 100k turns a new service's first recall took 755 ms
-// competing with the load, and 364-423 ms alone (one-shot in both cases;
-// waiting for the load, 580 ms).
+// competing with the load, and 364-423 ms alone (one-shot in both cases,
+// a one-off timing of 'deja serve' and one 'deja recall', not kept);
+// waiting for the load, 580 ms (bench/perf at 15aa8cd).
 const (
 	loadQuiet    = 150 * time.Millisecond
 	loadPatience = 2 * time.Second
