@@ -180,7 +180,8 @@ func mkdir(t *testing.T, dir string) string {
 }
 
 // TestReadAheadEndsWithTheRun: a run that ends early (cancelled, or out of
-// disk) leaves no goroutine reading ahead and no history open.
+// disk) leaves no goroutine reading ahead and no history open (checked
+// where /proc/self/fd lists a process's files).
 func TestReadAheadEndsWithTheRun(t *testing.T) {
 	s, path := fixture(t)
 	dir := t.TempDir()
@@ -202,6 +203,15 @@ func TestReadAheadEndsWithTheRun(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before {
 		buf := make([]byte, 1<<16)
 		t.Fatalf("%d goroutines after the run, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
+	}
+	// No history is left open.
+	if fds, err := os.ReadDir("/proc/self/fd"); err == nil {
+		for _, fd := range fds {
+			target, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name()))
+			if err == nil && strings.HasPrefix(target, dir) {
+				t.Errorf("%s is still open after the run", target)
+			}
+		}
 	}
 	// The store is whole and takes the next run.
 	index(t, s, newWordsEmbedder(), paths...)
