@@ -109,6 +109,9 @@ func rawText(c json.RawMessage) string {
 func TestCorpus(t *testing.T) {
 	const project = "/home/anthonyguera"
 	var prompts, edits, shells int
+	// The corpus is listed before the count check is deferred: a clone
+	// without it skips here, and a skipped test checks nothing.
+	chats := corpusChats(t)
 	defer func() {
 		// The corpus has prompts, edits and shell calls; a test that
 		// checked none of them would pass on anything.
@@ -116,7 +119,7 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("checked %d prompts, %d edited files, %d commands: too few", prompts, edits, shells)
 		}
 	}()
-	for _, path := range corpusChats(t) {
+	for _, path := range chats {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(path)
