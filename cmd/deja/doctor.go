@@ -16,7 +16,6 @@ import (
 	"github.com/ollama/ollama/api"
 	"github.com/spf13/cobra"
 
-	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
@@ -153,11 +152,7 @@ func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 	sources, warnings := discoverSources(cfg)
 	rep.Sources = make([]sourceJSON, 0, len(sources))
 	for _, s := range sources {
-		js := sourceJSON{Path: s.Path, Harness: s.Harness, Reasons: []reasonJSON{}, Size: s.Size, Modified: s.ModTime.Format(time.RFC3339)}
-		for _, r := range s.Reasons {
-			js.Reasons = append(js.Reasons, reasonJSON{Kind: r.Kind, From: r.From})
-		}
-		rep.Sources = append(rep.Sources, js)
+		rep.Sources = append(rep.Sources, newSourceJSON(s))
 	}
 	rep.SourceWarnings = append([]string{}, warnings...)
 	rep.Store, rep.Embedders = storeDiagnosis(ctx, cfg.DataDir)
@@ -317,11 +312,7 @@ func printDoctor(io *IO, rep doctorReport) {
 		if i == 0 {
 			label = "sources"
 		}
-		reasons := make([]string, len(s.Reasons))
-		for j, r := range s.Reasons {
-			reasons[j] = aider.Reason{Kind: aider.ReasonKind(r.Kind), From: r.From}.String()
-		}
-		fmt.Fprintf(w, "%-11s %s (%s; %s)\n", label, s.Path, formatSize(s.Size), strings.Join(reasons, ", "))
+		fmt.Fprintf(w, "%-11s %s (%s; %s)\n", label, s.Path, formatSize(s.Size), s.label)
 	}
 	for _, warn := range rep.SourceWarnings {
 		fmt.Fprintf(w, "            warning: %s\n", warn)

@@ -145,6 +145,25 @@ type sourceJSON struct {
 	Size     int64        `json:"size"`
 	Modified string       `json:"modified"`
 	Harness  string       `json:"harness"`
+	// label is how 'deja sources' names the reasons, for doctor's text:
+	// a kind alone cannot say which harness's variable led to the file.
+	label string
+}
+
+// newSourceJSON is one source as sources --json and doctor --json give it.
+func newSourceJSON(s foundSource) sourceJSON {
+	js := sourceJSON{
+		Path:     s.Path,
+		Harness:  s.Harness,
+		Reasons:  make([]reasonJSON, 0, len(s.Reasons)),
+		Size:     s.Size,
+		Modified: s.ModTime.Format(time.RFC3339),
+		label:    sourceReasons(s),
+	}
+	for _, r := range s.Reasons {
+		js.Reasons = append(js.Reasons, reasonJSON{Kind: r.Kind, From: r.From})
+	}
+	return js
 }
 
 type reasonJSON struct {
@@ -158,17 +177,7 @@ func printSourcesJSON(w io.Writer, sources []foundSource, warnings []string) err
 		Warnings: append([]string{}, warnings...),
 	}
 	for _, s := range sources {
-		js := sourceJSON{
-			Path:     s.Path,
-			Harness:  s.Harness,
-			Reasons:  make([]reasonJSON, 0, len(s.Reasons)),
-			Size:     s.Size,
-			Modified: s.ModTime.Format(time.RFC3339),
-		}
-		for _, r := range s.Reasons {
-			js.Reasons = append(js.Reasons, reasonJSON{Kind: r.Kind, From: r.From})
-		}
-		out.Sources = append(out.Sources, js)
+		out.Sources = append(out.Sources, newSourceJSON(s))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -71,7 +71,7 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 	fmt.Fprintf(w, "histories   %d in %d projects\n", st.Files, st.Projects)
 	fmt.Fprintf(w, "sessions    %d with turns (%d left their file and are kept)\n", st.Sessions, st.Gone)
 	if st.Subagent > 0 {
-		fmt.Fprintf(w, "            %d of them ran by subagents, out of recall and 'deja sessions' unless --subagents\n", st.Subagent)
+		fmt.Fprintf(w, "            %d of them ran by subagents, out of recall and 'deja sessions' unless --include-subagents\n", st.Subagent)
 	}
 	if st.Empty > 0 {
 		fmt.Fprintf(w, "            %d more hold no turn (started and quit): 'deja sessions --all' lists them\n", st.Empty)
