@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
@@ -15,4 +16,24 @@ func TestGolden(t *testing.T) {
 	harnesstest.CheckGoldens(t, ".jsonl", 9, func(name string, data []byte) *harness.History {
 		return Parse(data, harness.ParseOptions{Path: fixtureDir + name})
 	})
+}
+
+// TestLayout: a transcript written with spaces after colons and commas,
+// or its keys in another order, is the same transcript.
+func TestLayout(t *testing.T) {
+	harnesstest.CheckLayouts(t, ".jsonl", corpusDir+"/*.jsonl", func(name string, head []byte) error {
+		return Reader{}.Sniff(fixtureDir+name, head)
+	}, func(name string, data []byte) *harness.History {
+		return Parse(data, harness.ParseOptions{Path: fixtureDir + name})
+	})
+}
+
+// TestSniffSpacedFirstLineLongerThanTheHead: a first line longer than the
+// head the indexer reads is judged by its keys before the cut, whatever
+// the spacing; the sniff once looked for `"sessionId":"` byte for byte.
+func TestSniffSpacedFirstLineLongerThanTheHead(t *testing.T) {
+	line := `{ "type": "user", "sessionId": "11111111-2222-4333-8444-555555555555", "message": { "role": "user", "content": "` + strings.Repeat("long ", 4000) + `" } }` + "\n"
+	if err := (Reader{}).Sniff(fixtureDir+"t.jsonl", []byte(line[:8192])); err != nil {
+		t.Errorf("not claimed: %v", err)
+	}
 }

@@ -108,8 +108,6 @@ type state struct {
 	turn int
 }
 
-var toolUseIDKey = []byte(`"tool_use_id":`)
-
 // line handles one line and reports whether it was consumed (a partial
 // last line that is not yet complete JSON is not).
 func (p *parser) line(l *harness.Lines) bool {
@@ -118,10 +116,10 @@ func (p *parser) line(l *harness.Lines) bool {
 		return true
 	}
 	// A tool's answer is the largest kind of line (a file read, a command's
-	// output) and holds no typed text: the key tool_use_id, unquoted, only
-	// occurs in a tool_result block, so such a line is skipped undecoded
-	// (and unvalidated, unless it is a last line that may be half written).
-	if bytes.Contains(raw, toolUseIDKey) && (!l.Partial || json.Valid(raw)) {
+	// output) and holds no typed text: the key tool_use_id only occurs in a
+	// tool_result block, so such a line is skipped undecoded (and
+	// unvalidated, unless it is a last line that may be half written).
+	if harness.HasKey(raw, "tool_use_id") && (!l.Partial || json.Valid(raw)) {
 		return true
 	}
 	var ln line

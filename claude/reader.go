@@ -44,8 +44,8 @@ func (Reader) Sniff(path string, head []byte) error {
 		SessionID string `json:"sessionId"`
 	}
 	if json.Unmarshal(first, &l) != nil {
-		// A first line longer than the head: judge by its opening keys.
-		if bytes.HasPrefix(first, []byte("{")) && bytes.Contains(first, []byte(`"sessionId":"`)) {
+		// A first line longer than the head: judge by the keys before the cut.
+		if harness.TopKeys(first, "sessionId")[0] {
 			return nil
 		}
 		return errNotTranscript

@@ -33,14 +33,15 @@ type legacyItem struct {
 }
 
 // isLegacy reports whether data opens as a legacy rollout: an object
-// whose first key is "session".
+// holding its session (no line of the later generations has one).
 func isLegacy(data []byte) bool {
-	d := bytes.TrimLeft(data, " \t\r\n")
-	if !bytes.HasPrefix(d, []byte("{")) {
-		return false
-	}
-	d = bytes.TrimLeft(d[1:], " \t\r\n")
-	return bytes.HasPrefix(d, []byte(`"session"`))
+	return harness.TopKeys(data, "session")[0]
+}
+
+// hasItems reports whether the object data opens with holds its items
+// before any cut.
+func hasItems(data []byte) bool {
+	return harness.TopKeys(data, "items")[0]
 }
 
 // parseLegacy reads a legacy rollout whole. The file is one object that

@@ -85,7 +85,7 @@ func Parse(data []byte, opts harness.ParseOptions) *harness.History {
 		return parseLegacy(data, opts)
 	}
 	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, st: state{turn: -1}}
-	p.useEvents = bytes.Contains(data, []byte(`"type":"user_message"`))
+	p.useEvents = hasUserEvents(data)
 	p.st.sess.Offset = opts.Offset
 	lines := harness.NewLines(data)
 	end := 0
@@ -162,39 +162,19 @@ var unreadPayloads = map[string]bool{
 	"ghost_snapshot": true, "token_count": true, "agent_reasoning": true, "exec_command_end": true,
 }
 
-var payloadType = []byte(`,"payload":{"type":"`)
-
-// lineType is the opening of a wrapped line of the given type, as Codex
-// writes it: {"timestamp":"…","type":"event_msg","payload":…
-func lineType(typ string) []byte { return []byte(`","type":"` + typ + `","payload":`) }
-
-var (
-	eventLine       = lineType("event_msg")
-	turnContextLine = lineType("turn_context")
-)
-
-// skippable reports a wrapped line that, by its opening bytes, holds
-// nothing deja reads: a payload type it never reads, a message of the
-// stream not read, or a turn context once the project is known.
+// skippable reports a line that, by its type and its payload's type
+// (lineHead), holds nothing deja reads: a payload type it never reads, a
+// message of the stream not read, or a turn context once the project is
+// known. Walking a line to them costs a fraction of decoding it.
 func (p *parser) skippable(raw []byte) bool {
-	head := raw[:min(len(raw), 160)]
+	typ, payload := lineHead(raw)
 	switch {
-	case !p.useEvents && bytes.Contains(head, eventLine):
+	case !p.useEvents && string(typ) == "event_msg":
 		return true
-	case p.st.sess.Project != "" && bytes.Contains(head, turnContextLine):
+	case p.st.sess.Project != "" && string(typ) == "turn_context":
 		return true
 	}
-	i := bytes.Index(head, payloadType)
-	if i < 0 {
-		return false
-	}
-	rest := raw[i+len(payloadType):]
-	j := bytes.IndexByte(rest[:min(len(rest), 40)], '"')
-	if j <= 0 {
-		return false
-	}
-	typ := string(rest[:j])
-	return unreadPayloads[typ] || (p.useEvents && typ == "message")
+	return unreadPayloads[string(payload)] || (p.useEvents && string(payload) == "message")
 }
 
 func (p *parser) wrapped(rl rolloutLine, t time.Time, n int) {

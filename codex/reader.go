@@ -52,7 +52,7 @@ func (Reader) Sniff(path string, head []byte) error {
 		}
 		return errNotRollout
 	}
-	if strings.HasSuffix(path, ".json") && isLegacy(head) && bytes.Contains(head, []byte(`"items"`)) {
+	if strings.HasSuffix(path, ".json") && isLegacy(head) && hasItems(head) {
 		return nil // the first generation: one object (§2.2)
 	}
 	if !strings.HasSuffix(path, ".jsonl") || !firstLineIsMeta(head) {
@@ -74,9 +74,12 @@ func firstLineIsMeta(head []byte) bool {
 	}
 	if json.Unmarshal(first, &l) != nil {
 		// A meta line longer than the head (instructions run to kilobytes):
-		// judged by its opening keys, as Codex writes them.
-		return bytes.Contains(first[:min(len(first), 200)], []byte(`"type":"session_meta"`)) ||
-			(bytes.HasPrefix(first, []byte(`{"id":"`)) && bytes.Contains(first, []byte(`"instructions":`)))
+		// judged by the keys before the cut.
+		if typ, _ := lineHead(first); string(typ) == "session_meta" {
+			return true
+		}
+		held := harness.TopKeys(first, "id", "instructions")
+		return held[0] && held[1]
 	}
 	return l.Type == "session_meta" || (l.Type == "" && l.ID != "" && l.Timestamp != "" && l.Instructions != nil)
 }

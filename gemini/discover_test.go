@@ -142,3 +142,18 @@ func TestReaderParse(t *testing.T) {
 		t.Errorf("%+v", h.Sessions)
 	}
 }
+
+// TestSniffReadsTheHeaderKeys: a recording is told by its header's keys,
+// whatever their spacing and order, and not by the names appearing as
+// values.
+func TestSniffReadsTheHeaderKeys(t *testing.T) {
+	path := "/home/dev/.gemini/tmp/proj/chats/session-2026-01-01T10-00-abcd1234.jsonl"
+	for head, want := range map[string]bool{
+		`{ "projectHash": "5dd1816", "startTime": "2026-01-01T10:00:00Z", "sessionId": "33333333-cccc-4ddd-8eee-000000000001" }` + "\n": true,
+		`{"type":"note","fields":["sessionId","projectHash"]}` + "\n":                                                                   false,
+	} {
+		if got := (Reader{}).Sniff(path, []byte(head)) == nil; got != want {
+			t.Errorf("%s: claimed %v, want %v", head, got, want)
+		}
+	}
+}

@@ -28,9 +28,9 @@ func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery { return 
 // errNotChat is Sniff's answer for a file that is not a chat recording.
 var errNotChat = errors.New("not a Gemini CLI chat recording (a JSON file with sessionId and projectHash under .gemini/tmp/<project>/chats)")
 
-// Sniff accepts a JSON or JSONL file whose head holds the recording's
-// header fields, sessionId and projectHash; Claude Code's lines carry a
-// sessionId too, but never a projectHash.
+// Sniff accepts a JSON or JSONL file that opens with an object holding the
+// recording's header fields, sessionId and projectHash; Claude Code's lines
+// carry a sessionId too, but never a projectHash.
 func (Reader) Sniff(path string, head []byte) error {
 	switch filepath.Ext(path) {
 	case ".json", ".jsonl":
@@ -38,7 +38,7 @@ func (Reader) Sniff(path string, head []byte) error {
 		return errNotChat
 	}
 	h := bytes.TrimLeft(head, " \t\r\n\xef\xbb\xbf")
-	if len(h) == 0 || h[0] != '{' || !bytes.Contains(h, []byte(`"sessionId"`)) || !bytes.Contains(h, []byte(`"projectHash"`)) {
+	if held := harness.TopKeys(h, "sessionId", "projectHash"); !held[0] || !held[1] {
 		return errNotChat
 	}
 	return nil

@@ -98,8 +98,9 @@ type ParseOptions struct {
 	// FirstOrdinal is the ordinal of the first session in data; 0 means 1.
 	FirstOrdinal int
 	// Reserved reports IDs that must not be handed out again: sessions
-	// before Offset, or sessions that have left the file. Readers whose IDs
-	// come from the harness's own session ids may ignore it.
+	// before Offset, or known sessions that a session parsed under their
+	// ID is not. Readers whose IDs come from the harness's own session ids
+	// may ignore it.
 	Reserved func(id string) bool
 	// Location is the zone of times written without one; nil means
 	// time.Local.

@@ -692,13 +692,15 @@ func TestIndexKeepsTurnLinesOfTheFile(t *testing.T) {
 	}
 }
 
-// ledgerDump is everything the store holds of its sessions and turns, in
+// ledgerDump is everything the store holds of its sessions, turns,
+// files and tombstones but the turns' text and vectors (see storeDump), in
 // a stable order, for comparing two stores.
 func ledgerDump(t *testing.T, s *Store) string {
 	t.Helper()
 	rows, err := s.db.Query(`
-		SELECT s.id, s.ordinal, coalesce(s.started, ''), s.header, s.offset, s.end_offset, s.present,
-			coalesce(t.turn, -2), coalesce(t.line, 0), coalesce(t.hash, '')
+		SELECT s.id, s.path, s.project, s.harness, s.parent, s.subagent, s.marker, s.ordinal, coalesce(s.started, ''),
+			s.header, s.offset, s.end_offset, s.present,
+			coalesce(t.turn, -2), coalesce(t.line, 0), coalesce(t.hash, ''), coalesce(t.actions, ''), coalesce(t.time_ns, 0)
 		FROM sessions s LEFT JOIN turns t ON t.session_id = s.id ORDER BY s.id, t.turn`)
 	if err != nil {
 		t.Fatal(err)
@@ -706,16 +708,22 @@ func ledgerDump(t *testing.T, s *Store) string {
 	defer rows.Close()
 	var b strings.Builder
 	for rows.Next() {
-		var id, started, header, hash string
+		var id, path, project, harnessName, parent, marker, started, header, hash, actions string
+		var subagent bool
 		var ordinal, offset, end, present, turn, line int
-		if err := rows.Scan(&id, &ordinal, &started, &header, &offset, &end, &present, &turn, &line, &hash); err != nil {
+		var timeNS int64
+		if err := rows.Scan(&id, &path, &project, &harnessName, &parent, &subagent, &marker, &ordinal, &started,
+			&header, &offset, &end, &present, &turn, &line, &hash, &actions, &timeNS); err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&b, "%s %d %s %q %d-%d %d turn %d line %d %s\n", id, ordinal, started, header, offset, end, present, turn, line, hash)
+		fmt.Fprintf(&b, "%s %s %s %s parent %q %v %q %d %s %q %d-%d %d turn %d line %d %s %q %d\n",
+			id, path, project, harnessName, parent, subagent, marker, ordinal, started, header, offset, end, present, turn, line, hash, actions, timeNS)
 	}
-	var files string
-	s.db.QueryRow(`SELECT group_concat(size || ' ' || last_offset || ' ' || last_ordinal || ' ' || hex(fingerprint), ';') FROM files`).Scan(&files)
-	return b.String() + files
+	var files, tombstones string
+	s.db.QueryRow(`SELECT group_concat(path || ' ' || size || ' ' || last_offset || ' ' || last_ordinal || ' ' || hex(fingerprint) || ' ' || harness || ' ' || full_pending, ';')
+		FROM (SELECT * FROM files ORDER BY path)`).Scan(&files)
+	s.db.QueryRow(`SELECT coalesce(group_concat(session_id || ' ' || path, ';'), '') FROM (SELECT * FROM tombstones ORDER BY session_id)`).Scan(&tombstones)
+	return b.String() + files + "\ntombstones: " + tombstones
 }
 
 func TestIndexWindowByWindowIsIndexWhole(t *testing.T) {

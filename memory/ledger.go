@@ -152,10 +152,10 @@ type sessionPart struct {
 	moved, touched []chunkedTurn
 	batch          []*newTurn
 	embedded       []embedded
-	// last marks the session's last part; read holds the turns read of it
-	// (those written zeroed), for prune.
+	// last marks the session's last part; read holds the indexes of the
+	// turns read of it, for prune.
 	last bool
-	read []chunk.Turn
+	read []int
 	err  error
 }
 
@@ -268,6 +268,13 @@ func (w *ledgerWriter) prepare(ctx context.Context, plans []*sessionPlan, out ch
 func cutSession(ctx context.Context, pl *sessionPlan, turns []chunk.Turn, emb embed.Embedder, full bool, budget int, emit func(sessionPart) bool) (embed.Embedder, bool) {
 	part := sessionPart{pl: pl}
 	texts := 0
+	// The indexes outlive the turns, which are let go once batched: a
+	// zeroed turn reads as turn 0, and prune took the turn before an aider
+	// session's first message (turn -1) for one cut from it.
+	read := make([]int, len(turns))
+	for j, t := range turns {
+		read[j] = t.Index
+	}
 	flush := func() bool {
 		if len(part.batch) > 0 {
 			// A deadline ('deja aider' gives indexing 30 s) stops a
@@ -314,24 +321,24 @@ func cutSession(ctx context.Context, pl *sessionPlan, turns []chunk.Turn, emb em
 		texts += len(nt.texts)
 		turns[j] = chunk.Turn{}
 	}
-	part.last, part.read = true, turns
+	part.last, part.read = true, read
 	return emb, flush()
 }
 
 // prune deletes stored turns of a session that its re-read no longer has
-// among the turns it read. Turns after the last one read stay: aider only
-// appends, so a session with fewer turns than before was cut by hand (a
-// user trimming a big history), and its cut turns stay recallable as a
-// session that left the file does.
-func (w *ledgerWriter) prune(pl *sessionPlan, turns []chunk.Turn) error {
-	if len(turns) == 0 || len(pl.stored) == 0 {
+// among the turns it read (indexes). Turns after the last one read stay:
+// aider only appends, so a session with fewer turns than before was cut by
+// hand (a user trimming a big history), and its cut turns stay recallable
+// as a session that left the file does.
+func (w *ledgerWriter) prune(pl *sessionPlan, indexes []int) error {
+	if len(indexes) == 0 || len(pl.stored) == 0 {
 		return nil
 	}
-	read := make(map[int]bool, len(turns))
-	last := turns[0].Index
-	for _, t := range turns {
-		read[t.Index] = true
-		last = max(last, t.Index)
+	read := make(map[int]bool, len(indexes))
+	last := indexes[0]
+	for _, i := range indexes {
+		read[i] = true
+		last = max(last, i)
 	}
 	for i, old := range pl.stored {
 		if i < last && !read[i] {

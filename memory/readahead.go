@@ -409,12 +409,16 @@ func send(ctx context.Context, ch chan<- windowJob, wj windowJob) bool {
 }
 
 // reservedIDs are the IDs of a file's known sessions that new sessions
-// must not take: those before the re-read part keep their IDs, and so do
-// sessions that left the file.
+// must not take: those before the re-read part keep their IDs. A session
+// that left the file is not reserved: when the file changes back (a
+// git-tracked history across a branch switch), the session parsed under
+// its ID takes it back if it continues it, and only one that does not is
+// given another ID (reserveTakenIDs), so each switch no longer stored the
+// returning sessions once more.
 func reservedIDs(known []knownSession, incremental bool, from int64) map[string]bool {
 	reserved := map[string]bool{}
 	for _, ks := range known {
-		if !ks.present || (incremental && ks.offset < from) {
+		if incremental && ks.offset < from {
 			reserved[ks.id] = true
 		}
 	}

@@ -14,13 +14,14 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/claude"
+	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
 )
 
 // storeDump is a store's sessions, turns, files rows and vectors, by
 // session and turn (row IDs differ between stores), after checking that
 // its keyword index holds exactly its turns' words.
-func storeDump(t *testing.T, s *Store, emb *wordsEmbedder) string {
+func storeDump(t *testing.T, s *Store, emb embed.Embedder) string {
 	t.Helper()
 	keywordRowsMatchTurns(t, s, "dump")
 	var b strings.Builder
