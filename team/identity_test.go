@@ -225,3 +225,21 @@ func TestMemberWhoSharesNothingFoldsTheTeam(t *testing.T) {
 		t.Errorf("carol's status = %+v, want no lag and 3 turns received", st)
 	}
 }
+
+// Consumers are named by the member's user, so a second store syncing as
+// the same user would take half of the first one's messages: it is
+// refused, saying what to do.
+func TestSecondStoreOfOneUserIsRefusedTheConsumer(t *testing.T) {
+	srv := runServer(t)
+	first, second := newPeer(t, history(1, 1, "alice")), newPeer(t, "")
+	sync(t, first.connect(t, srv.ClientURL(), "alice"))
+	m, err := Connect(context.Background(), second.store, Options{URL: srv.ClientURL(), Name: "core", Projects: []string{second.project}, User: "alice", Host: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	_, err = m.Sync(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "give each store a team.user of its own") {
+		t.Errorf("a second store syncing as alice: %v, want it refused", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/redact"
 )
 
 // SyncReport says what one sync sent and took in.
@@ -48,7 +49,12 @@ type Status struct {
 
 // Status reads the stream, this machine's consumer and the store.
 func (m *Member) Status(ctx context.Context) (Status, error) {
-	st := Status{Machine: m.machine, User: m.opts.User, Team: m.opts.Name, Server: m.nc.ConnectedUrlRedacted(),
+	st, err := m.status(ctx)
+	return st, masked(err)
+}
+
+func (m *Member) status(ctx context.Context) (Status, error) {
+	st := Status{Machine: m.machine, User: m.opts.User, Team: m.opts.Name, Server: redact.URLCredentials(m.nc.ConnectedUrl()),
 		Stream: streamName(m.opts.Name), Projects: append([]string{}, m.opts.Projects...)}
 	rctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()
@@ -57,7 +63,7 @@ func (m *Member) Status(ctx context.Context) (Status, error) {
 		return st, fmt.Errorf("team: reading stream %s: %w", st.Stream, err)
 	}
 	st.Messages, st.Replicas = info.State.Msgs, info.Config.Replicas
-	for _, p := range m.opts.Projects {
+	for _, p := range m.folded() {
 		lag, err := m.lag(rctx, p)
 		if err != nil {
 			return st, err
@@ -73,12 +79,13 @@ func (m *Member) Status(ctx context.Context) (Status, error) {
 	return st, err
 }
 
-// lag is how many messages of a project this machine has yet to fold.
+// lag is how many messages of a project (of the team, when project is
+// empty) this member has yet to fold.
 func (m *Member) lag(ctx context.Context, project string) (uint64, error) {
-	c, err := m.stream.Consumer(ctx, consumerName(m.machine, project))
+	c, err := m.stream.Consumer(ctx, consumerName(m.opts.User, project))
 	if errors.Is(err, jetstream.ErrConsumerNotFound) {
 		// Never folded: everything on the project's subjects is to come.
-		info, err := m.stream.Info(ctx, jetstream.WithSubjectFilter(projectSubjects(m.opts.Name, project)))
+		info, err := m.stream.Info(ctx, jetstream.WithSubjectFilter(m.filter(project)))
 		if err != nil {
 			return 0, fmt.Errorf("team: reading stream %s: %w", streamName(m.opts.Name), err)
 		}
