@@ -195,6 +195,9 @@ func printTeamStatus(io *IO, st team.Status) {
 	}
 	fmt.Fprintf(w, "team        %s on %s (stream %s, %d messages, %d replicas)\n", st.Team, st.Server, st.Stream, st.Messages, st.Replicas)
 	fmt.Fprintf(w, "this        %s, as %s\n", st.Machine, st.User)
+	if len(shared) == 0 {
+		shared = []string{"nothing; this store folds in the whole team"}
+	}
 	fmt.Fprintf(w, "shared      %s\n", strings.Join(shared, ", "))
 	fmt.Fprintf(w, "sent        %d turns of %d sessions, %d tombstones; %d turns wait for 'deja team sync'\n", st.Counts.SentTurns, st.Counts.SentSessions, st.Counts.Tombstones, st.Unsent)
 	fmt.Fprintf(w, "received    %d turns of %d sessions; %d messages wait to be folded\n", st.Counts.ReceivedTurns, st.Counts.ReceivedSessions, st.Lag)
