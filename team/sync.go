@@ -36,6 +36,9 @@ type Status struct {
 	Server   string   `json:"server"`
 	Stream   string   `json:"stream"`
 	Projects []string `json:"projects"`
+	// Consumers are the durable consumers this member folds through, the
+	// names its account must be granted.
+	Consumers []string `json:"consumers"`
 	// Messages is how many messages the stream holds; Replicas its
 	// replica count.
 	Messages uint64 `json:"messages"`
@@ -64,6 +67,7 @@ func (m *Member) status(ctx context.Context) (Status, error) {
 	}
 	st.Messages, st.Replicas = info.State.Msgs, info.Config.Replicas
 	for _, p := range m.folded() {
+		st.Consumers = append(st.Consumers, consumerName(m.opts.User, p))
 		lag, err := m.lag(rctx, p)
 		if err != nil {
 			return st, err

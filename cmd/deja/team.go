@@ -194,7 +194,7 @@ func printTeamStatus(io *IO, st team.Status) {
 		shared = append(shared, homeShort(p))
 	}
 	fmt.Fprintf(w, "team        %s on %s (stream %s, %d messages, %d replicas)\n", st.Team, st.Server, st.Stream, st.Messages, st.Replicas)
-	fmt.Fprintf(w, "this        %s, as %s\n", st.Machine, st.User)
+	fmt.Fprintf(w, "this        %s, as %s, folding through %s\n", st.Machine, st.User, strings.Join(st.Consumers, ", "))
 	if len(shared) == 0 {
 		shared = []string{"nothing; this store folds in the whole team"}
 	}
