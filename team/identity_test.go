@@ -221,8 +221,8 @@ func TestMemberWhoSharesNothingFoldsTheTeam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Lag != 0 || st.Counts.ReceivedTurns != 3 {
-		t.Errorf("carol's status = %+v, want no lag and 3 turns received", st)
+	if st.Lag != 0 || st.Counts.ReceivedTurns != 3 || st.Server != "nats://carol:xxxxx@"+addr {
+		t.Errorf("carol's status = %+v, want no lag, 3 turns received and her password masked", st)
 	}
 }
 
@@ -241,5 +241,26 @@ func TestSecondStoreOfOneUserIsRefusedTheConsumer(t *testing.T) {
 	_, err = m.Sync(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "give each store a team.user of its own") {
 		t.Errorf("a second store syncing as alice: %v, want it refused", err)
+	}
+}
+
+// An error of Connect never carries team.url's credentials, whatever
+// quotes the URL: deja's own message, nats.go or net/url.
+func TestConnectErrorMasksCredentials(t *testing.T) {
+	store := newPeer(t, "").store
+	for _, url := range []string{
+		"nats://alice:S3cretNatsPw@127.0.0.1:1",
+		"nats://S3cretNatsPw@127.0.0.1:1",
+		"nats://127.0.0.1:1?token=S3cretNatsPw",
+		"nats://alice:S3cretNatsPw@127.0.0.1:99999",
+		"nats://alice:S3cretNatsPw@[::1",
+	} {
+		_, err := Connect(context.Background(), store, Options{URL: url, Name: "core", User: "alice", Timeout: time.Second})
+		if err == nil {
+			t.Fatalf("connecting to %s succeeded", url)
+		}
+		if strings.Contains(err.Error(), "S3cretNatsPw") {
+			t.Errorf("connecting to %s: %v", url, err)
+		}
 	}
 }
