@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/deja-dev/deja/memory"
 )
@@ -119,6 +120,12 @@ func TestMemberCannotEraseAnothersSessions(t *testing.T) {
 	tomb := memory.SharedTombstone{Session: kept, Subject: sessionSubject("core", bob.project, "bob", kept)}
 	if err := sendAs(t, b, tomb.Subject, kindTombstone, tomb, b.Machine()); err != nil {
 		t.Fatal(err)
+	}
+	// Nor may he purge her session's subject from the stream.
+	pctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if err := b.stream.Purge(pctx, jetstream.WithPurgeSubject(sessionSubject("core", alice.project, "alice", kept))); err == nil {
+		t.Error("bob purged alice's session from the stream")
 	}
 	// Bob forgets his copy: that stays on his machine.
 	if err := bob.store.Forget(ctx, []string{kept}, memory.LockOptions{}); err != nil {
