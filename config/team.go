@@ -11,7 +11,8 @@ import (
 
 // Team configures team memory: the NATS server that carries shared turns
 // and which projects are shared. Nothing is shared until URL and at least
-// one project are set.
+// one project are set; with URL alone the member shares nothing and folds
+// in what the team shares.
 type Team struct {
 	// URL is the NATS server URL, or several separated by commas.
 	URL string
@@ -30,8 +31,9 @@ type Team struct {
 	Replicas int
 }
 
-// Enabled reports whether the team is configured to share anything.
-func (t Team) Enabled() bool { return t.URL != "" && len(t.Projects) > 0 }
+// Enabled reports whether the store belongs to a team: it folds in the
+// team's turns, and shares those of Projects.
+func (t Team) Enabled() bool { return t.URL != "" }
 
 // loadTeam reads the [team] keys. projects is a TOML array or, from the
 // environment, directories separated like PATH; each is made absolute

@@ -47,3 +47,17 @@ func TestTeamKeysFromFileAndEnvironment(t *testing.T) {
 		t.Error("team.name with a dot was accepted; it would split a subject")
 	}
 }
+
+// A member who sets team.url and shares no project belongs to the team:
+// it folds in what the team shares.
+func TestTeamURLAloneFoldsTheTeam(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("DEJA_TEAM_URL", "nats://127.0.0.1:4222")
+	c, err := Load(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Team.Enabled() || len(c.Team.Projects) != 0 {
+		t.Errorf("team = %+v, want a member sharing nothing", c.Team)
+	}
+}

@@ -22,6 +22,9 @@ import (
 //     one does not replace it.
 //   - team_sent: the hash of each turn as last published, so a sync
 //     publishes exactly the turns that are new or changed since.
+//   - team_tombstones: the subjects of sessions their members forgot,
+//     so a turn published there later is dropped; a session is forgotten
+//     by its subject, as only its member can publish there.
 const teamSchema = `
 CREATE TABLE IF NOT EXISTS team_sessions (
 	session_id     TEXT PRIMARY KEY,
@@ -35,6 +38,10 @@ CREATE TABLE IF NOT EXISTS team_received (
 	turn       INTEGER NOT NULL,
 	seq        INTEGER NOT NULL,
 	PRIMARY KEY (session_id, turn)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS team_tombstones (
+	subject   TEXT PRIMARY KEY,
+	forgotten INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS team_sent (
 	session_id TEXT NOT NULL,
@@ -150,15 +157,17 @@ type SharedTombstone struct {
 	Subject string `json:"subject"`
 }
 
-// UnsentTombstones lists the forgotten sessions whose tombstones the team
-// has not been sent, whoever's sessions they were.
+// UnsentTombstones lists the forgotten sessions this machine published
+// whose tombstones the team has not been sent. A forget of a session
+// received from another member stays here: only the member who published
+// a session can forget it for the team.
 func (s *Store) UnsentTombstones(ctx context.Context) ([]SharedTombstone, error) {
 	if err := s.teamTables(ctx); err != nil {
 		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT ts.session_id, ts.subject FROM team_sessions ts JOIN tombstones t ON t.session_id = ts.session_id
-		WHERE ts.tombstone_sent = 0 ORDER BY ts.session_id`)
+		WHERE ts.tombstone_sent = 0 AND ts.origin = '' ORDER BY ts.session_id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading tombstones to share: %w", err)
 	}

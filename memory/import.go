@@ -19,7 +19,10 @@ type RemoteTurn struct {
 	// Origin names the machine that sent the turn; Person who sent it.
 	Origin string
 	Person string
-	// Subject is the session's subject, where its tombstone goes.
+	// Subject is the session's subject, where its tombstone goes. It
+	// names the member who published the session, as the server lets
+	// only that member publish there: a session received here takes
+	// turns from its own subject alone.
 	Subject string
 	// Seq orders versions of a turn: the stream sequence it came with.
 	Seq uint64
@@ -41,8 +44,13 @@ type ImportReport struct {
 	// Written turns were new or changed.
 	Written int
 	// Same turns were stored already, Forgotten ones belong to a session
-	// forgotten here, Own ones to a session of this machine.
+	// forgotten here, Own ones to a session of this machine, come back
+	// on the subject it was published on.
 	Same, Forgotten, Own int
+	// Foreign turns were refused: they name a session that another
+	// member published, or one of this machine that was not published
+	// on their subject, and would have added to or replaced its turns.
+	Foreign int
 }
 
 // teamPathPrefix begins the path of a session received from a team; no
@@ -85,7 +93,10 @@ func fromOf(path string) string {
 // ImportTurns writes turns received from a team into the store as sessions
 // marked with their origin, in one transaction, embedding them with the
 // local embedder. A turn of a forgotten session is dropped: the tombstone
-// wins over a later publish. Receiving a turn again changes nothing.
+// wins over a later publish. A turn adds to or replaces only the turns of
+// a session received on its own subject, so a member cannot write into
+// another's session or this machine's own. Receiving a turn again changes
+// nothing.
 func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts ImportOptions) (ImportReport, error) {
 	// What this store keeps loaded for recall reflects the write.
 	defer s.Invalidate()
@@ -112,17 +123,30 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		var keep []RemoteTurn
+		// A session new here belongs to the subject of its first turn in
+		// the batch.
+		first := map[string]string{}
 		for _, t := range turns {
-			switch verdict, err := importVerdict(ctx, tx, t); {
-			case err != nil:
+			verdict, err := importVerdict(ctx, tx, t)
+			if err != nil {
 				return err
-			case verdict == "forgotten":
+			}
+			if subject, ok := first[t.Session]; ok && verdict == "write" && subject != t.Subject {
+				verdict = "foreign"
+			}
+			switch verdict {
+			case "forgotten":
 				rep.Forgotten++
-			case verdict == "own":
+			case "own":
 				rep.Own++
-			case verdict == "same":
+			case "foreign":
+				rep.Foreign++
+			case "same":
 				rep.Same++
 			default:
+				if _, ok := first[t.Session]; !ok {
+					first[t.Session] = t.Subject
+				}
 				keep = append(keep, t)
 			}
 		}
@@ -226,27 +250,34 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 
 // importVerdict decides what a received turn is to this store: a turn of
 // a session forgotten here, of this machine's own session (echoed back by
-// the stream), one stored already, or one to write.
+// the stream), of a session another subject owns here, one stored
+// already, or one to write.
 func importVerdict(ctx context.Context, tx *sql.Tx, t RemoteTurn) (string, error) {
 	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM tombstones WHERE session_id = ?`, t.Session).Scan(&one)
+	err := tx.QueryRowContext(ctx, `
+		SELECT 1 FROM tombstones WHERE session_id = ? UNION ALL SELECT 1 FROM team_tombstones WHERE subject = ?`,
+		t.Session, t.Subject).Scan(&one)
 	if err == nil {
 		return "forgotten", nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return "", err
 	}
-	var origin sql.NullString
+	var origin, subject sql.NullString
 	var exists int
 	err = tx.QueryRowContext(ctx, `
-		SELECT 1, (SELECT origin FROM team_sessions WHERE session_id = s.id) FROM sessions s WHERE s.id = ?`, t.Session).Scan(&exists, &origin)
+		SELECT 1, ts.origin, ts.subject FROM sessions s LEFT JOIN team_sessions ts ON ts.session_id = s.id
+		WHERE s.id = ?`, t.Session).Scan(&exists, &origin, &subject)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "write", nil
 	}
 	if err != nil {
 		return "", err
 	}
-	if !origin.Valid || origin.String == "" {
+	switch {
+	case subject.String != t.Subject:
+		return "foreign", nil
+	case origin.String == "":
 		return "own", nil
 	}
 	var seq uint64
@@ -297,43 +328,46 @@ func putRemoteSession(ctx context.Context, tx *sql.Tx, t RemoteTurn) error {
 	return err
 }
 
-// ImportTombstone forgets a session because a member of the team forgot
-// it: its turns go as with Forget, and a tombstone stays even when this
-// store never held the session, so a turn of it received later is
-// dropped. It is recorded as sent, since it came from the team.
-func (s *Store) ImportTombstone(ctx context.Context, session, subject string, lock LockOptions) error {
+// ImportTombstone forgets a session because the member who published it
+// forgot it. subject is where the tombstone came, which names that member
+// (the server lets only them publish there): a session received on that
+// subject goes as with Forget; this machine's own sessions and those
+// received on another subject stay, and ImportTombstone reports false.
+// A session not held here is remembered by its subject, so a turn
+// published there later is dropped.
+func (s *Store) ImportTombstone(ctx context.Context, session, subject string, lock LockOptions) (bool, error) {
 	// What this store keeps loaded for recall reflects the write.
 	defer s.Invalidate()
 	if err := s.teamTables(ctx); err != nil {
-		return err
+		return false, err
 	}
-	var have int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM sessions WHERE id = ?`, session).Scan(&have)
-	switch {
-	case err == nil:
+	var held bool
+	var owner, origin sql.NullString
+	err := s.db.QueryRowContext(ctx, `
+		SELECT EXISTS (SELECT 1 FROM sessions WHERE id = ?),
+			(SELECT subject FROM team_sessions WHERE session_id = ?), (SELECT origin FROM team_sessions WHERE session_id = ?)`,
+		session, session, session).Scan(&held, &owner, &origin)
+	if err != nil {
+		return false, fmt.Errorf("store: reading session %s: %w", session, err)
+	}
+	if held && (owner.String != subject || origin.String == "") || !held && owner.Valid && owner.String != subject {
+		return false, nil
+	}
+	if held {
 		if err := s.Forget(ctx, []string{session}, lock); err != nil && !errors.Is(err, ErrNotScrubbed) {
-			return err
+			return false, err
 		}
-	case errors.Is(err, sql.ErrNoRows):
-		l, err := AcquireLock(ctx, s.dir, lock)
-		if err != nil {
-			return err
-		}
-		err = s.write(ctx, func(tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO tombstones(session_id, path, forgotten) VALUES (?, ?, ?)`, session, teamPathPrefix, time.Now().Unix())
-			return err
-		})
-		l.Unlock()
-		if err != nil {
-			return err
-		}
-	default:
-		return fmt.Errorf("store: reading session %s: %w", session, err)
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `
-			INSERT INTO team_sessions(session_id, subject, tombstone_sent) VALUES (?, ?, 1)
-			ON CONFLICT(session_id) DO UPDATE SET tombstone_sent = 1`, session, subject)
+	l, err := AcquireLock(ctx, s.dir, lock)
+	if err != nil {
+		return false, err
+	}
+	defer l.Unlock()
+	return true, s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO team_tombstones(subject, forgotten) VALUES (?, ?)`, subject, time.Now().Unix()); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE team_sessions SET tombstone_sent = 1 WHERE session_id = ?`, session)
 		return err
 	})
 }

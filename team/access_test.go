@@ -5,62 +5,26 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
-
-	"github.com/nats-io/nats-server/v2/server"
 )
-
-// memberPermissions is the layout the README documents for a member who
-// may read and publish one project (web) of team core: the JetStream
-// requests a member makes, a consumer only with that project's filter,
-// and publishing only under the member's own subjects.
-func memberPermissions(user, project string) *server.Permissions {
-	return &server.Permissions{
-		Publish: &server.SubjectPermission{Allow: []string{
-			"$JS.API.INFO",
-			"$JS.API.STREAM.INFO.DEJA_core",
-			"$JS.API.CONSUMER.CREATE.DEJA_core.*.deja.core." + project + ".>",
-			"$JS.API.CONSUMER.INFO.DEJA_core.*",
-			"$JS.API.CONSUMER.MSG.NEXT.DEJA_core.*",
-			"$JS.ACK.DEJA_core.>",
-			"deja.core." + project + "." + user + ".>",
-		}},
-		Subscribe: &server.SubjectPermission{Allow: []string{"_INBOX.>"}},
-	}
-}
 
 // A member who is not granted a project receives none of it: asking for
 // it is refused, and what she is granted holds none of its turns.
 func TestUngrantedMemberReceivesNothing(t *testing.T) {
 	ctx := context.Background()
-	s, err := server.NewServer(&server.Options{
-		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
-		Users: []*server.User{
-			{Username: "alice", Password: "a"},
-			{Username: "mallory", Password: "m", Permissions: memberPermissions("mallory", "web")},
-		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("server did not start")
-	}
-	defer s.Shutdown()
-	addr := strings.TrimPrefix(s.ClientURL(), "nats://")
+	// The README's layout, mallory granted web as bob is granted api;
+	// alice is the admin, who may do anything.
+	addr := startReadmeServer(t, [2]string{"mallory", "web"})
 
 	alice := newPeer(t, history(2, 2, "alice"))
-	a := alice.connect(t, "nats://alice:a@"+addr, "alice")
+	a := alice.connect(t, "nats://admin:a@"+addr, "alice")
 	if rep := sync(t, a); rep.Published.Turns != 4 {
 		t.Fatalf("alice published %d turns of api, want 4", rep.Published.Turns)
 	}
 
 	// Mallory asks for api, which she is not granted: refused, nothing folded.
 	mallory := newPeer(t, "")
-	m := mallory.connect(t, "nats://mallory:m@"+addr, "mallory")
+	m := mallory.connect(t, "nats://mallory:b@"+addr, "mallory")
 	if _, err := m.Sync(ctx); err == nil {
 		t.Error("mallory's sync of api, which she is not granted, succeeded")
 	}
@@ -79,7 +43,7 @@ func TestUngrantedMemberReceivesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	mallory.project = web
-	m2 := mallory.connect(t, "nats://mallory:m@"+addr, "mallory")
+	m2 := mallory.connect(t, "nats://mallory:b@"+addr, "mallory")
 	if _, err := mallory.store.Index(ctx, indexOpts(hist, mallory)); err != nil {
 		t.Fatal(err)
 	}

@@ -28,33 +28,79 @@ type FoldReport struct {
 	Tombstones int `json:"tombstones"`
 	// Dropped turns belong to sessions forgotten here.
 	Dropped int `json:"dropped"`
+	// Refused turns and tombstones named a session that the member whose
+	// subject they came on did not publish: a member adds to, replaces
+	// and forgets only its own sessions.
+	Refused int `json:"refused"`
 }
 
-// consumerName is the machine's durable consumer of one project.
-func consumerName(machine, project string) string {
-	return "deja-" + token(machine) + "-" + projectToken(project)
+// metaMachine is the consumer's metadata key naming the store it folds into.
+const metaMachine = "deja-machine"
+
+// consumerName is the member's durable consumer of one project, or of the
+// whole team when project is empty: deja-USER-PROJECT or deja-USER. It is
+// named by the member's user, so an account layout can grant each member
+// its own consumers and no other's.
+func consumerName(user, project string) string {
+	if project == "" {
+		return "deja-" + token(user)
+	}
+	return "deja-" + token(user) + "-" + projectToken(project)
 }
 
-// consumer is the machine's durable consumer of one shared project,
-// created the first time. There is one a project, each filtered to the
-// project's subjects alone, so a server can grant reading per project:
-// the filter is part of the request that creates the consumer, which the
-// member's permissions allow or refuse.
+// folded are what the member folds: the projects it shares, or the whole
+// team ("") when it shares none.
+func (m *Member) folded() []string {
+	if len(m.opts.Projects) == 0 {
+		return []string{""}
+	}
+	return m.opts.Projects
+}
+
+// filter is the subjects a consumer of folded reads.
+func (m *Member) filter(project string) string {
+	if project == "" {
+		return teamSubjects(m.opts.Name)
+	}
+	return projectSubjects(m.opts.Name, project)
+}
+
+// consumer is the member's durable consumer of one shared project (or of
+// the team), created the first time. There is one a project, each filtered
+// to the project's subjects alone, so a server can grant reading per
+// project: the filter is part of the request that creates the consumer,
+// which the member's permissions allow or refuse. A consumer another store
+// folds into is refused: two stores of one user would each receive only
+// part of the team's messages.
 func (m *Member) consumer(ctx context.Context, project string) (jetstream.Consumer, error) {
 	ctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()
-	name := consumerName(m.machine, project)
-	c, err := m.stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
+	name, filter := consumerName(m.opts.User, project), m.filter(project)
+	c, err := m.stream.Consumer(ctx, name)
+	if err == nil {
+		if other := c.CachedInfo().Config.Metadata[metaMachine]; other != "" && other != m.machine {
+			return nil, fmt.Errorf("team: consumer %s folds into the store %s, not this one (%s): give each store a team.user of its own, or, if that store is gone, delete the consumer (nats consumer rm %s %s)",
+				name, other, m.machine, streamName(m.opts.Name), name)
+		}
+	} else if !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		return nil, fmt.Errorf("team: consumer %s: %w (is this member granted it?)", name, err)
+	}
+	what := "the team"
+	if project != "" {
+		what = filepath.Base(project)
+	}
+	c, err = m.stream.CreateOrUpdateConsumer(ctx, jetstream.ConsumerConfig{
 		Durable:       name,
-		Description:   "deja team memory of " + filepath.Base(project) + " folded into " + m.machine,
-		FilterSubject: projectSubjects(m.opts.Name, project),
+		Description:   "deja team memory of " + what + " folded into " + m.machine,
+		FilterSubject: filter,
 		DeliverPolicy: jetstream.DeliverAllPolicy,
 		AckPolicy:     jetstream.AckExplicitPolicy,
 		AckWait:       m.opts.AckWait,
 		MaxAckPending: 4 * foldBatch,
+		Metadata:      map[string]string{metaMachine: m.machine},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("team: consumer %s: %w (is this member granted %s?)", name, err, projectSubjects(m.opts.Name, project))
+		return nil, fmt.Errorf("team: consumer %s: %w (is this member granted %s?)", name, err, filter)
 	}
 	return c, nil
 }
@@ -66,14 +112,15 @@ func (m *Member) consumer(ctx context.Context, project string) (jetstream.Consum
 // AckWait for those delivered but not confirmed), and folding a message
 // twice stores it once.
 func (m *Member) Fold(ctx context.Context) (FoldReport, error) {
-	return m.fold(ctx, -1)
+	rep, err := m.fold(ctx, -1)
+	return rep, masked(err)
 }
 
 // fold folds at most batches batches of each project (all of them when
 // negative).
 func (m *Member) fold(ctx context.Context, batches int) (FoldReport, error) {
 	var rep FoldReport
-	for _, p := range m.opts.Projects {
+	for _, p := range m.folded() {
 		c, err := m.consumer(ctx, p)
 		if err != nil {
 			return rep, err
@@ -181,13 +228,16 @@ func (m *Member) fetchOnce(ctx context.Context, c jetstream.Consumer) ([]jetstre
 
 // foldBatch writes a batch in stream order: turns go to the store together,
 // and a tombstone first writes the turns before it, so a session forgotten
-// in the batch stays forgotten.
+// in the batch stays forgotten. A message's author is the user of the
+// subject it was stored under, which the server lets only that member
+// publish on; its headers are the sender's word and only informative.
 func (m *Member) foldBatch(ctx context.Context, msgs []jetstream.Msg, rep *FoldReport) error {
 	var turns []memory.RemoteTurn
 	flush := func() error {
 		r, err := m.store.ImportTurns(ctx, turns, memory.ImportOptions{Embedder: m.opts.Embedder, Budget: m.opts.Budget, Lock: m.opts.Lock})
 		rep.Turns += r.Written
 		rep.Dropped += r.Forgotten
+		rep.Refused += r.Foreign
 		turns = nil
 		return err
 	}
@@ -201,6 +251,7 @@ func (m *Member) foldBatch(ctx context.Context, msgs []jetstream.Msg, rep *FoldR
 		if err != nil {
 			return fmt.Errorf("team: reading a message: %w", err)
 		}
+		project, user, session, onSession := sessionSubjectOf(m.opts.Name, msg.Subject())
 		switch h.Get(HeaderKind) {
 		case kindTurn:
 			var t memory.SharedTurn
@@ -208,23 +259,47 @@ func (m *Member) foldBatch(ctx context.Context, msgs []jetstream.Msg, rep *FoldR
 				// A message this deja cannot read is skipped, not folded half.
 				continue
 			}
+			if !onSession || session != token(t.Session) || project != projectToken(t.Project) {
+				rep.Refused++
+				continue
+			}
 			t.Project = m.localProject(t.Project)
-			turns = append(turns, memory.RemoteTurn{SharedTurn: t, Origin: h.Get(HeaderOrigin), Person: h.Get(HeaderUser), Subject: msg.Subject(), Seq: meta.Sequence.Stream})
+			turns = append(turns, memory.RemoteTurn{SharedTurn: t, Origin: token(h.Get(HeaderOrigin)), Person: person(user, h.Get(HeaderUser)),
+				Subject: msg.Subject(), Seq: meta.Sequence.Stream})
 		case kindTombstone:
 			var t memory.SharedTombstone
 			if err := json.Unmarshal(msg.Data(), &t); err != nil || t.Session == "" {
 				continue
 			}
+			if !onSession || session != token(t.Session) {
+				rep.Refused++
+				continue
+			}
 			if err := flush(); err != nil {
 				return err
 			}
-			if err := m.store.ImportTombstone(ctx, t.Session, msg.Subject(), m.opts.Lock); err != nil {
+			forgot, err := m.store.ImportTombstone(ctx, t.Session, msg.Subject(), m.opts.Lock)
+			if err != nil {
 				return err
 			}
-			rep.Tombstones++
+			if forgot {
+				rep.Tombstones++
+			} else {
+				rep.Refused++
+			}
 		}
 	}
 	return flush()
+}
+
+// person is who published on a subject whose user token is user: the
+// message's Deja-User when it is that user (a name with a '.' travels as
+// a token of its own), else the token.
+func person(user, header string) string {
+	if header != "" && token(header) == user {
+		return header
+	}
+	return user
 }
 
 // localProject is the shared project directory here that a received

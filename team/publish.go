@@ -41,6 +41,11 @@ type PublishReport struct {
 // the stream has acknowledged it, so an interrupted publish sends the rest
 // next time; its message ID makes sending it twice store it once.
 func (m *Member) Publish(ctx context.Context) (PublishReport, error) {
+	rep, err := m.publish(ctx)
+	return rep, masked(err)
+}
+
+func (m *Member) publish(ctx context.Context) (PublishReport, error) {
 	var rep PublishReport
 	tombs, err := m.store.UnsentTombstones(ctx)
 	if err != nil {
@@ -116,13 +121,15 @@ func (m *Member) publishTurns(ctx context.Context, turns []memory.SharedTurn) er
 
 // publishTombstone purges the session's subject, so no member that joins
 // later receives its turns, and then leaves the tombstone there, so every
-// member that has them forgets them.
+// member that has them forgets them. A member not granted the purge (a
+// server cannot grant it per subject) still sends the tombstone: a member
+// who joins later receives the turns and then forgets them.
 func (m *Member) publishTombstone(ctx context.Context, t memory.SharedTombstone) error {
+	pctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
+	_ = m.stream.Purge(pctx, jetstream.WithPurgeSubject(t.Subject))
+	cancel()
 	rctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()
-	if err := m.stream.Purge(rctx, jetstream.WithPurgeSubject(t.Subject)); err != nil {
-		return fmt.Errorf("team: purging %s: %w", t.Subject, err)
-	}
 	data, err := json.Marshal(t)
 	if err != nil {
 		return err

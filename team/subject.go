@@ -67,3 +67,14 @@ func sessionSubject(team, project, user, session string) string {
 func projectSubjects(team, project string) string {
 	return subjectPrefix + "." + token(team) + "." + projectToken(project) + ".>"
 }
+
+// sessionSubjectOf splits a session's subject, deja.TEAM.PROJECT.USER.SESSION,
+// into its project, user and session tokens; ok is false for a subject
+// of another shape or team.
+func sessionSubjectOf(team, subject string) (project, user, session string, ok bool) {
+	parts := strings.Split(subject, ".")
+	if len(parts) != 5 || parts[0] != subjectPrefix || parts[1] != token(team) {
+		return "", "", "", false
+	}
+	return parts[2], parts[3], parts[4], true
+}

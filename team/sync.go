@@ -8,6 +8,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/redact"
 )
 
 // SyncReport says what one sync sent and took in.
@@ -35,6 +36,9 @@ type Status struct {
 	Server   string   `json:"server"`
 	Stream   string   `json:"stream"`
 	Projects []string `json:"projects"`
+	// Consumers are the durable consumers this member folds through, the
+	// names its account must be granted.
+	Consumers []string `json:"consumers"`
 	// Messages is how many messages the stream holds; Replicas its
 	// replica count.
 	Messages uint64 `json:"messages"`
@@ -48,7 +52,12 @@ type Status struct {
 
 // Status reads the stream, this machine's consumer and the store.
 func (m *Member) Status(ctx context.Context) (Status, error) {
-	st := Status{Machine: m.machine, User: m.opts.User, Team: m.opts.Name, Server: m.nc.ConnectedUrlRedacted(),
+	st, err := m.status(ctx)
+	return st, masked(err)
+}
+
+func (m *Member) status(ctx context.Context) (Status, error) {
+	st := Status{Machine: m.machine, User: m.opts.User, Team: m.opts.Name, Server: redact.URLCredentials(m.nc.ConnectedUrl()),
 		Stream: streamName(m.opts.Name), Projects: append([]string{}, m.opts.Projects...)}
 	rctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()
@@ -57,7 +66,8 @@ func (m *Member) Status(ctx context.Context) (Status, error) {
 		return st, fmt.Errorf("team: reading stream %s: %w", st.Stream, err)
 	}
 	st.Messages, st.Replicas = info.State.Msgs, info.Config.Replicas
-	for _, p := range m.opts.Projects {
+	for _, p := range m.folded() {
+		st.Consumers = append(st.Consumers, consumerName(m.opts.User, p))
 		lag, err := m.lag(rctx, p)
 		if err != nil {
 			return st, err
@@ -73,12 +83,13 @@ func (m *Member) Status(ctx context.Context) (Status, error) {
 	return st, err
 }
 
-// lag is how many messages of a project this machine has yet to fold.
+// lag is how many messages of a project (of the team, when project is
+// empty) this member has yet to fold.
 func (m *Member) lag(ctx context.Context, project string) (uint64, error) {
-	c, err := m.stream.Consumer(ctx, consumerName(m.machine, project))
+	c, err := m.stream.Consumer(ctx, consumerName(m.opts.User, project))
 	if errors.Is(err, jetstream.ErrConsumerNotFound) {
 		// Never folded: everything on the project's subjects is to come.
-		info, err := m.stream.Info(ctx, jetstream.WithSubjectFilter(projectSubjects(m.opts.Name, project)))
+		info, err := m.stream.Info(ctx, jetstream.WithSubjectFilter(m.filter(project)))
 		if err != nil {
 			return 0, fmt.Errorf("team: reading stream %s: %w", streamName(m.opts.Name), err)
 		}

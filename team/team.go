@@ -13,6 +13,7 @@ import (
 
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/redact"
 )
 
 // Options configure a member of a team.
@@ -65,6 +66,11 @@ type Member struct {
 // to the server and finds the team's stream, creating it when it does not
 // exist yet. The caller closes the member.
 func Connect(ctx context.Context, store *memory.Store, opts Options) (*Member, error) {
+	m, err := connect(ctx, store, opts)
+	return m, masked(err)
+}
+
+func connect(ctx context.Context, store *memory.Store, opts Options) (*Member, error) {
 	if opts.URL == "" {
 		return nil, errors.New("team: no server: set team.url (DEJA_TEAM_URL), for example nats://127.0.0.1:4222")
 	}
@@ -150,6 +156,21 @@ func (m *Member) findStream(ctx context.Context) error {
 	m.stream = st
 	return nil
 }
+
+// masked keeps the credentials in team.url out of an error's text, as
+// nats.go and net/url quote the URL they were given; the error still
+// wraps err. Every error this package returns goes through it.
+func masked(err error) error {
+	if err == nil {
+		return nil
+	}
+	return maskedError{err}
+}
+
+type maskedError struct{ err error }
+
+func (e maskedError) Error() string { return redact.URLCredentials(e.err.Error()) }
+func (e maskedError) Unwrap() error { return e.err }
 
 func loginName() string {
 	if u, err := user.Current(); err == nil && u.Username != "" {

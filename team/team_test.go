@@ -274,7 +274,8 @@ func TestForgetOnOneRemovesTheTurnOnTheOther(t *testing.T) {
 		t.Errorf("carol, joining after the forget, holds %v", sessions(t, carol.store))
 	}
 
-	// A forget by bob of alice's session travels back to alice.
+	// A forget by bob of alice's session stays on bob's machine: only the
+	// member who published a session forgets it for the team.
 	var other string
 	for id := range sessions(t, bob.store) {
 		other = id
@@ -282,14 +283,22 @@ func TestForgetOnOneRemovesTheTurnOnTheOther(t *testing.T) {
 	if err := bob.store.Forget(ctx, []string{other}, memory.LockOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	sync(t, b)
+	if rep := sync(t, b); rep.Published.Tombstones != 0 {
+		t.Errorf("bob sent %d tombstones for alice's session", rep.Published.Tombstones)
+	}
 	sync(t, a)
-	if n := len(sessions(t, alice.store)); n != 0 {
-		t.Errorf("alice holds %d sessions after bob forgot the last one shared", n)
+	sync(t, c)
+	if _, ok := sessions(t, bob.store)[other]; ok {
+		t.Errorf("bob still holds %s after forgetting it", other)
+	}
+	for name, p := range map[string]*peer{"alice": alice, "carol": carol} {
+		if _, ok := sessions(t, p.store)[other]; !ok {
+			t.Errorf("bob's forget of alice's session %s reached %s", other, name)
+		}
 	}
 	forgotten, err := alice.store.Forgotten(ctx)
-	if err != nil || len(forgotten) != 2 {
-		t.Errorf("alice's tombstones = %v (%v), want both sessions", forgotten, err)
+	if err != nil || len(forgotten) != 1 || forgotten[0] != gone {
+		t.Errorf("alice's tombstones = %v (%v), want %s alone", forgotten, err, gone)
 	}
 }
 

@@ -32,7 +32,7 @@ embedded. Sessions that leave a file (deleted, or cut by hand) stay indexed;
 'deja forget' drops them. One index runs at a time: a second one waits for
 the first (--wait), printing who holds the lock.
 
-With a team configured (team.url and team.projects), index then does what
+With a team configured (team.url), index then does what
 'deja team sync' does: it publishes the shared projects' new turns and folds
 in the team's. A team it cannot reach leaves the index as it is: a warning
 says what to check, and --json reports it under "team".

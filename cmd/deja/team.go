@@ -22,8 +22,10 @@ func newTeamCmd(io *IO) *cobra.Command {
 		Long: `Team memory shares the turns of the projects listed in team.projects,
 already redacted, through a NATS JetStream server (team.url), and folds
 what others shared into this store, embedded here. Nothing is shared until
-team.url and team.projects are set. A forget here is sent as a tombstone
-and removes the session everywhere.`,
+team.url and team.projects are set; with team.url alone, this store folds
+in the team's turns and shares none. A forget of a session this machine
+shared is sent as a tombstone and removes it everywhere; a forget of a
+colleague's session stays here.`,
 		Example: `  DEJA_TEAM_URL=nats://127.0.0.1:4222 DEJA_TEAM_PROJECTS=~/src/api deja team sync
   deja team status --json
   deja team serve-dev`,
@@ -41,7 +43,7 @@ func teamOptions(cfg config.Config) team.Options {
 	}
 }
 
-const noTeam = "no team configured: set team.url and team.projects in config.toml ([team] url = \"nats://…\", projects = [\"~/src/api\"]) or DEJA_TEAM_URL and DEJA_TEAM_PROJECTS"
+const noTeam = "no team configured: set team.url, and team.projects to share, in config.toml ([team] url = \"nats://…\", projects = [\"~/src/api\"]) or DEJA_TEAM_URL and DEJA_TEAM_PROJECTS"
 
 // indexTeam is the team part of 'deja index --json': what the sync after
 // the index sent and took in, or why it did not happen.
@@ -72,7 +74,17 @@ func syncAfterIndex(ctx context.Context, io *IO, cfg config.Config, store *memor
 		return out
 	}
 	out.Synced = true
+	warnRefused(io, out.Folded)
 	return out
+}
+
+// warnRefused says that a fold refused messages that named sessions their
+// senders did not publish: someone tried to write into, or forget, a
+// session not theirs.
+func warnRefused(io *IO, rep team.FoldReport) {
+	if rep.Refused > 0 {
+		fmt.Fprintf(io.Err, "deja: warning: %d team messages refused: each named a session its sender did not publish (a member adds to and forgets only its own sessions)\n", rep.Refused)
+	}
 }
 
 // oneLineError keeps a warning on one line.
@@ -115,6 +127,7 @@ func newTeamSyncCmd(io *IO) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			warnRefused(io, rep.Folded)
 			if asJSON {
 				return teamJSON(io, rep)
 			}
@@ -181,7 +194,10 @@ func printTeamStatus(io *IO, st team.Status) {
 		shared = append(shared, homeShort(p))
 	}
 	fmt.Fprintf(w, "team        %s on %s (stream %s, %d messages, %d replicas)\n", st.Team, st.Server, st.Stream, st.Messages, st.Replicas)
-	fmt.Fprintf(w, "this        %s, as %s\n", st.Machine, st.User)
+	fmt.Fprintf(w, "this        %s, as %s, folding through %s\n", st.Machine, st.User, strings.Join(st.Consumers, ", "))
+	if len(shared) == 0 {
+		shared = []string{"nothing; this store folds in the whole team"}
+	}
 	fmt.Fprintf(w, "shared      %s\n", strings.Join(shared, ", "))
 	fmt.Fprintf(w, "sent        %d turns of %d sessions, %d tombstones; %d turns wait for 'deja team sync'\n", st.Counts.SentTurns, st.Counts.SentSessions, st.Counts.Tombstones, st.Unsent)
 	fmt.Fprintf(w, "received    %d turns of %d sessions; %d messages wait to be folded\n", st.Counts.ReceivedTurns, st.Counts.ReceivedSessions, st.Lag)

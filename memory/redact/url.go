@@ -60,3 +60,89 @@ func isDefaultPassword(p string) bool {
 	}
 	return false
 }
+
+// URLCredentials masks what authenticates in every URL in s, for a message
+// or a field that names a configured server: the password of
+// user:password@, a userinfo without a password (NATS reads nats://TOKEN@
+// as a token), and the value of a query parameter that names a secret
+// (?token=, password=, …). Unlike the redaction of chat text it spares no
+// placeholder: a configured credential is real whatever it looks like.
+func URLCredentials(s string) string {
+	var b strings.Builder
+	for {
+		k := strings.Index(s, "://")
+		if k < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		start := k + len("://")
+		b.WriteString(s[:start])
+		s = s[start:]
+		end := 0
+		for end < len(s) && !endsAuthority(s[end]) {
+			end++
+		}
+		b.WriteString(maskUserinfo(s[:end]))
+		s = s[end:]
+		end = 0
+		for end < len(s) && !endsURL(s[end]) {
+			end++
+		}
+		b.WriteString(maskQuery(s[:end]))
+		s = s[end:]
+	}
+}
+
+// masked stands for a credential in a URL, as net/url's Redacted writes it.
+const masked = "xxxxx"
+
+// maskUserinfo masks the credential of a URL's user:password@host part.
+func maskUserinfo(authority string) string {
+	at := strings.LastIndexByte(authority, '@')
+	if at < 0 {
+		return authority
+	}
+	if colon := strings.IndexByte(authority[:at], ':'); colon >= 0 {
+		return authority[:colon+1] + masked + authority[at:]
+	}
+	return masked + authority[at:]
+}
+
+// maskQuery masks the values of the parameters of a URL's path, query
+// and fragment whose names say they hold a secret.
+func maskQuery(rest string) string {
+	q := strings.IndexByte(rest, '?')
+	if q < 0 {
+		return rest
+	}
+	params := strings.Split(rest[q+1:], "&")
+	for i, p := range params {
+		name, _, ok := strings.Cut(p, "=")
+		if ok && secretParam(name) {
+			params[i] = name + "=" + masked
+		}
+	}
+	return rest[:q+1] + strings.Join(params, "&")
+}
+
+// secretParam reports whether a query parameter's name says it holds a
+// credential.
+func secretParam(name string) bool {
+	name = strings.ToLower(name)
+	for _, w := range []string{"token", "pass", "pwd", "secret", "key", "auth", "cred", "jwt", "seed", "sig"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// endsURL reports whether c ends a URL in a message: its path, query and
+// fragment run until one of these.
+func endsURL(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '"', '\'', '`', '<', '>', ',', ';', ')', ']':
+		return true
+	}
+	return false
+}
