@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/segmentio/encoding/json"
 
 	"github.com/deja-dev/deja/harness"
+	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // Name is Codex CLI's name among the harnesses.
