@@ -47,12 +47,15 @@ func (l Limits) decoded() int64 {
 // LineBound reads another reader's bytes less the lines longer than its
 // bound: such a line's bytes are dropped as they are read, its line end
 // kept so the lines after it keep their numbers. It holds at most one
-// line of the bound. Offsets after a dropped line are of the bytes it
-// hands on, not of the file.
+// line of the bound, in pieces (growing one buffer to the bound left
+// each smaller one behind: 300 MB resident for a 64 MB bound). Offsets
+// after a dropped line are of the bytes it hands on, not of the file.
 type LineBound struct {
-	r    *bufio.Reader
-	max  int
-	line []byte
+	r   *bufio.Reader
+	max int
+	// line is the current line's pieces not yet handed on, out the rest
+	// of the one being handed on.
+	line [][]byte
 	out  []byte
 	n    int
 	err  error
@@ -68,31 +71,39 @@ func NewLineBound(r io.Reader, lim Limits, before int) *LineBound {
 // Read hands on the bytes of whole lines not over the bound.
 func (b *LineBound) Read(p []byte) (int, error) {
 	for len(b.out) == 0 {
-		if b.err != nil {
+		switch {
+		case len(b.line) > 0:
+			b.out, b.line = b.line[0], b.line[1:]
+		case b.err != nil:
 			return 0, b.err
+		default:
+			b.next()
 		}
-		b.next()
 	}
 	n := copy(p, b.out)
 	b.out = b.out[n:]
 	return n, nil
 }
 
-// next reads the next line into out, or only its line end when it is
+// next reads the next line into line, or only its line end when it is
 // longer than the bound.
 func (b *LineBound) next() {
 	b.n++
-	b.line = b.line[:0]
+	size := 0
+	var line [][]byte
 	for {
 		chunk, err := b.r.ReadSlice('\n')
-		if len(b.line)+len(chunk) > b.max {
-			b.warn.Add("longer than "+size(int64(b.max)), b.n)
-			b.out = b.skip(chunk, err)
+		if size+len(chunk) > b.max {
+			b.warn.Add("longer than "+sizeOf(int64(b.max)), b.n)
+			if end := b.skip(chunk, err); end != nil {
+				b.line = [][]byte{end}
+			}
 			return
 		}
-		b.line = append(b.line, chunk...)
+		size += len(chunk)
+		line = append(line, bytes.Clone(chunk))
 		if !errors.Is(err, bufio.ErrBufferFull) {
-			b.out, b.err = b.line, err
+			b.line, b.err = line, err
 			return
 		}
 	}
@@ -105,9 +116,8 @@ func (b *LineBound) skip(chunk []byte, err error) []byte {
 		chunk, err = b.r.ReadSlice('\n')
 	}
 	b.err = err
-	b.line = b.line[:0]
 	if bytes.HasSuffix(chunk, []byte("\n")) {
-		return append(b.line, '\n')
+		return []byte("\n")
 	}
 	return nil
 }
@@ -133,7 +143,7 @@ func ReadAll(path string, f io.ReadSeeker, dec Decoder, lim Limits) ([]byte, []s
 			return nil, nil, err
 		}
 		if n > lim.decoded() {
-			return nil, nil, fmt.Errorf("%w: it decodes to more than %s", ErrTooLarge, size(lim.decoded()))
+			return nil, nil, fmt.Errorf("%w: it decodes to more than %s", ErrTooLarge, sizeOf(lim.decoded()))
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, nil, err
@@ -150,7 +160,7 @@ func ReadAll(path string, f io.ReadSeeker, dec Decoder, lim Limits) ([]byte, []s
 			return nil, nil, err
 		}
 		if end > int64(lim.line()) {
-			return nil, nil, fmt.Errorf("%w: one JSON record of more than %s", ErrTooLarge, size(int64(lim.line())))
+			return nil, nil, fmt.Errorf("%w: one JSON record of more than %s", ErrTooLarge, sizeOf(int64(lim.line())))
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, nil, err
@@ -175,8 +185,8 @@ func decodedSize(path string, f io.Reader, dec Decoder, max int64) (int64, error
 	return io.Copy(io.Discard, io.LimitReader(rc, max+1))
 }
 
-// size writes a bound in MB (or in bytes, for a test's small ones).
-func size(n int64) string {
+// sizeOf writes a bound in MB (or in bytes, for a test's small ones).
+func sizeOf(n int64) string {
 	if n >= 1<<20 {
 		return strconv.FormatInt(n>>20, 10) + " MB"
 	}

@@ -132,7 +132,7 @@ func zstdBomb(dir string, n int64) error {
 	if err != nil {
 		return err
 	}
-	enc, err := zstd.NewWriter(f, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithWindowSize(8<<20))
+	enc, err := zstd.NewWriter(f, zstd.WithEncoderLevel(zstd.SpeedFastest))
 	if err != nil {
 		f.Close()
 		return err
@@ -182,12 +182,13 @@ func recursiveView(dir string) error {
 	})
 }
 
-// bigStore: sessions of ten turns, each a question, an answer and a
-// command whose output is 16 KB, until the store is about n bytes.
+// bigStore: sessions of ten turns, each a question and an answer of a
+// text, a reasoning and six commands of 1.5 KB of output, until the store
+// is about n bytes: many small rows, as OpenCode writes them.
 func bigStore(dir string, n int64) error {
-	const output = 16 << 10
-	out := strings.Repeat("ok  \tgithub.com/acme/shop/internal/ledger\t0.412s\n", output/48)
-	perSession := int64(10 * (output + 600))
+	out := strings.Repeat("ok  \tgithub.com/acme/shop/internal/ledger\t0.412s\n", 32)
+	// Ten turns of about 11 KB, and SQLite's pages around them.
+	perSession := int64(10 * 15 << 10)
 	return store(dir, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
 			time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)`); err != nil {
@@ -225,7 +226,10 @@ func bigStore(dir string, n int64) error {
 					}
 					parts := []string{fmt.Sprintf(`{"type":"text","text":%q}`, text)}
 					if role == "assistant" {
-						parts = append(parts, fmt.Sprintf(`{"type":"tool","tool":"bash","state":{"status":"completed","input":{"command":"go test ./internal/ledger -run Refund%d"},"output":%q}}`, turn, out))
+						parts = append(parts, fmt.Sprintf(`{"type":"reasoning","text":%q}`, strings.Repeat("The refund path rounds per line. ", 15)))
+						for c := range 6 {
+							parts = append(parts, fmt.Sprintf(`{"type":"tool","tool":"bash","state":{"status":"completed","input":{"command":"go test ./internal/ledger -run Refund%d/%d"},"output":%q}}`, turn, c, out))
+						}
 					}
 					for i, p := range parts {
 						if _, err := part.Exec(fmt.Sprintf("prt_%s_%d", mid, i), mid, sid, t, t, p); err != nil {
