@@ -100,9 +100,13 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 	skip := skipped{}
 	msgs := messageSet{byID: map[string]*messageInfo{}}
 	if len(changed) > 0 {
-		ids, err := json.Marshal(changed)
-		if err != nil {
-			return nil, err
+		// The rows of the changed sessions; all rows, unfiltered, when
+		// every session changed (a first index).
+		var ids []byte
+		if len(changed) < len(order) {
+			if ids, err = json.Marshal(changed); err != nil {
+				return nil, err
+			}
 		}
 		if msgs, err = readMessages(ctx, tx, ids, sessions, skip); err != nil {
 			return nil, err
@@ -172,13 +176,12 @@ func marker(s sessionInfo) string { return fmt.Sprintf("%d/%d", s.Changed, s.Par
 
 // readSessions reads the session table in creation order, each session
 // with its marker: the latest update of the session, its messages and
-// its parts, and how many message and part rows it has, read from the
-// rows' small columns without their data.
+// its parts, and how many message and part rows it has (a part by its
+// own session_id), read from the rows' small columns without their data.
 func readSessions(ctx context.Context, tx *sql.Tx) (map[string]*sessionInfo, []string, error) {
 	rows, err := tx.QueryContext(ctx, `WITH
 		m AS (SELECT session_id, max(time_updated) AS updated, count(*) AS n FROM message GROUP BY session_id),
-		p AS (SELECT message.session_id, max(part.time_updated) AS updated, count(*) AS n
-			FROM part JOIN message ON message.id = part.message_id GROUP BY message.session_id)
+		p AS (SELECT session_id, max(time_updated) AS updated, count(*) AS n FROM part GROUP BY session_id)
 		SELECT s.id, COALESCE(s.parent_id, ''), s.directory, s.time_created, s.time_updated,
 			max(s.time_updated, COALESCE(m.updated, 0), COALESCE(p.updated, 0)), COALESCE(m.n, 0) + COALESCE(p.n, 0)
 		FROM session AS s LEFT JOIN m ON m.session_id = s.id LEFT JOIN p ON p.session_id = s.id
@@ -214,12 +217,23 @@ type messageSet struct {
 // length from the record without the value.
 var dataColumn = fmt.Sprintf(`CASE WHEN octet_length(data) <= %d THEN CAST(data AS BLOB) END`, harness.MaxLine)
 
+// ofSessions is the condition on a message's session_id that keeps the
+// sessions named in ids (a JSON array), none when ids is nil (all).
+func ofSessions(ids []byte) (string, []any) {
+	if ids == nil {
+		return "1", nil
+	}
+	return "session_id IN (SELECT value FROM json_each(?))", []any{ids}
+}
+
 // readMessages reads the message rows of the sessions named in ids (a
-// JSON array), each message's data decoded from the row's bytes.
+// JSON array; nil: every session), each message's data decoded from the
+// row's bytes.
 func readMessages(ctx context.Context, tx *sql.Tx, ids []byte, sessions map[string]*sessionInfo, skip skipped) (messageSet, error) {
 	set := messageSet{byID: map[string]*messageInfo{}}
+	cond, args := ofSessions(ids)
 	rows, err := tx.QueryContext(ctx, `SELECT id, session_id, time_created, `+dataColumn+`
-		FROM message WHERE session_id IN (SELECT value FROM json_each(?)) ORDER BY session_id, time_created, id`, ids)
+		FROM message WHERE `+cond+` ORDER BY session_id, time_created, id`, args...)
 	if err != nil {
 		return set, err
 	}
@@ -259,10 +273,14 @@ func readMessages(ctx context.Context, tx *sql.Tx, ids []byte, sessions map[stri
 }
 
 // readParts reads the part rows of the messages of the sessions named in
-// ids into the messages, in id order.
+// ids (nil: every session) into the messages, in id order.
 func readParts(ctx context.Context, tx *sql.Tx, ids []byte, msgs messageSet, skip skipped) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, message_id, `+dataColumn+` FROM part
-		WHERE message_id IN (SELECT id FROM message WHERE session_id IN (SELECT value FROM json_each(?)))`, ids)
+	query := `SELECT id, message_id, ` + dataColumn + ` FROM part`
+	cond, args := ofSessions(ids)
+	if ids != nil {
+		query += ` WHERE message_id IN (SELECT id FROM message WHERE ` + cond + `)`
+	}
+	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
