@@ -310,12 +310,15 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 	if ix.opts.window > 0 {
 		size = ix.opts.window
 	}
-	// A history read whole was bounded as it was read (harness.ReadAll).
-	var src io.Reader = bufio.NewReaderSize(job.src, 64<<10)
+	// A history read a window at a time is bounded as it is read here;
+	// one read whole was bounded by harness.ReadAll.
+	var src io.Reader
 	var bound *harness.LineBound
 	if job.marker != nil {
 		bound = harness.NewLineBound(job.src, ix.opts.limits, job.lines)
 		src = bound
+	} else {
+		src = bufio.NewReaderSize(job.src, 64<<10)
 	}
 	win := newWindowReader(src, job.from, job.fi.Size()-job.from, job.sum, size, job.marker)
 	// The IDs a window's parse must not give out: the file's known

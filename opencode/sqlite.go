@@ -18,8 +18,9 @@ import (
 )
 
 // ReadStore reads every session of an OpenCode SQLite store (≥ 1.2,
-// FORMATS.md §4.1, §4.4); a session unchanged reports known as it is
-// comes back with its ID and Marker alone (harness.ParseOptions.Unchanged).
+// FORMATS.md §4.1, §4.4). A session that unchanged says the caller holds
+// with its marker comes back with its ID and Marker alone, its rows
+// unread (harness.ParseOptions.Unchanged).
 //
 // The store is opened read-only (mode=ro), inside one read transaction so
 // the three tables are read at one moment while OpenCode writes. OpenCode
@@ -147,7 +148,7 @@ var errNotPlain = errors.New("OpenCode's own store holds plain tables")
 func plainTables(ctx context.Context, tx *sql.Tx) error {
 	for _, name := range []string{"session", "message", "part"} {
 		var kind, def string
-		err := tx.QueryRowContext(ctx, `SELECT type, COALESCE(sql, '') FROM sqlite_master WHERE name = ? COLLATE NOCASE`, name).Scan(&kind, &def)
+		err := tx.QueryRowContext(ctx, `SELECT type, COALESCE(sql, '') FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE`, name).Scan(&kind, &def)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("it has no %s table (%w)", name, errNotPlain)
 		}
