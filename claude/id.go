@@ -2,9 +2,10 @@ package claude
 
 import (
 	"bytes"
-	"github.com/segmentio/encoding/json"
 	"path/filepath"
 	"strings"
+
+	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // SessionID names a Claude Code session: claude-<sessionId>. A subagent's

@@ -2,12 +2,12 @@ package claude
 
 import (
 	"bytes"
-	"github.com/segmentio/encoding/json"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/deja-dev/deja/harness"
+	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // line is the part of a transcript line deja reads. Everything else
@@ -127,7 +127,7 @@ func (p *parser) line(l *harness.Lines) bool {
 		if l.Partial {
 			return false
 		}
-		p.warn.Add("not valid JSON", l.Number)
+		p.warn.Add(json.Problem(err), l.Number)
 		return true
 	}
 	switch {

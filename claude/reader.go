@@ -3,10 +3,10 @@ package claude
 import (
 	"bytes"
 	"errors"
-	"github.com/segmentio/encoding/json"
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
+	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // Name is Claude Code's name among the harnesses.

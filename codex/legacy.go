@@ -3,9 +3,8 @@ package codex
 import (
 	"bytes"
 
-	"github.com/segmentio/encoding/json"
-
 	"github.com/deja-dev/deja/harness"
+	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // legacyRollout is the first generation of rollout (§2.2, 1): one JSON

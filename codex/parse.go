@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/segmentio/encoding/json"
-
 	"github.com/deja-dev/deja/harness"
+	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // rolloutLine is a wrapped line, {timestamp, type, payload} (0.34.0 on,
@@ -130,7 +129,7 @@ func (p *parser) line(l *harness.Lines) bool {
 		if l.Partial {
 			return false
 		}
-		p.warn.Add("not valid JSON", l.Number)
+		p.warn.Add(json.Problem(err), l.Number)
 		return true
 	}
 	t := parseTime(rl.Timestamp)

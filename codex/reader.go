@@ -1,15 +1,17 @@
 package codex
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/segmentio/encoding/json"
 
 	"github.com/deja-dev/deja/harness"
+	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // Name is Codex CLI's name among the harnesses.
@@ -37,9 +39,10 @@ var (
 	zstdMagic     = []byte{0x28, 0xB5, 0x2F, 0xFD}
 )
 
-// maxDecoded bounds a decompressed rollout, so a hostile .zst cannot take
-// the machine's memory; the largest rollouts seen are tens of MB.
-const maxDecoded = 1 << 30
+// maxWindow bounds the history window a .zst frame may ask the decoder
+// to keep (the decoder allocates it): Codex's compression level uses a few
+// MB, and zstd's own levels at most 128 MB without --long.
+const maxWindow = 64 << 20
 
 // Sniff accepts a rollout-*.jsonl.zst that starts with zstd's magic, a
 // .jsonl whose first line is session metadata (a wrapped session_meta
@@ -84,22 +87,35 @@ func firstLineIsMeta(head []byte) bool {
 	return l.Type == "session_meta" || (l.Type == "" && l.ID != "" && l.Timestamp != "" && l.Instructions != nil)
 }
 
-// Decode decompresses a .jsonl.zst rollout, which Codex writes for
-// rollouts idle a week (§2.1); other files are returned as they are.
-func (Reader) Decode(path string, raw []byte) ([]byte, error) {
-	if !bytes.HasPrefix(raw, zstdMagic) {
-		return raw, nil
+// Decode decompresses a .jsonl.zst rollout as it is read, which Codex
+// writes for rollouts idle a week (§2.1); other files read as they are.
+// The indexer counts what it decodes (harness.MaxDecoded).
+func (Reader) Decode(path string, r io.Reader) (io.ReadCloser, error) {
+	br := bufio.NewReader(r)
+	if head, _ := br.Peek(len(zstdMagic)); !bytes.Equal(head, zstdMagic) {
+		return io.NopCloser(br), nil
 	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxDecoded))
-	if err != nil {
-		return nil, err
-	}
-	defer dec.Close()
-	out, err := dec.DecodeAll(raw, nil)
+	dec, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxWindow))
 	if err != nil {
 		return nil, fmt.Errorf("not a readable zstd rollout: %w", err)
 	}
-	return out, nil
+	return zstdRollout{dec}, nil
+}
+
+// zstdRollout is a rollout being decompressed, its errors saying so.
+type zstdRollout struct{ dec *zstd.Decoder }
+
+func (z zstdRollout) Read(p []byte) (int, error) {
+	n, err := z.dec.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = fmt.Errorf("not a readable zstd rollout: %w", err)
+	}
+	return n, err
+}
+
+func (z zstdRollout) Close() error {
+	z.dec.Close()
+	return nil
 }
 
 // ResumeCommand is `codex resume <id>`, run in the session's project.

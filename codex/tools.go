@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/segmentio/encoding/json"
-
 	"github.com/deja-dev/deja/harness"
+	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // shellArgs are the arguments of the shell tools across versions (§2.4):

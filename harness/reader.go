@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"io"
 	"strings"
 	"time"
 )
@@ -56,11 +57,13 @@ type FileReader interface {
 }
 
 // Decoder is implemented by a FileReader whose files may be stored
-// encoded (Codex's .jsonl.zst rollouts). The indexer calls Decode on the
-// file's bytes before Sniff and Parse; offsets and hashes are then of the
-// decoded bytes.
+// encoded (Codex's .jsonl.zst rollouts). The indexer reads the file
+// through Decode before Sniff and Parse, counting the decoded bytes
+// against MaxDecoded as they come (see ReadAll); offsets and hashes are
+// then of the decoded bytes. A file that is not encoded reads as it is;
+// damaged input is an error from the returned reader.
 type Decoder interface {
-	Decode(path string, raw []byte) ([]byte, error)
+	Decode(path string, r io.Reader) (io.ReadCloser, error)
 }
 
 // WholeReader is a harness whose history is not an append-only file but a
@@ -105,6 +108,11 @@ type ParseOptions struct {
 	// Location is the zone of times written without one; nil means
 	// time.Local.
 	Location *time.Location
+	// Unchanged, when set, reports a session a WholeReader's store is
+	// known to hold with this Marker: the reader may return it with its ID
+	// and Marker alone, its messages unread, so that a store with nothing
+	// new is not read whole on every run.
+	Unchanged func(id, marker string) bool
 }
 
 // DiscoverOptions say where a harness looks. Readers read no environment

@@ -97,7 +97,20 @@ func turnTime(t chunk.Turn) any {
 // changed are stored again (with full, every session), sessions that left
 // it stay, as they stay when they leave a file.
 func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReader, fi fs.FileInfo, full bool) error {
-	hist, err := wr.Read(ctx, path, harness.ParseOptions{Path: path, Location: ix.opts.Location})
+	markers, err := ix.s.sessionMarkers(ctx, path)
+	if err != nil {
+		return err
+	}
+	opts := harness.ParseOptions{Path: path, Location: ix.opts.Location}
+	if !full {
+		// A session whose marker the ledger holds is skipped below: the
+		// reader need not read its messages.
+		opts.Unchanged = func(id, marker string) bool {
+			m, ok := markers[id]
+			return ok && m.present && marker != "" && m.marker == marker
+		}
+	}
+	hist, err := wr.Read(ctx, path, opts)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return ix.missing(ctx, path, full)
@@ -105,10 +118,6 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		return fmt.Errorf("%s: %v, skipped", path, err)
 	}
 	ix.rep.Read++
-	markers, err := ix.s.sessionMarkers(ctx, path)
-	if err != nil {
-		return err
-	}
 	tomb, err := ix.s.tombstones(ctx, path)
 	if err != nil {
 		return err

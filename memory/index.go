@@ -48,6 +48,9 @@ type IndexOptions struct {
 	// window replaces windowSize when set, so a test can parse a history
 	// a session at a time.
 	window int
+	// limits replace the bounds on what a history hands its reader
+	// (harness.MaxLine, MaxDecoded), so a test stays small.
+	limits harness.Limits
 	// beforeWrite, when set, is called before each history is written, so
 	// a test can hold the writer back while the reading stage reads ahead.
 	beforeWrite func(path string)
@@ -673,6 +676,9 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 	}
 	ix.rep.Sessions += changedSessions
 	ix.rep.NewTurns += newTurns
+	for _, w := range job.dropped {
+		ix.rep.Problems = append(ix.rep.Problems, path+": "+w)
+	}
 	return nil
 }
 
@@ -700,9 +706,10 @@ type sessionStarter interface {
 
 // source opens a history for reading from its first byte, after checking
 // that its harness reads it, and returns the session start its windows
-// end at (nil: read it whole). A history that must be decoded first is
-// decoded whole.
-func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser, []byte, error) {
+// end at (nil: read it whole). A history read whole is read through
+// harness.ReadAll's bounds, decoded first when it must be; the warnings
+// are for the lines it dropped.
+func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser, []byte, []string, error) {
 	// Not os.Open: the path may have become a FIFO since it was looked at.
 	open := func(p string) (*os.File, error) {
 		f, _, err := userfile.Open(p)
@@ -714,9 +721,9 @@ func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser
 	f, err := open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		return nil, nil, fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
+		return nil, nil, nil, fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
 	}
 	starter, windowed := fr.(sessionStarter)
 	dec, decodes := fr.(harness.Decoder)
@@ -731,24 +738,19 @@ func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser
 		}
 		if err != nil {
 			f.Close()
-			return nil, nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+			return nil, nil, nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 		}
-		return f, starter.SessionStart(), nil
+		return f, starter.SessionStart(), nil, nil
 	}
-	data, err := io.ReadAll(f)
+	data, dropped, err := harness.ReadAll(path, f, dec, ix.opts.limits)
 	f.Close()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
-	}
-	if decodes {
-		if data, err = dec.Decode(path, data); err != nil {
-			return nil, nil, fmt.Errorf("%s: %v, skipped", path, err)
-		}
+		return nil, nil, nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 	}
 	if err := fr.Sniff(path, data); err != nil {
-		return nil, nil, fmt.Errorf("%s: %v, skipped", path, err)
+		return nil, nil, nil, fmt.Errorf("%s: %v, skipped", path, err)
 	}
-	return nopCloser{bytes.NewReader(data)}, nil, nil
+	return nopCloser{bytes.NewReader(data)}, nil, dropped, nil
 }
 
 // nopCloser is a ReadSeeker with a Close that does nothing.

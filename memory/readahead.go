@@ -81,6 +81,10 @@ type fileJob struct {
 	// history changed while it was read.
 	fingerprint []byte
 	rewritten   bool
+	// dropped are the warnings for lines over harness.MaxLine, skipped as
+	// they were read: set by openFile for a history read whole, and before
+	// the last window is sent for one read a window at a time.
+	dropped []string
 }
 
 // windowJob is one window of a history: its bytes, and the stage's parse
@@ -215,7 +219,7 @@ func (ix *indexer) openFile(ctx context.Context, path string, known map[string]f
 		job.err = fmt.Errorf("%s: harness %s reads no files, skipped", path, reader.Name())
 		return job
 	}
-	src, marker, err := ix.source(path, fr)
+	src, marker, dropped, err := ix.source(path, fr)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			// Deleted since the Stat: the same as deleted before it.
@@ -229,7 +233,7 @@ func (ix *indexer) openFile(ctx context.Context, path string, known map[string]f
 		job.err = err
 		return job
 	}
-	job.read, job.fi, job.fr, job.src, job.marker = true, fi, fr, src, marker
+	job.read, job.fi, job.fr, job.src, job.marker, job.dropped = true, fi, fr, src, marker, dropped
 
 	// Re-read from the start of the last known session when the bytes
 	// before it are the ones already read; any other change (the file
@@ -306,7 +310,17 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 	if ix.opts.window > 0 {
 		size = ix.opts.window
 	}
-	win := newWindowReader(bufio.NewReaderSize(job.src, 64<<10), job.from, job.fi.Size()-job.from, job.sum, size, job.marker)
+	// A history read a window at a time is bounded as it is read here;
+	// one read whole was bounded by harness.ReadAll.
+	var src io.Reader
+	var bound *harness.LineBound
+	if job.marker != nil {
+		bound = harness.NewLineBound(job.src, ix.opts.limits, job.lines)
+		src = bound
+	} else {
+		src = bufio.NewReaderSize(job.src, 64<<10)
+	}
+	win := newWindowReader(src, job.from, job.fi.Size()-job.from, job.sum, size, job.marker)
 	// The IDs a window's parse must not give out: the file's known
 	// sessions that the writer keeps (see reservedIDs), and those parsed
 	// from the windows before.
@@ -348,6 +362,9 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 		lines.Write(data)
 		win.done(data, hashed)
 		if last {
+			if bound != nil {
+				job.dropped = append(job.dropped, bound.Warnings()...)
+			}
 			job.fingerprint = win.fingerprint()
 			if after, err := os.Stat(job.path); err == nil && after.ModTime().UnixNano() != job.fi.ModTime().UnixNano() {
 				job.rewritten = true

@@ -29,7 +29,7 @@ func BenchmarkReadCorpus(b *testing.B) {
 	start := cpuTime()
 	for range b.N {
 		for _, p := range paths {
-			if _, err := ReadStore(context.Background(), p); err != nil {
+			if _, err := ReadStore(context.Background(), p, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -129,7 +129,7 @@ func BenchmarkReadScaledStore(b *testing.B) {
 	b.ResetTimer()
 	start := cpuTime()
 	for range b.N {
-		h, err := ReadStore(context.Background(), path)
+		h, err := ReadStore(context.Background(), path, nil)
 		if err != nil || len(h.Sessions) == 0 {
 			b.Fatal(err)
 		}

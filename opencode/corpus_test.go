@@ -47,7 +47,7 @@ func TestCorpusStores(t *testing.T) {
 	var prompts, edits, shells int
 	for _, path := range corpusStores(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			h, err := ReadStore(context.Background(), path)
+			h, err := ReadStore(context.Background(), path, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -52,7 +52,7 @@ func TestReadLiveStore(t *testing.T) {
 	exec(`UPDATE session SET title = 'Live, renamed' WHERE id = 'ses_W1'`)
 	tx.Rollback()
 
-	h, err := ReadStore(context.Background(), path)
+	h, err := ReadStore(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestReadLiveStore(t *testing.T) {
 // read-only open does not create it.
 func TestReadStoreMissing(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "opencode.db")
-	if _, err := ReadStore(context.Background(), path); err == nil {
+	if _, err := ReadStore(context.Background(), path, nil); err == nil {
 		t.Error("no error for a missing store")
 	}
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
@@ -88,7 +88,7 @@ func TestReadStoreMissing(t *testing.T) {
 func TestMarker(t *testing.T) {
 	path := loadSQL(t, "testdata/subagent_child_session.sql")
 	markers := func() map[string]string {
-		h, err := ReadStore(context.Background(), path)
+		h, err := ReadStore(context.Background(), path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

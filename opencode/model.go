@@ -8,7 +8,9 @@ type sessionInfo struct {
 	Created   int64 // epoch milliseconds
 	Updated   int64
 	// Changed is the latest update time of the session, its messages and
-	// its parts, and Parts their count: together the session's marker.
+	// its parts, and Parts a count of them (in a SQLite store, of its
+	// message and part rows, so that a deleted one shows): together the
+	// session's marker.
 	Changed int64
 	Parts   int
 }

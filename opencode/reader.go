@@ -45,11 +45,11 @@ func (Reader) Sniff(path string, head []byte) error {
 
 // Read reads every session of the store at path: ReadStorage for a
 // storage tree, ReadStore for a SQLite file.
-func (Reader) Read(ctx context.Context, path string, _ harness.ParseOptions) (*harness.History, error) {
+func (Reader) Read(ctx context.Context, path string, opts harness.ParseOptions) (*harness.History, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return ReadStorage(ctx, path)
 	}
-	return ReadStore(ctx, path)
+	return ReadStore(ctx, path, opts.Unchanged)
 }
 
 var _ harness.Resumer = Reader{}

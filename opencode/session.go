@@ -1,7 +1,6 @@
 package opencode
 
 import (
-	"fmt"
 	"path"
 	"path/filepath"
 	"strings"
@@ -29,7 +28,7 @@ func buildSession(info sessionInfo, msgs []messageInfo) harness.Session {
 	s := harness.Session{
 		ID:      IDPrefix + info.ID,
 		Project: info.Directory,
-		Marker:  fmt.Sprintf("%d/%d", info.Changed, info.Parts),
+		Marker:  marker(info),
 	}
 	if info.Created > 0 {
 		s.Started = time.UnixMilli(info.Created).UTC()

@@ -3,11 +3,13 @@ package opencode
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver deja already links, registered as "sqlite"
 
@@ -16,7 +18,9 @@ import (
 )
 
 // ReadStore reads every session of an OpenCode SQLite store (≥ 1.2,
-// FORMATS.md §4.1, §4.4).
+// FORMATS.md §4.1, §4.4). A session that unchanged says the caller holds
+// with its marker comes back with its ID and Marker alone, its rows
+// unread (harness.ParseOptions.Unchanged).
 //
 // The store is opened read-only (mode=ro), inside one read transaction so
 // the three tables are read at one moment while OpenCode writes. OpenCode
@@ -26,12 +30,18 @@ import (
 // read-only open cannot work (the directory is read-only and holds no
 // -shm), it is opened as immutable instead, which reads the main file
 // without locking and without the WAL, and a warning says so.
-func ReadStore(ctx context.Context, path string) (*harness.History, error) {
-	h, err := readStore(ctx, path, false)
-	if err == nil {
-		return h, nil
+//
+// A store is a file anyone can hand deja, so it is read only through
+// bounded queries: session, message and part must be plain tables (a
+// view, say a recursive one yielding rows without end, or a generated
+// column is refused), and a row's data over harness.MaxLine is counted
+// and left unread.
+func ReadStore(ctx context.Context, path string, unchanged func(id, marker string) bool) (*harness.History, error) {
+	h, err := readStore(ctx, path, false, unchanged)
+	if err == nil || errors.Is(err, errNotPlain) {
+		return h, err
 	}
-	h, err2 := readStore(ctx, path, true)
+	h, err2 := readStore(ctx, path, true, unchanged)
 	if err2 != nil {
 		return nil, fmt.Errorf("opencode: cannot read %s: %w; check that it is OpenCode's opencode.db and readable", path, err)
 	}
@@ -50,14 +60,16 @@ func storeDSN(path string, immutable bool) string {
 		q.Set("immutable", "1")
 	}
 	q.Add("_pragma", "busy_timeout(5000)")
-	// Reading through a memory map instead of a read call per page is
-	// what keeps a store of hundreds of megabytes at the rate the README
-	// reports.
-	q.Add("_pragma", "mmap_size(1073741824)")
+	// No memory map: its pages count in deja's resident memory, up to the
+	// store's size (a 340 MB store re-indexed with nothing new held 366
+	// MB mapped, 38 MB without), and read calls per page read the corpus
+	// within a tenth of its rate (ReadCorpus, 535-568 MB/s against
+	// 585-604).
+	q.Add("_pragma", "mmap_size(0)")
 	return (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
 }
 
-func readStore(ctx context.Context, path string, immutable bool) (*harness.History, error) {
+func readStore(ctx context.Context, path string, immutable bool, unchanged func(id, marker string) bool) (*harness.History, error) {
 	db, err := sql.Open("sqlite", storeDSN(path, immutable))
 	if err != nil {
 		return nil, err
@@ -71,36 +83,110 @@ func readStore(ctx context.Context, path string, immutable bool) (*harness.Histo
 	// A read-only transaction changes nothing; rolling back ends it.
 	defer tx.Rollback()
 
+	if err := plainTables(ctx, tx); err != nil {
+		return nil, err
+	}
 	sessions, order, err := readSessions(ctx, tx)
 	if err != nil {
 		return nil, err
 	}
 	h := &harness.History{Path: path}
-	skip := skipped{}
-	msgs, err := readMessages(ctx, tx, sessions, skip)
-	if err != nil {
-		return nil, err
+	var changed []string
+	for _, id := range order {
+		s := sessions[id]
+		if unchanged == nil || !unchanged(IDPrefix+id, marker(*s)) {
+			changed = append(changed, id)
+		}
 	}
-	if err := readParts(ctx, tx, sessions, msgs, skip); err != nil {
-		return nil, err
+	skip := skipped{}
+	msgs := messageSet{byID: map[string]*messageInfo{}}
+	if len(changed) > 0 {
+		// The rows of the changed sessions; all rows, unfiltered, when
+		// every session changed (a first index).
+		var ids []byte
+		if len(changed) < len(order) {
+			if ids, err = json.Marshal(changed); err != nil {
+				return nil, err
+			}
+		}
+		if msgs, err = readMessages(ctx, tx, ids, sessions, skip); err != nil {
+			return nil, err
+		}
+		if err := readParts(ctx, tx, ids, msgs, skip); err != nil {
+			return nil, err
+		}
 	}
 	h.Warnings = skip.list()
 	bySession := map[string][]messageInfo{}
 	for _, m := range msgs.list {
 		bySession[m.Session] = append(bySession[m.Session], *m)
 	}
+	read := map[string]bool{}
+	for _, id := range changed {
+		read[id] = true
+	}
 	for i, id := range order {
-		s := buildSession(*sessions[id], bySession[id])
+		s := harness.Session{ID: IDPrefix + id, Marker: marker(*sessions[id])}
+		if read[id] {
+			s = buildSession(*sessions[id], bySession[id])
+		}
 		s.Ordinal = i + 1
 		h.Sessions = append(h.Sessions, s)
 	}
 	return h, nil
 }
 
-// readSessions reads the session table in creation order.
+// errNotPlain is wrapped by the error for a store whose tables are not
+// plain tables.
+var errNotPlain = errors.New("OpenCode's own store holds plain tables")
+
+// plainTables checks that session, message and part are tables whose
+// rows are stored: a view runs a query of the file's choosing on every
+// read (a recursive one yields rows without end, and grew memory past
+// 8 GB), and a virtual table or a generated column computes what it
+// returns.
+func plainTables(ctx context.Context, tx *sql.Tx) error {
+	for _, name := range []string{"session", "message", "part"} {
+		var kind, def string
+		err := tx.QueryRowContext(ctx, `SELECT type, COALESCE(sql, '') FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE`, name).Scan(&kind, &def)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("it has no %s table (%w)", name, errNotPlain)
+		}
+		if err != nil {
+			return err
+		}
+		if kind == "table" && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(def)), "CREATE VIRTUAL") {
+			kind = "virtual table"
+		}
+		if kind != "table" {
+			return fmt.Errorf("its %s is a %s, not a table (%w)", name, kind, errNotPlain)
+		}
+		var generated int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3)`, name).Scan(&generated); err != nil {
+			return err
+		}
+		if generated > 0 {
+			return fmt.Errorf("its %s table has generated columns (%w)", name, errNotPlain)
+		}
+	}
+	return nil
+}
+
+// marker is a session's change marker.
+func marker(s sessionInfo) string { return fmt.Sprintf("%d/%d", s.Changed, s.Parts) }
+
+// readSessions reads the session table in creation order, each session
+// with its marker: the latest update of the session, its messages and
+// its parts, and how many message and part rows it has (a part by its
+// own session_id), read from the rows' small columns without their data.
 func readSessions(ctx context.Context, tx *sql.Tx) (map[string]*sessionInfo, []string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, COALESCE(parent_id, ''), directory, time_created, time_updated
-		FROM session ORDER BY time_created, id`)
+	rows, err := tx.QueryContext(ctx, `WITH
+		m AS (SELECT session_id, max(time_updated) AS updated, count(*) AS n FROM message GROUP BY session_id),
+		p AS (SELECT session_id, max(time_updated) AS updated, count(*) AS n FROM part GROUP BY session_id)
+		SELECT s.id, COALESCE(s.parent_id, ''), s.directory, s.time_created, s.time_updated,
+			max(s.time_updated, COALESCE(m.updated, 0), COALESCE(p.updated, 0)), COALESCE(m.n, 0) + COALESCE(p.n, 0)
+		FROM session AS s LEFT JOIN m ON m.session_id = s.id LEFT JOIN p ON p.session_id = s.id
+		ORDER BY s.time_created, s.id`)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -110,10 +196,10 @@ func readSessions(ctx context.Context, tx *sql.Tx) (map[string]*sessionInfo, []s
 	for rows.Next() {
 		var s sessionInfo
 		var dir sql.NullString
-		if err := rows.Scan(&s.ID, &s.ParentID, &dir, &s.Created, &s.Updated); err != nil {
+		if err := rows.Scan(&s.ID, &s.ParentID, &dir, &s.Created, &s.Updated, &s.Changed, &s.Parts); err != nil {
 			return nil, nil, err
 		}
-		s.Directory, s.Changed = dir.String, s.Updated
+		s.Directory = dir.String
 		sessions[s.ID] = &s
 		order = append(order, s.ID)
 	}
@@ -126,13 +212,29 @@ type messageSet struct {
 	list []*messageInfo
 }
 
-// readMessages reads the message table, each message's data decoded
-// from the row's bytes (read as a BLOB, which the driver hands over as
-// bytes, where TEXT would be copied into a string first).
-func readMessages(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionInfo, skip skipped) (messageSet, error) {
+// dataColumn selects a row's data as bytes (a BLOB, which the driver
+// hands over as bytes, where TEXT would be copied into a string first),
+// or NULL when it is over harness.MaxLine: octet_length reads the
+// length from the record without the value.
+var dataColumn = fmt.Sprintf(`CASE WHEN octet_length(data) <= %d THEN CAST(data AS BLOB) END`, harness.MaxLine)
+
+// ofSessions is the condition on a message's session_id that keeps the
+// sessions named in ids (a JSON array), none when ids is nil (all).
+func ofSessions(ids []byte) (string, []any) {
+	if ids == nil {
+		return "1", nil
+	}
+	return "session_id IN (SELECT value FROM json_each(?))", []any{ids}
+}
+
+// readMessages reads the message rows of the sessions named in ids (a
+// JSON array; nil: every session), each message's data decoded from the
+// row's bytes.
+func readMessages(ctx context.Context, tx *sql.Tx, ids []byte, sessions map[string]*sessionInfo, skip skipped) (messageSet, error) {
 	set := messageSet{byID: map[string]*messageInfo{}}
-	rows, err := tx.QueryContext(ctx, `SELECT id, session_id, time_created, time_updated, CAST(data AS BLOB)
-		FROM message ORDER BY session_id, time_created, id`)
+	cond, args := ofSessions(ids)
+	rows, err := tx.QueryContext(ctx, `SELECT id, session_id, time_created, `+dataColumn+`
+		FROM message WHERE `+cond+` ORDER BY session_id, time_created, id`, args...)
 	if err != nil {
 		return set, err
 	}
@@ -140,13 +242,15 @@ func readMessages(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionI
 	var sc jsonscan.Scanner
 	for rows.Next() {
 		var m messageInfo
-		var updated int64
 		var data sql.RawBytes
-		if err := rows.Scan(&m.ID, &m.Session, &m.Created, &updated, &data); err != nil {
+		if err := rows.Scan(&m.ID, &m.Session, &m.Created, &data); err != nil {
 			return set, err
 		}
-		s := sessions[m.Session]
-		if s == nil {
+		if sessions[m.Session] == nil {
+			continue
+		}
+		if data == nil {
+			skip.add(fmt.Sprintf("messages over %d MB", harness.MaxLine>>20))
 			continue
 		}
 		id, session, created := m.ID, m.Session, m.Created
@@ -163,16 +267,21 @@ func readMessages(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionI
 		if created != 0 {
 			m.Created = created
 		}
-		s.Changed = max(s.Changed, updated)
 		set.byID[m.ID] = &m
 		set.list = append(set.list, &m)
 	}
 	return set, rows.Err()
 }
 
-// readParts reads the part table into the messages, in id order.
-func readParts(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionInfo, msgs messageSet, skip skipped) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, message_id, time_updated, CAST(data AS BLOB) FROM part`)
+// readParts reads the part rows of the messages of the sessions named in
+// ids (nil: every session) into the messages, in id order.
+func readParts(ctx context.Context, tx *sql.Tx, ids []byte, msgs messageSet, skip skipped) error {
+	query := `SELECT id, message_id, ` + dataColumn + ` FROM part`
+	cond, args := ofSessions(ids)
+	if ids != nil {
+		query += ` WHERE message_id IN (SELECT id FROM message WHERE ` + cond + `)`
+	}
+	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
@@ -180,13 +289,16 @@ func readParts(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionInfo
 	var sc jsonscan.Scanner
 	for rows.Next() {
 		var p partInfo
-		var updated int64
 		var data sql.RawBytes
-		if err := rows.Scan(&p.ID, &p.Message, &updated, &data); err != nil {
+		if err := rows.Scan(&p.ID, &p.Message, &data); err != nil {
 			return err
 		}
 		m := msgs.byID[p.Message]
 		if m == nil {
+			continue
+		}
+		if data == nil {
+			skip.add(fmt.Sprintf("parts over %d MB", harness.MaxLine>>20))
 			continue
 		}
 		id := p.ID
@@ -198,10 +310,6 @@ func readParts(ctx context.Context, tx *sql.Tx, sessions map[string]*sessionInfo
 			continue
 		}
 		p.ID, p.Message = id, m.ID
-		if s := sessions[m.Session]; s != nil {
-			s.Changed = max(s.Changed, updated)
-			s.Parts++
-		}
 		m.Parts = append(m.Parts, p)
 	}
 	if err := rows.Err(); err != nil {

@@ -23,6 +23,9 @@ type RecallOutput struct {
 	// there are any, Results is empty.
 	NotFound []string    `json:"not_found,omitempty"`
 	Results  []RecallHit `json:"results"`
+	// ResultsCut is how many results were left out to keep the answer
+	// within MaxAnswerBytes.
+	ResultsCut int `json:"results_cut,omitempty"`
 }
 
 // RecallHit is one recalled turn of a RecallOutput. User and Assistant are
@@ -39,6 +42,9 @@ type RecallHit struct {
 	Assistant string   `json:"assistant"`
 	Files     []string `json:"files"`
 	Commands  []string `json:"commands"`
+	// RecordsCut is how many of the turn's files and commands were left
+	// out (MaxRecords of each are listed).
+	RecordsCut int `json:"records_cut,omitempty"`
 	// From is USER@MACHINE for a turn a team folded in; absent for this
 	// machine's own.
 	From         string   `json:"from,omitempty"`
@@ -64,11 +70,20 @@ func NewRecallOutput(r *memory.Recall) RecallOutput {
 		FallbackReason: r.FallbackReason, Embedder: r.Embedder, TookMS: r.Took.Milliseconds(),
 		Note: r.Note, NotFound: r.NotFound, Results: []RecallHit{},
 	}
-	for _, res := range r.Results {
+	size := 0
+	for i, res := range r.Results {
 		h := RecallHit{
 			SessionID: res.SessionID, Turn: res.Turn, Score: round(res.Score, 4), History: res.History,
 			Project: res.Project, Line: res.Line, User: preview(res.User, QuestionPreview), Assistant: preview(res.Assistant, AnswerPreview),
-			Files: nonNil(res.Files), Commands: nonNil(res.Commands), From: res.From,
+			From: res.From,
+		}
+		var filesCut, commandsCut int
+		h.Files, filesCut = records(res.Files)
+		h.Commands, commandsCut = records(res.Commands)
+		h.RecordsCut = filesCut + commandsCut
+		if size += hitBytes(h); size > MaxAnswerBytes && i > 0 {
+			out.ResultsCut = len(r.Results) - i
+			break
 		}
 		if !res.Started.IsZero() {
 			s := res.Started.Format(time.RFC3339)
@@ -106,6 +121,9 @@ func (o RecallOutput) TextFor(here string, now time.Time) string {
 		return b.String()
 	}
 	b.WriteString(o.entries(here, now, nil))
+	if o.ResultsCut > 0 {
+		fmt.Fprintf(&b, "(… %d more results cut to keep this answer short: narrow the query or ask for fewer)\n", o.ResultsCut)
+	}
 	fmt.Fprintf(&b, "(%s, %d ms, %s; show SESSION/TURN for a whole turn)\n", o.RealizedMode, o.TookMS, o.Embedder)
 	return b.String()
 }
@@ -154,6 +172,9 @@ func (o RecallOutput) entries(here string, now time.Time, why func(int) string) 
 			fmt.Fprintf(&q, "ran: %s\n", joinLines(h.Commands, "; "))
 		}
 		b.WriteString(quote.Block(q.String(), origins.Imported(h.History)))
+		if h.RecordsCut > 0 {
+			b.WriteString(recordsCutNote(h.RecordsCut, TurnRef(h.SessionID, h.Turn)))
+		}
 	}
 	return b.String()
 }

@@ -30,7 +30,7 @@ type SessionInfo struct {
 
 // NewSessionInfo lays out a session as 'deja sessions --json' prints it.
 func NewSessionInfo(s memory.SessionInfo) SessionInfo {
-	j := SessionInfo{ID: s.ID, Ordinal: s.Ordinal, History: s.History, Project: s.Project, Turns: s.Turns, Present: s.Present, First: s.First,
+	j := SessionInfo{ID: s.ID, Ordinal: s.Ordinal, History: s.History, Project: s.Project, Turns: s.Turns, Present: s.Present, First: preview(s.First, QuestionPreview),
 		Harness: s.Harness, Parent: s.Parent, Subagent: s.Subagent}
 	if !s.Started.IsZero() {
 		t := s.Started.Format(time.RFC3339)
@@ -64,8 +64,15 @@ type SessionsOutput struct {
 // prints it.
 func NewSessionsOutput(l *memory.SessionList, all bool) SessionsOutput {
 	out := SessionsOutput{Sessions: []SessionInfo{}, Total: l.Total, More: l.More(), Empty: l.Empty, all: all}
-	for _, s := range l.Sessions {
-		out.Sessions = append(out.Sessions, NewSessionInfo(s))
+	size := 0
+	for i, s := range l.Sessions {
+		j := NewSessionInfo(s)
+		// Past the answer's bound, the rest are counted as left out.
+		if size += len(j.ID) + len(j.History) + len(j.Project) + len(j.First) + 256; size > MaxAnswerBytes && i > 0 {
+			out.More += len(l.Sessions) - i
+			break
+		}
+		out.Sessions = append(out.Sessions, j)
 	}
 	return out
 }

@@ -48,6 +48,16 @@ type ShownTurn struct {
 	Cut      bool     `json:"cut,omitempty"`
 	Files    []string `json:"files"`
 	Commands []string `json:"commands"`
+	// RecordsCut is how many of the turn's files and commands the list
+	// leaves out (MaxRecords of each are listed; the Markdown has them).
+	RecordsCut int `json:"records_cut,omitempty"`
+}
+
+// shownTurn is a turn of a page, n characters of it shown.
+func shownTurn(t Turn, n int, cut bool) ShownTurn {
+	files, filesCut := records(t.Files)
+	commands, commandsCut := records(t.Commands)
+	return ShownTurn{t.Turn, t.Line, n, cut, files, commands, filesCut + commandsCut}
 }
 
 // Page bounds a show to maxChars characters of Markdown (0: the default,
@@ -78,7 +88,7 @@ func (o ShowOutput) Page(maxChars int) ShowPage {
 		if used+n <= budget {
 			md = append(md, parts[i]...)
 			used += n
-			p.Shown = append(p.Shown, ShownTurn{t.Turn, t.Line, n, false, t.Files, t.Commands})
+			p.Shown = append(p.Shown, shownTurn(t, n, false))
 			continue
 		}
 		p.Cut = true
@@ -90,7 +100,7 @@ func (o ShowOutput) Page(maxChars int) ShowPage {
 			c := utf8.RuneCountInString(piece)
 			md = append(md, piece...)
 			used += c
-			p.Shown = append(p.Shown, ShownTurn{t.Turn, t.Line, c, true, t.Files, t.Commands})
+			p.Shown = append(p.Shown, shownTurn(t, c, true))
 			p.Note = fmt.Sprintf("%s is cut at %d of its %d characters: ask for it with max_chars %d to read all of it",
 				turnName(t.Turn), keep, n, min(n+utf8.RuneCountInString(head)+noteRoom, MaxShowChars))
 			if i+1 < len(o.Turns) {

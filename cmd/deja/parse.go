@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -226,12 +227,14 @@ func parseHistory(ctx context.Context, reg harness.Registry, path string) (strin
 		hist, err := r.Read(ctx, path, opts)
 		return h.Name(), hist, err
 	case harness.FileReader:
-		if dec, ok := r.(harness.Decoder); ok {
-			if data, err = dec.Decode(path, data); err != nil {
-				return "", nil, fmt.Errorf("%s: %w, skipped", path, err)
-			}
+		dec, _ := r.(harness.Decoder)
+		data, dropped, err := harness.ReadAll(path, bytes.NewReader(data), dec, harness.Limits{})
+		if err != nil {
+			return "", nil, fmt.Errorf("%s: %w, skipped", path, err)
 		}
-		return h.Name(), r.Parse(data, opts), nil
+		hist := r.Parse(data, opts)
+		hist.Warnings = append(dropped, hist.Warnings...)
+		return h.Name(), hist, nil
 	}
 	return "", nil, fmt.Errorf("%s: harness %s reads no files", path, h.Name())
 }

@@ -9,8 +9,8 @@ import (
 // ErrSyntax is returned for input the scanner cannot walk.
 var ErrSyntax = errors.New("jsonscan: invalid JSON")
 
-// maxDepth bounds nesting, so hostile input cannot exhaust the stack.
-const maxDepth = 512
+// MaxDepth bounds nesting, so hostile input cannot exhaust the stack.
+const MaxDepth = 512
 
 // Scanner walks one JSON value. After an error every method is a no-op and
 // Err reports it.
@@ -149,7 +149,7 @@ func (s *Scanner) Array(elem func()) bool {
 
 func (s *Scanner) enter() bool {
 	s.depth++
-	if s.depth > maxDepth {
+	if s.depth > MaxDepth {
 		s.fail()
 		return false
 	}

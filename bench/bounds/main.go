@@ -1,0 +1,268 @@
+// Command bounds writes the hostile inputs that the README's "Bounded
+// input" table measures `deja index` on, each in a directory of its own
+// under -dir:
+//
+//	line/   a Claude transcript whose second line is 1 GB (-line-mb)
+//	deep/   a Claude transcript with a line of 2,000,000 nested '['
+//	bomb/   a Codex .jsonl.zst of 6 KB-per-GB that decodes to 8 GB (-bomb-gb)
+//	view/   a 20 KB opencode.db whose part table is a recursive VIEW
+//	store/  a 340 MB opencode.db of ordinary sessions (-store-mb)
+//
+// Measure each with a fresh data directory, as the README shows:
+//
+//	go run ./bench/bounds -dir /tmp/bounds
+//	go build -o /tmp/deja ./cmd/deja
+//	for d in line deep bomb view store; do
+//	  DEJA_DATA_DIR=/tmp/bounds/data-$d /usr/bin/time -v /tmp/deja index /tmp/bounds/$d/*
+//	done
+//	DEJA_DATA_DIR=/tmp/bounds/data-store /usr/bin/time -v /tmp/deja index /tmp/bounds/store/*
+//
+// (the store's second run is the re-index with nothing new). The files
+// are large: check the disk first, and remove -dir afterwards.
+package main
+
+import (
+	"bufio"
+	"database/sql"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/klauspost/compress/zstd"
+	_ "modernc.org/sqlite"
+)
+
+func main() {
+	dir := flag.String("dir", "", "directory to write the inputs in (required)")
+	only := flag.String("only", "line,deep,bomb,view,store", "which inputs to write, comma-separated")
+	lineMB := flag.Int("line-mb", 1024, "size of line/'s long line, in MB")
+	bombGB := flag.Int("bomb-gb", 8, "what bomb/'s .zst decodes to, in GB")
+	storeMB := flag.Int("store-mb", 340, "about how large store/'s opencode.db is, in MB")
+	flag.Parse()
+	if *dir == "" {
+		fmt.Fprintln(os.Stderr, "bounds: -dir is required")
+		os.Exit(2)
+	}
+	makers := map[string]func(string) error{
+		"line":  func(d string) error { return longLine(d, int64(*lineMB)<<20) },
+		"deep":  deepLine,
+		"bomb":  func(d string) error { return zstdBomb(d, int64(*bombGB)<<30) },
+		"view":  recursiveView,
+		"store": func(d string) error { return bigStore(d, int64(*storeMB)<<20) },
+	}
+	for _, name := range strings.Split(*only, ",") {
+		write, ok := makers[name]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "bounds: unknown input %q\n", name)
+			os.Exit(2)
+		}
+		d := filepath.Join(*dir, name)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			fmt.Fprintln(os.Stderr, "bounds:", err)
+			os.Exit(1)
+		}
+		if err := write(d); err != nil {
+			fmt.Fprintf(os.Stderr, "bounds: %s: %v\n", name, err)
+			os.Exit(1)
+		}
+		fmt.Println("wrote", d)
+	}
+}
+
+const sessionID = "11111111-2222-4333-8444-555555555555"
+
+// claudeLine is one Claude Code line of a user's or assistant's text.
+func claudeLine(n int, typ, text string) string {
+	return fmt.Sprintf(`{"type":%q,"uuid":"u%d","sessionId":%q,"cwd":"/srv/shop","timestamp":"2026-07-20T10:%02d:00.000Z","message":{"role":%q,"content":%q}}`+"\n",
+		typ, n, sessionID, n, typ, text)
+}
+
+// transcript writes a Claude transcript whose second line is written by
+// middle, between ordinary lines.
+func transcript(dir string, middle func(w io.Writer) error) error {
+	f, err := os.Create(filepath.Join(dir, sessionID+".jsonl"))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	fmt.Fprint(w, claudeLine(1, "user", "fix the rounding"))
+	if err := middle(w); err != nil {
+		f.Close()
+		return err
+	}
+	fmt.Fprint(w, "\n", claudeLine(3, "assistant", "Fixed."), claudeLine(4, "user", "now the taxes"))
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// longLine: a user line whose text is n bytes.
+func longLine(dir string, n int64) error {
+	return transcript(dir, func(w io.Writer) error {
+		fmt.Fprintf(w, `{"type":"user","uuid":"u2","sessionId":%q,"message":{"role":"user","content":"`, sessionID)
+		chunk := []byte(strings.Repeat("x", 1<<20))
+		for left := n; left > 0; left -= int64(len(chunk)) {
+			if _, err := w.Write(chunk[:min(int64(len(chunk)), left)]); err != nil {
+				return err
+			}
+		}
+		_, err := fmt.Fprint(w, `"}}`)
+		return err
+	})
+}
+
+// deepLine: a line of 2,000,000 nested '['.
+func deepLine(dir string) error {
+	return transcript(dir, func(w io.Writer) error {
+		fmt.Fprintf(w, `{"type":"user","uuid":"u2","sessionId":%q,"message":`, sessionID)
+		_, err := io.WriteString(w, strings.Repeat("[", 2_000_000))
+		return err
+	})
+}
+
+// zstdBomb: a rollout of one session_meta line and then the same user
+// message line again, n bytes decoded.
+func zstdBomb(dir string, n int64) error {
+	f, err := os.Create(filepath.Join(dir, "rollout-2025-12-25T22-45-23-019b55c1-d022-7061-bbb9-b0c90708472b.jsonl.zst"))
+	if err != nil {
+		return err
+	}
+	enc, err := zstd.NewWriter(f, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		f.Close()
+		return err
+	}
+	fmt.Fprint(enc, `{"timestamp":"2025-12-25T13:00:00.000Z","type":"session_meta","payload":{"id":"019b55c1-d022-7061-bbb9-b0c90708472b","cwd":"/home/u/app"}}`+"\n")
+	line := `{"timestamp":"2025-12-25T13:01:00.000Z","type":"event_msg","payload":{"type":"user_message","message":"again"}}` + "\n"
+	block := []byte(strings.Repeat(line, (1<<20)/len(line)))
+	for left := n; left > 0; left -= int64(len(block)) {
+		if _, err := enc.Write(block); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := enc.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// schema is the tables OpenCode 1.2.25 creates, as far as deja reads them
+// (opencode/testdata/schema.sql).
+const schema = `
+CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, parent_id text, slug text NOT NULL, directory text NOT NULL,
+	title text NOT NULL, version text NOT NULL, share_url text, time_created integer NOT NULL, time_updated integer NOT NULL,
+	time_compacting integer, time_archived integer);
+CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+`
+
+// recursiveView: a store whose part table is a view yielding rows
+// without end.
+func recursiveView(dir string) error {
+	return store(dir, func(tx *sql.Tx) error {
+		stmts := []string{
+			`CREATE VIEW part AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)
+			SELECT 'prt_' || n AS id, 'msg_1' AS message_id, 'ses_1' AS session_id, n AS time_created, n AS time_updated,
+				'{"type":"text","text":"again and again"}' AS data FROM r`,
+			`INSERT INTO session VALUES ('ses_1', 'prj_1', NULL, 's', '/home/dev/proj', 'loop', '1.2.25', NULL, 1774893435268, 1774893435999, NULL, NULL)`,
+			`INSERT INTO message VALUES ('msg_1', 'ses_1', 1774893435275, 1774893435275, '{"role":"user","time":{"created":1774893435275}}')`,
+		}
+		for _, s := range stmts {
+			if _, err := tx.Exec(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// bigStore: sessions of ten turns, each a question and an answer of a
+// text, a reasoning and six commands of 1.5 KB of output, until the store
+// is about n bytes: many small rows, as OpenCode writes them.
+func bigStore(dir string, n int64) error {
+	out := strings.Repeat("ok  \tgithub.com/acme/shop/internal/ledger\t0.412s\n", 32)
+	// Ten turns of about 11 KB, and SQLite's pages around them.
+	perSession := int64(10 * 15 << 10)
+	return store(dir, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
+			time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)`); err != nil {
+			return err
+		}
+		ses, err := tx.Prepare(`INSERT INTO session VALUES (?, 'prj_1', NULL, 's', '/home/dev/shop', 'work', '1.2.25', NULL, ?, ?, NULL, NULL)`)
+		if err != nil {
+			return err
+		}
+		msg, err := tx.Prepare(`INSERT INTO message VALUES (?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		part, err := tx.Prepare(`INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		t := int64(1774893435000)
+		for s := int64(0); s*perSession < n; s++ {
+			sid := fmt.Sprintf("ses_%06d", s)
+			if _, err := ses.Exec(sid, t, t+10_000); err != nil {
+				return err
+			}
+			for turn := range 10 {
+				t += 1000
+				for _, role := range []string{"user", "assistant"} {
+					mid := fmt.Sprintf("msg_%06d_%02d_%s", s, turn, role[:1])
+					data := fmt.Sprintf(`{"role":%q,"time":{"created":%d}}`, role, t)
+					if _, err := msg.Exec(mid, sid, t, t, data); err != nil {
+						return err
+					}
+					text := fmt.Sprintf("question %d of session %d: why does the ledger total drift by a cent on refunds?", turn, s)
+					if role == "assistant" {
+						text = fmt.Sprintf("answer %d: the refund path rounds each line before summing; round the sum instead.", turn)
+					}
+					parts := []string{fmt.Sprintf(`{"type":"text","text":%q}`, text)}
+					if role == "assistant" {
+						parts = append(parts, fmt.Sprintf(`{"type":"reasoning","text":%q}`, strings.Repeat("The refund path rounds per line. ", 15)))
+						for c := range 6 {
+							parts = append(parts, fmt.Sprintf(`{"type":"tool","tool":"bash","state":{"status":"completed","input":{"command":"go test ./internal/ledger -run Refund%d/%d"},"output":%q}}`, turn, c, out))
+						}
+					}
+					for i, p := range parts {
+						if _, err := part.Exec(fmt.Sprintf("prt_%s_%d", mid, i), mid, sid, t, t, p); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// store writes dir/opencode.db: the schema, then fill's rows, in one
+// transaction.
+func store(dir string, fill func(*sql.Tx) error) error {
+	path := filepath.Join(dir, "opencode.db")
+	os.Remove(path)
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(schema); err != nil {
+		return err
+	}
+	if err := fill(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,44 @@
+package harness
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func TestLineBound(t *testing.T) {
+	long := strings.Repeat("x", 100)
+	for _, tc := range []struct {
+		name, in, out string
+		warnings      []string
+	}{
+		{"short lines pass", "a\nb\n", "a\nb\n", nil},
+		{"a long line keeps its line end", "a\n" + long + "\nb\n" + long + "\n", "a\n\nb\n\n", []string{"2 lines longer than 64 bytes (first at line 2), skipped"}},
+		{"a long last line without its end", "a\n" + long, "a\n", []string{"1 line longer than 64 bytes (first at line 2), skipped"}},
+		{"a short last line without its end", "a\nb", "a\nb", nil},
+		{"at the bound", strings.Repeat("y", 63) + "\n", strings.Repeat("y", 63) + "\n", nil},
+	} {
+		// A byte at a time below, so lines arrive in pieces.
+		lb := NewLineBound(iotest.OneByteReader(strings.NewReader(tc.in)), Limits{Line: 64}, 0)
+		got, err := io.ReadAll(lb)
+		if err != nil || string(got) != tc.out || strings.Join(lb.Warnings(), "|") != strings.Join(tc.warnings, "|") {
+			t.Errorf("%s: %q, warnings %q, err %v; want %q, %q", tc.name, got, lb.Warnings(), err, tc.out, tc.warnings)
+		}
+	}
+}
+
+// TestReadAllBoundsAWholeJSONRecord: a .json history is one record, so
+// one over the line bound is refused before it is read.
+func TestReadAllBoundsAWholeJSONRecord(t *testing.T) {
+	doc := "{\n" + strings.Repeat(`  "k": "v",`+"\n", 20) + `  "end": 1` + "\n}\n"
+	if _, _, err := ReadAll("/h/session-1.json", bytes.NewReader([]byte(doc)), nil, Limits{Line: 64}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("a %d-byte .json over a 64-byte bound: %v, want ErrTooLarge", len(doc), err)
+	}
+	data, warnings, err := ReadAll("/h/session-1.jsonl", bytes.NewReader([]byte(doc)), nil, Limits{Line: 64})
+	if err != nil || string(data) != doc || len(warnings) != 0 {
+		t.Errorf("the same lines as JSONL: %q, %v, %v", data, warnings, err)
+	}
+}

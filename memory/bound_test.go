@@ -1,0 +1,145 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/claude"
+	"github.com/deja-dev/deja/codex"
+	"github.com/deja-dev/deja/harness"
+)
+
+// writeHistory writes data at dir/name and returns the resolved path.
+func writeHistory(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path, err := aider.ResolvePath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestIndexSurvivesDeepNesting: one transcript line of two million '['
+// ran the JSON decoder's recursion out of stack, a fatal error that made
+// every run meeting the file index nothing; now the line is skipped and
+// that transcript's other lines, and the other histories, are indexed.
+func TestIndexSurvivesDeepNesting(t *testing.T) {
+	s, aiderPath := fixture(t)
+	deep := claudeLine(1, "user", `"fix the rounding"`, "") +
+		`{"type":"user","sessionId":"` + transcriptID + `","message":` + strings.Repeat("[", 2_000_000) + "\n" +
+		claudeLine(2, "assistant", `[{"type":"text","text":"Fixed."}]`, "") +
+		claudeLine(3, "user", `"now the taxes"`, "")
+	path := writeHistory(t, t.TempDir(), transcriptID+".jsonl", []byte(deep))
+	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path, aiderPath}, Harnesses: harness.Registry{claude.Reader{}, aider.Reader{}}})
+	if err != nil || rep.Skipped != 0 {
+		t.Fatalf("index: %+v, %v", rep, err)
+	}
+	got := storedTurns(t, s, "claude-"+transcriptID)
+	if strings.Join(got, "|") != "0:fix the rounding|1:now the taxes" {
+		t.Errorf("turns %q, want the lines around the deep one", got)
+	}
+	if len(sessionIDs(t, s)) < 2 {
+		t.Errorf("sessions %v: the aider history beside it was not indexed", sessionIDs(t, s))
+	}
+}
+
+// TestIndexSkipsOverlongLines: a line over the bound is skipped as it is
+// read, before it is held whole, with a warning naming it; the lines
+// around it are indexed, in a history read whole (a Claude transcript)
+// and in one read a window at a time (aider's).
+func TestIndexSkipsOverlongLines(t *testing.T) {
+	s, _ := fixture(t)
+	dir := t.TempDir()
+	long := strings.Repeat("x", 300<<10)
+	transcript := claudeLine(1, "user", `"fix the rounding"`, "") +
+		claudeLine(2, "user", `"`+long+`"`, "") +
+		claudeLine(3, "user", `"now the taxes"`, "")
+	claudePath := writeHistory(t, dir, transcriptID+".jsonl", []byte(transcript))
+	history := "\n# aider chat started at 2026-07-19 08:15:00\n\n#### first question  \n\nfirst answer\n\n" +
+		"#### " + long + "  \n\nanswer to the long one\n\n#### last question  \n\nlast answer\n"
+	aiderPath := writeHistory(t, dir, aider.HistoryFileName, []byte(history))
+	rep, err := s.Index(context.Background(), IndexOptions{
+		Paths:     []string{claudePath, aiderPath},
+		Harnesses: harness.Registry{claude.Reader{}, aider.Reader{}},
+		limits:    harness.Limits{Line: 64 << 10},
+	})
+	if err != nil || rep.Skipped != 0 {
+		t.Fatalf("index: %+v, %v", rep, err)
+	}
+	want := []string{
+		claudePath + ": 1 line longer than 65536 bytes (first at line 2), skipped",
+		aiderPath + ": 1 line longer than 65536 bytes (first at line 8), skipped",
+	}
+	if strings.Join(rep.Problems, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems\n%s\nwant\n%s", strings.Join(rep.Problems, "\n"), strings.Join(want, "\n"))
+	}
+	if got := storedTurns(t, s, "claude-"+transcriptID); strings.Join(got, "|") != "0:fix the rounding|1:now the taxes" {
+		t.Errorf("claude turns %q, want the lines around the long one", got)
+	}
+	rows, err := s.db.Query(`SELECT user FROM turns WHERE session_id LIKE 'aider-%' ORDER BY session_id, turn`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var users []string
+	for rows.Next() {
+		var u string
+		if err := rows.Scan(&u); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(u, long[:1000]) {
+			u = "the long line"
+		}
+		users = append(users, u)
+	}
+	if !strings.Contains(strings.Join(users, "|"), "first question") || !strings.Contains(strings.Join(users, "|"), "last question") || strings.Contains(strings.Join(users, "|"), "the long line") {
+		t.Errorf("aider turns %q, want the questions around the long line and not it", users)
+	}
+}
+
+// TestIndexRefusesZstdBomb: a .zst rollout that decodes past the bound is
+// refused, its decoded bytes counted and not kept, and the histories
+// beside it are indexed.
+func TestIndexRefusesZstdBomb(t *testing.T) {
+	s, aiderPath := fixture(t)
+	var packed bytes.Buffer
+	enc, err := zstd.NewWriter(&packed, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := `{"timestamp":"2025-12-25T13:00:00.000Z","type":"session_meta","payload":{"id":"019b55c1-d022-7061-bbb9-b0c90708472b","cwd":"/home/u/app"}}` + "\n"
+	enc.Write([]byte(meta))
+	line := []byte(`{"timestamp":"2025-12-25T13:01:00.000Z","type":"event_msg","payload":{"type":"user_message","message":"again"}}` + "\n")
+	for range (100 << 20) / len(line) {
+		enc.Write(line)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bomb := writeHistory(t, t.TempDir(), "rollout-2025-12-25T22-45-23-019b55c1-d022-7061-bbb9-b0c90708472b.jsonl.zst", packed.Bytes())
+	rep, err := s.Index(context.Background(), IndexOptions{
+		Paths:     []string{bomb, aiderPath},
+		Harnesses: harness.Registry{codex.Reader{}, claude.Reader{}, aider.Reader{}},
+		limits:    harness.Limits{Decoded: 8 << 20},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Skipped != 1 || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "decodes to more than 8 MB, skipped") {
+		t.Fatalf("a %d-byte .zst of 100 MB: %+v, want it skipped past 8 MB", packed.Len(), rep)
+	}
+	if rep.NewTurns == 0 {
+		t.Errorf("the aider history beside the bomb was not indexed: %+v", rep)
+	}
+}
