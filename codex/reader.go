@@ -102,7 +102,7 @@ func (Reader) Decode(path string, raw []byte) ([]byte, error) {
 // ResumeCommand is `codex resume <id>`, run in the session's project.
 func (Reader) ResumeCommand(id, project string) string {
 	sid, ok := strings.CutPrefix(id, "codex-")
-	if !ok || !isUUID(sid) {
+	if !ok || !harness.IsUUID(sid) {
 		return ""
 	}
 	cmd := "codex resume " + sid

@@ -97,7 +97,7 @@ func turnTime(t chunk.Turn) any {
 // changed are stored again (with full, every session), sessions that left
 // it stay, as they stay when they leave a file.
 func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReader, fi fs.FileInfo, full bool) error {
-	hist, err := wr.Read(ctx, path, harness.ParseOptions{Path: path, Location: ix.opts.Location})
+	hist, err := harness.ReadStore(ctx, wr, path, harness.ParseOptions{Path: path, Location: ix.opts.Location})
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return ix.missing(ctx, path, full)

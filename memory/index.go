@@ -584,7 +584,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 			// taken ID names the session it named before; each pass
 			// reserves one more known ID, so this ends.
 			for !inStep {
-				hist = fr.Parse(data, harness.ParseOptions{
+				hist = harness.ParseFile(fr, data, harness.ParseOptions{
 					Path:         path,
 					Offset:       offset,
 					FirstOrdinal: wj.ordinal,

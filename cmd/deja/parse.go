@@ -223,7 +223,7 @@ func parseHistory(ctx context.Context, reg harness.Registry, path string) (strin
 	opts := harness.ParseOptions{Path: path}
 	switch r := h.(type) {
 	case harness.WholeReader:
-		hist, err := r.Read(ctx, path, opts)
+		hist, err := harness.ReadStore(ctx, r, path, opts)
 		return h.Name(), hist, err
 	case harness.FileReader:
 		if dec, ok := r.(harness.Decoder); ok {
@@ -231,7 +231,7 @@ func parseHistory(ctx context.Context, reg harness.Registry, path string) (strin
 				return "", nil, fmt.Errorf("%s: %w, skipped", path, err)
 			}
 		}
-		return h.Name(), r.Parse(data, opts), nil
+		return h.Name(), harness.ParseFile(r, data, opts), nil
 	}
 	return "", nil, fmt.Errorf("%s: harness %s reads no files", path, h.Name())
 }
