@@ -92,9 +92,9 @@ func SafeID(id string) bool {
 	return true
 }
 
-// CheckIDs drops from h every session whose ID is not of r's shape, and
-// clears a parent link of another shape, each with a warning that shows the
-// ID inert. ParseFile and ReadStore call it; a caller that reads a history any other
+// CheckIDs drops from h every session whose ID is not of r's shape, saying
+// so in Refused, and clears a parent link of another shape with a
+// warning; both show the ID inert. ParseFile and ReadStore call it; a caller that reads a history any other
 // way calls it too.
 func CheckIDs(r Reader, h *History) {
 	if h == nil {
@@ -103,7 +103,7 @@ func CheckIDs(r Reader, h *History) {
 	kept := h.Sessions[:0]
 	for _, s := range h.Sessions {
 		if !SafeID(s.ID) || !r.ValidID(s.ID) {
-			h.Warnings = append(h.Warnings, fmt.Sprintf("session %s skipped: its ID is not of the shape %s gives its sessions", shown(s.ID), r.Name()))
+			h.Refused = append(h.Refused, fmt.Sprintf("session %s skipped: its ID is not of the shape %s gives its sessions", shown(s.ID), r.Name()))
 			continue
 		}
 		if s.Parent != "" && (!SafeID(s.Parent) || !r.ValidID(s.Parent)) {

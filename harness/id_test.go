@@ -134,7 +134,7 @@ func TestParseFileDropsASessionWhoseIDCarriesText(t *testing.T) {
 			}
 		}
 		warned := false
-		for _, w := range h.Warnings {
+		for _, w := range h.Refused {
 			if strings.Contains(w, "skipped: its ID is not of the shape") {
 				warned = true
 				if quote.Line(w) != w {
@@ -143,7 +143,7 @@ func TestParseFileDropsASessionWhoseIDCarriesText(t *testing.T) {
 			}
 		}
 		if !warned {
-			t.Errorf("%s: no warning for the dropped session: %q", c.name, h.Warnings)
+			t.Errorf("%s: nothing says the session was dropped: %q", c.name, h.Refused)
 		}
 	}
 }

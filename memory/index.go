@@ -600,6 +600,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 					break
 				}
 			}
+			ix.refused(path, hist)
 			for _, pl := range plans {
 				ix.toEmbed += pl.pending
 			}

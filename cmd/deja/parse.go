@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/userfile"
 )
 
@@ -118,7 +120,7 @@ func runParse(ctx context.Context, io *IO, cfg config.Config, opts parseOptions)
 			failed++
 			continue
 		}
-		for _, w := range h.Warnings {
+		for _, w := range slices.Concat(h.Refused, h.Warnings) {
 			out.Warnings = append(out.Warnings, abs+": "+w)
 		}
 		f := historyJSON(h)
@@ -177,7 +179,7 @@ func printParse(io *IO, out parseJSON) {
 				}
 			}
 		}
-		fmt.Fprintf(io.Out, "%s\n  %d sessions, %d user messages, %d records\n", f.Path, len(f.Sessions), users, records)
+		fmt.Fprintf(io.Out, "%s\n  %d sessions, %d user messages, %d records\n", quote.Line(f.Path), len(f.Sessions), users, records)
 		for _, s := range f.Sessions {
 			started := "(no start time)"
 			if s.Started != nil {
@@ -191,11 +193,11 @@ func printParse(io *IO, out parseJSON) {
 					a++
 				}
 			}
-			fmt.Fprintf(io.Out, "  %-40s %-25s %3d user %3d assistant %3d records\n", s.ID, started, u, a, len(s.Records))
+			fmt.Fprintf(io.Out, "  %-40s %-25s %3d user %3d assistant %3d records\n", quote.Line(s.ID), started, u, a, len(s.Records))
 		}
 	}
 	for _, w := range out.Warnings {
-		fmt.Fprintln(io.Err, "deja: warning:", w)
+		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(w))
 	}
 }
 
