@@ -20,6 +20,7 @@ import (
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -321,10 +322,10 @@ func printDoctor(io *IO, rep doctorReport) {
 		for j, r := range s.Reasons {
 			reasons[j] = aider.Reason{Kind: aider.ReasonKind(r.Kind), From: r.From}.String()
 		}
-		fmt.Fprintf(w, "%-11s %s (%s; %s)\n", label, s.Path, formatSize(s.Size), strings.Join(reasons, ", "))
+		fmt.Fprintf(w, "%-11s %s (%s; %s)\n", label, quote.Line(s.Path), formatSize(s.Size), quote.Line(strings.Join(reasons, ", ")))
 	}
 	for _, warn := range rep.SourceWarnings {
-		fmt.Fprintf(w, "            warning: %s\n", warn)
+		fmt.Fprintf(w, "            warning: %s\n", quote.Line(warn))
 	}
 
 	st := rep.Store
