@@ -19,7 +19,7 @@ import (
 	"github.com/deja-dev/deja/quote"
 )
 
-// hostileSession is a Claude Code session whose every field tries to act
+// The hostile session is a Claude Code session whose every field tries to act
 // on the terminal or the agent that reads it: its cwd sets the title,
 // switches to the alternate screen and starts a "# SYSTEM" line; its
 // question hides tag characters, variation selectors and Hangul fillers

@@ -54,7 +54,8 @@ func (m Model) View() string {
 	query := fit(m.input.View(), w-11)
 	pad := strings.Repeat(" ", max(w-11-ansi.StringWidth(query), 0))
 	lines = append(lines, query+pad+" "+m.st.head.Render(fmt.Sprintf("%10s", "["+string(m.mode)+"]")))
-	lines = append(lines, m.st.dim.Render(fit(m.status(), w)))
+	// The status may quote the store's note or an error naming a project.
+	lines = append(lines, m.st.dim.Render(fit(quote.Line(m.status()), w)))
 
 	rows := m.listRows()
 	for i := m.offset; i < m.offset+rows; i++ {
