@@ -135,7 +135,9 @@ func unsafe(r rune) bool {
 	switch {
 	case r < ' ' || 0x7f <= r && r <= 0x9f:
 		return true
-	case r < 0xad:
+	case r < 0xad, 0x2070 <= r && r < 0x3164, 0x3165 <= r && r < 0xfe00, 0x1d17b <= r && r < 0xe0000:
+		// None here: the scripts most text is in (CJK, kana, Hangul
+		// syllables, emoji) skip the table look-up.
 		return false
 	}
 	return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)

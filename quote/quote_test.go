@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // attack is history text that tries to leave its block and steer an agent.
@@ -159,5 +160,16 @@ func TestTextShowsWhatATerminalWouldObey(t *testing.T) {
 	}
 	if Inert(id) || !Inert("claude-11111111-2222-4333-8444-555555555555") || Inert("a\U000E0041") {
 		t.Error("Inert tells a field a terminal would act on wrongly")
+	}
+}
+
+// TestUnsafeIsEveryControlAndInvisibleCharacter checks unsafe, shortcuts
+// included, against its definition on every code point.
+func TestUnsafeIsEveryControlAndInvisibleCharacter(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		want := unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
+		if got := unsafe(r); got != want {
+			t.Fatalf("unsafe(%U) = %v, want %v", r, got, want)
+		}
 	}
 }
