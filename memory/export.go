@@ -76,11 +76,12 @@ type SharedTurn struct {
 }
 
 // ValidIDs reports a turn whose session and parent IDs are in the alphabet
-// every harness's IDs keep to (harness.SafeID): a turn another member sent
-// is folded in only then, as a session whose ID is not of its harness's
-// shape is not indexed here.
+// every harness's IDs keep to (harness.SafeID), and whose harness is named
+// in letters, digits, '_' and '-': a turn another member sent is folded in
+// only then, as a session whose ID is not of its harness's shape is not
+// indexed here.
 func (t SharedTurn) ValidIDs() bool {
-	return harness.SafeID(t.Session) && (t.Parent == "" || harness.SafeID(t.Parent))
+	return harness.SafeID(t.Session) && (t.Parent == "" || harness.SafeID(t.Parent)) && harness.IsToken(t.Harness)
 }
 
 // projectWhere matches sessions of a project directory or one below it.

@@ -119,7 +119,7 @@ func (m Model) filterLabel() string {
 		parts = append(parts, "project "+projectName(f.Project))
 	}
 	if f.Harness != "" {
-		parts = append(parts, f.Harness)
+		parts = append(parts, quote.Line(f.Harness))
 	}
 	if f.Within > 0 {
 		parts = append(parts, "last "+span(f.Within))
