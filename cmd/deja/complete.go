@@ -70,7 +70,7 @@ func completeSessions(cmd *cobra.Command, _ []string, toComplete string) ([]cobr
 func completeProjects(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	var out []cobra.Completion
 	for _, s := range indexedSessions(cmd) {
-		if s.Project != "" && strings.HasPrefix(s.Project, toComplete) && !slices.Contains(out, s.Project) {
+		if s.Project != "" && strings.HasPrefix(s.Project, toComplete) && quote.Inert(s.Project) && !slices.Contains(out, s.Project) {
 			out = append(out, s.Project)
 		}
 	}
