@@ -5,7 +5,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/deja-dev/deja/harness"
 )
 
 // idTimeLayout is the start time as it appears in a session ID.
@@ -27,6 +30,27 @@ func SessionID(pathHash string, started time.Time, ordinal int) string {
 		return fmt.Sprintf("aider-%s-%d", pathHash, ordinal)
 	}
 	return "aider-" + pathHash + "-" + started.Format(idTimeLayout)
+}
+
+// ValidID reports a session ID of the shape SessionID makes, with the
+// -2, -3 … a second and third session of the same start get.
+func (Reader) ValidID(id string) bool {
+	rest, ok := strings.CutPrefix(id, Name+"-")
+	if !ok || len(rest) < 14 || !harness.IsHex(rest[:12], 12) || rest[12] != '-' {
+		return false
+	}
+	parts := strings.Split(rest[13:], "-")
+	if len(parts) > 2 || len(parts) == 2 && !digits(parts[1]) {
+		return false
+	}
+	if _, err := time.Parse(idTimeLayout, parts[0]); err == nil && len(parts[0]) == len(idTimeLayout) {
+		return true
+	}
+	return digits(parts[0])
+}
+
+func digits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // freeID returns base, or base-2, base-3 … when base is taken in this file

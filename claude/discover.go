@@ -70,7 +70,7 @@ func findTranscripts(f *harness.Finder, dir string, r harness.Reason) {
 	for _, e := range entries {
 		name := e.Name()
 		switch {
-		case e.IsDir() && isUUID(name):
+		case e.IsDir() && harness.IsUUID(name):
 			sub := filepath.Join(dir, name, "subagents")
 			agents, _ := os.ReadDir(sub)
 			for _, a := range agents {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	json "github.com/deja-dev/deja/internal/jsonlimit"
+	"github.com/deja-dev/deja/harness"
 )
 
 // SessionID names a Claude Code session: claude-<sessionId>. A subagent's
@@ -17,7 +18,7 @@ func SessionID(sessionID string) string { return "claude-" + sessionID }
 // <sessionId>.jsonl, or "" for an agent file or another name.
 func fileSessionID(path string) string {
 	stem := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	if isUUID(stem) {
+	if harness.IsUUID(stem) {
 		return stem
 	}
 	return ""
@@ -51,21 +52,19 @@ func lastSessionID(data []byte) string {
 	return id
 }
 
-func isUUID(s string) bool {
-	if len(s) != 36 {
+// ValidID reports a session ID of the shape Claude Code documents:
+// claude-<sessionId>, the sessionId a UUID (§1.1), and for a subagent
+// -agent-<agentId> or -sidechain after it (§1.6).
+func (Reader) ValidID(id string) bool {
+	rest, ok := strings.CutPrefix(id, "claude-")
+	if !ok || len(rest) < 36 || !harness.IsUUID(rest[:36]) {
 		return false
 	}
-	for i, c := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return false
-			}
-		}
+	switch tail := rest[36:]; {
+	case tail == "", tail == "-sidechain":
+		return true
+	case strings.HasPrefix(tail, "-agent-"):
+		return harness.IsToken(tail[len("-agent-"):])
 	}
-	return true
+	return false
 }

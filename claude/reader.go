@@ -62,7 +62,7 @@ func (Reader) Sniff(path string, head []byte) error {
 // project; a subagent's session cannot be resumed on its own.
 func (Reader) ResumeCommand(id, project string) string {
 	sid, ok := strings.CutPrefix(id, "claude-")
-	if !ok || !isUUID(sid) {
+	if !ok || !harness.IsUUID(sid) {
 		return ""
 	}
 	cmd := "claude --resume " + sid

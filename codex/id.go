@@ -3,6 +3,8 @@ package codex
 import (
 	"path/filepath"
 	"strings"
+
+	"github.com/deja-dev/deja/harness"
 )
 
 // SessionID names a Codex session: codex-<id>, the id of its session_meta
@@ -18,27 +20,15 @@ func fileID(path string) string {
 		return ""
 	}
 	id := name[len(name)-36:]
-	if !isUUID(id) {
+	if !harness.IsUUID(id) {
 		return ""
 	}
 	return id
 }
 
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
+// ValidID reports a session ID of the shape Codex documents: codex-<id>,
+// the id of session_meta, a UUID (the one that ends the rollout's name).
+func (Reader) ValidID(id string) bool {
+	rest, ok := strings.CutPrefix(id, "codex-")
+	return ok && harness.IsUUID(rest)
 }

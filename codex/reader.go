@@ -121,7 +121,7 @@ func (z zstdRollout) Close() error {
 // ResumeCommand is `codex resume <id>`, run in the session's project.
 func (Reader) ResumeCommand(id, project string) string {
 	sid, ok := strings.CutPrefix(id, "codex-")
-	if !ok || !isUUID(sid) {
+	if !ok || !harness.IsUUID(sid) {
 		return ""
 	}
 	cmd := "codex resume " + sid

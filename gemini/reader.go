@@ -22,6 +22,16 @@ var _ harness.FileReader = Reader{}
 // Name returns "gemini".
 func (Reader) Name() string { return Name }
 
+// ValidID reports a session ID of the shape Gemini CLI documents:
+// gemini-<sessionId>, the header's sessionId a UUID; or, for a recording
+// whose header is lost, the name deja gives it from its file (the first
+// eight of the sessionId's hex digits in session-<time>-<8>.jsonl), which
+// must be letters, digits, '_' and '-' alone.
+func (Reader) ValidID(id string) bool {
+	rest, ok := strings.CutPrefix(id, IDPrefix)
+	return ok && (harness.IsUUID(rest) || harness.IsToken(rest))
+}
+
 // Discover finds the recordings; see the package function Discover.
 func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery { return Discover(opts) }
 

@@ -28,6 +28,11 @@ type Reader interface {
 	// else an error saying why not (the Registry's last reader's error is
 	// what a user sees for a file no harness reads).
 	Sniff(path string, head []byte) error
+	// ValidID reports whether id, a session ID as Parse or Read names it
+	// (the harness's name first: "claude-…"), has the shape the harness
+	// documents for its sessions; ParseFile and ReadStore drop a session
+	// of another shape with a warning (see CheckIDs).
+	ValidID(id string) bool
 }
 
 // FileReader is a harness whose histories are files read as bytes

@@ -99,4 +99,8 @@ type History struct {
 	// aider's two-space line ends could not guide the parse.
 	Stripped bool
 	Warnings []string
+	// Refused says, one line each, which sessions were dropped because
+	// their IDs are not of their harness's shape (CheckIDs); the indexer
+	// reports them, as it does not report Warnings.
+	Refused []string
 }

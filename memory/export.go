@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/deja-dev/deja/harness"
 )
 
 // teamSchema holds what team memory adds to a store, created when a team
@@ -78,6 +80,15 @@ type SharedTurn struct {
 	TimeNS   int64    `json:"time_ns,omitempty"`
 	// Row is the turn's place in this store, for paging; it is not sent.
 	Row int64 `json:"-"`
+}
+
+// ValidIDs reports a turn whose session and parent IDs are in the alphabet
+// every harness's IDs keep to (harness.SafeID), and whose harness is named
+// in letters, digits, '_' and '-': a turn another member sent is folded in
+// only then, as a session whose ID is not of its harness's shape is not
+// indexed here.
+func (t SharedTurn) ValidIDs() bool {
+	return harness.SafeID(t.Session) && (t.Parent == "" || harness.SafeID(t.Parent)) && harness.IsToken(t.Harness)
 }
 
 // projectWhere matches sessions of a project directory or one below it.

@@ -76,6 +76,14 @@ func withProject(s harness.Session, path string) harness.Session {
 	return s
 }
 
+// refused reports the sessions a history gave IDs of another shape than
+// its harness's, which were not indexed (harness.CheckIDs).
+func (ix *indexer) refused(path string, hist *harness.History) {
+	for _, r := range hist.Refused {
+		ix.rep.Problems = append(ix.rep.Problems, path+": "+r)
+	}
+}
+
 // turnActions is the actions column: one action a line, beside files.
 func turnActions(t chunk.Turn) string {
 	parts := make([]string, len(t.Actions))
@@ -110,7 +118,7 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 			return ok && m.present && marker != "" && m.marker == marker
 		}
 	}
-	hist, err := wr.Read(ctx, path, opts)
+	hist, err := harness.ReadStore(ctx, wr, path, opts)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return ix.missing(ctx, path, full)
@@ -118,6 +126,7 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		return fmt.Errorf("%s: %v, skipped", path, err)
 	}
 	ix.rep.Read++
+	ix.refused(path, hist)
 	tomb, err := ix.s.tombstones(ctx, path)
 	if err != nil {
 		return err

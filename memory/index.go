@@ -587,7 +587,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 			// taken ID names the session it named before; each pass
 			// reserves one more known ID, so this ends.
 			for !inStep {
-				hist = fr.Parse(data, harness.ParseOptions{
+				hist = harness.ParseFile(fr, data, harness.ParseOptions{
 					Path:         path,
 					Offset:       offset,
 					FirstOrdinal: wj.ordinal,
@@ -603,6 +603,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 					break
 				}
 			}
+			ix.refused(path, hist)
 			for _, pl := range plans {
 				ix.toEmbed += pl.pending
 			}

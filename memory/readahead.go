@@ -340,7 +340,7 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 			send(ctx, job.windows, wj)
 			return emb
 		}
-		wj.hist = job.fr.Parse(data, harness.ParseOptions{
+		wj.hist = harness.ParseFile(job.fr, data, harness.ParseOptions{
 			Path:         job.path,
 			Offset:       offset,
 			FirstOrdinal: ordinal,

@@ -161,14 +161,18 @@ func sessionIDsOf(t *testing.T, reg harness.Registry, path string) []string {
 	var hist *harness.History
 	switch r := h.(type) {
 	case harness.WholeReader:
-		hist, err = r.Read(context.Background(), path, harness.ParseOptions{Path: path})
+		hist, err = harness.ReadStore(context.Background(), r, path, harness.ParseOptions{Path: path})
 	case harness.FileReader:
-		var data []byte
-		data, err = os.ReadFile(path)
-		if dec, ok := r.(harness.Decoder); ok && err == nil {
-			data, err = dec.Decode(path, data)
+		var f *os.File
+		if f, err = os.Open(path); err != nil {
+			break
 		}
-		hist = r.Parse(data, harness.ParseOptions{Path: path})
+		defer f.Close()
+		dec, _ := r.(harness.Decoder)
+		var data []byte
+		if data, _, err = harness.ReadAll(path, f, dec, harness.Limits{}); err == nil {
+			hist = harness.ParseFile(r, data, harness.ParseOptions{Path: path})
+		}
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/deja-dev/deja/quote"
 )
 
 // SessionInfo describes one indexed session.
@@ -187,7 +189,7 @@ func (s *Store) ResolveSession(ctx context.Context, ref string) (string, error) 
 	case len(found) == 1:
 		return found[0], nil
 	case len(found) > 1:
-		return "", fmt.Errorf("%q names several sessions (%s…): give more of the ID", ref, strings.Join(found[:min(3, len(found))], ", "))
+		return "", fmt.Errorf("%q names several sessions (%s…): give more of the ID", ref, quote.Line(strings.Join(found[:min(3, len(found))], ", ")))
 	}
 	return "", fmt.Errorf("%w %q: 'deja sessions' lists the IDs", ErrNoSession, ref)
 }

@@ -22,6 +22,21 @@ var _ harness.WholeReader = Reader{}
 // Name returns "opencode".
 func (Reader) Name() string { return Name }
 
+// ValidID reports a session ID of the shape OpenCode documents:
+// opencode-ses_…, OpenCode's prefixed, sortable id in letters and digits.
+func (Reader) ValidID(id string) bool {
+	rest, ok := strings.CutPrefix(id, IDPrefix+"ses_")
+	if !ok || rest == "" || len(rest) > 64 {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
 // Discover finds the stores; see the package function Discover.
 func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery { return Discover(opts) }
 

@@ -3,6 +3,7 @@ package quote
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -43,16 +44,26 @@ func longestRun(s string, c byte) int {
 	return longest
 }
 
-// Text makes quoted text inert while keeping its lines: CRLF becomes a
-// line end, ANSI escape sequences are removed (they only colour a
-// terminal), and every other control, zero-width or bidi character is
-// written visibly as <U+XXXX>, so nothing can hide text, reorder it or
-// start a line of its own. Tabs and line ends stay.
+// Text makes history text inert for a terminal and for an agent, keeping
+// its lines: CRLF becomes a line end, and every character that could act
+// on a terminal or hide text is written visibly as <U+XXXX>: C0 and C1
+// controls (so an escape sequence, CSI, OSC, DCS, APC, PM or SOS, is shown
+// whole as text, never obeyed), bidi overrides and isolates, zero-width
+// and other format characters, tag characters, variation selectors and
+// the Hangul fillers. A plain colour sequence (SGR, ESC [ digits m) is
+// dropped: it can only colour, and a coloured log would otherwise be
+// unreadable. Tabs and line ends stay. Text of Text is unchanged.
 func Text(s string) string { return clean(s, false) }
 
-// Line is Text for text that must stay on one line (a file name, a
-// command, a preview): line ends and tabs become spaces too.
+// Line is Text for text that must stay on one line (a session ID, a
+// project, a file name, a command, a preview): line ends and tabs become
+// spaces too, so no field can start a line of its own.
 func Line(s string) string { return clean(s, true) }
+
+// Inert reports whether s is printed as it is, on one line: Line leaves
+// it unchanged. A field that is not can still be shown through Line, but
+// not handed to a shell or a terminal as it is.
+func Inert(s string) bool { return isClean(s, true) }
 
 func clean(s string, oneLine bool) string {
 	if isClean(s, oneLine) {
@@ -63,8 +74,8 @@ func clean(s string, oneLine bool) string {
 	for i := 0; i < len(s); {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '\x1b':
-			i += escapeLen(s[i:])
+		case r == '\x1b' && sgrLen(s[i:]) > 0:
+			i += sgrLen(s[i:])
 			continue
 		case r == '\r' && strings.HasPrefix(s[i:], "\r\n"):
 			// The \n that follows is written on the next pass.
@@ -89,7 +100,7 @@ func isClean(s string, oneLine bool) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
-			return cleanRunes(s[i:])
+			return cleanRunes(s[i:], oneLine)
 		}
 		if c < ' ' && (oneLine || c != '\n' && c != '\t') || c == 0x7f {
 			return false
@@ -98,9 +109,15 @@ func isClean(s string, oneLine bool) bool {
 	return true
 }
 
-func cleanRunes(s string) bool {
+func cleanRunes(s string, oneLine bool) bool {
 	for _, r := range s {
-		if r < ' ' && r != '\n' && r != '\t' || unsafe(r) || r == utf8.RuneError {
+		if r == '\n' || r == '\t' {
+			if oneLine {
+				return false
+			}
+			continue
+		}
+		if unsafe(r) || r == utf8.RuneError {
 			return false
 		}
 	}
@@ -108,47 +125,38 @@ func cleanRunes(s string) bool {
 }
 
 // unsafe reports characters that control a terminal or hide, join or
-// reorder text: C0 and C1 controls, zero-width characters, bidi controls,
-// line and paragraph separators.
+// reorder text: C0 and C1 controls; format characters (Cf: soft hyphen,
+// zero-width spaces and joiners, bidi marks, overrides and isolates, the
+// byte order mark, tag characters U+E0000–E007F); line and paragraph
+// separators; variation selectors (U+FE00–FE0F, U+E0100–E01EF); and the
+// other default-ignorable characters a terminal draws as nothing (the
+// Hangul fillers U+115F, U+1160, U+3164, U+FFA0, U+034F …).
 func unsafe(r rune) bool {
 	switch {
-	case r < ' ' || r == 0x7f || 0x80 <= r && r <= 0x9f:
+	case r < ' ' || 0x7f <= r && r <= 0x9f:
 		return true
-	case r == 0xad, r == 0x061c, r == 0x180e, r == 0xfeff:
-		return true
-	case 0x200b <= r && r <= 0x200f, 0x2028 <= r && r <= 0x202e, 0x2060 <= r && r <= 0x206f:
-		return true
-	case 0xfff9 <= r && r <= 0xfffb:
-		return true
+	case r < 0xad, 0x2070 <= r && r < 0x3164, 0x3165 <= r && r < 0xfe00, 0x1d17b <= r && r < 0xe0000:
+		// None here: the scripts most text is in (CJK, kana, Hangul
+		// syllables, emoji) skip the table look-up.
+		return false
 	}
-	return false
+	return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
 }
 
-// escapeLen is the length of the ANSI escape sequence at the start of s:
-// CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), or ESC and one
-// byte.
-func escapeLen(s string) int {
-	if len(s) < 2 {
-		return len(s)
+// sgrLen is the length of the colour sequence (SGR: ESC [, parameters of
+// digits, ; and :, then m) at the start of s, 0 when s starts with none.
+func sgrLen(s string) int {
+	if len(s) < 3 || s[0] != '\x1b' || s[1] != '[' {
+		return 0
 	}
-	switch s[1] {
-	case '[':
-		for i := 2; i < len(s); i++ {
-			if 0x40 <= s[i] && s[i] <= 0x7e {
-				return i + 1
-			}
+	for i := 2; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == 'm':
+			return i + 1
+		case '0' <= c && c <= '9', c == ';', c == ':':
+		default:
+			return 0
 		}
-		return len(s)
-	case ']', 'P', '_', '^':
-		for i := 2; i < len(s); i++ {
-			if s[i] == '\a' {
-				return i + 1
-			}
-			if s[i] == '\x1b' && i+1 < len(s) && s[i+1] == '\\' {
-				return i + 2
-			}
-		}
-		return len(s)
 	}
-	return 2
+	return 0
 }

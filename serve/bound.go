@@ -1,6 +1,10 @@
 package serve
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/deja-dev/deja/quote"
+)
 
 // An answer is bounded in bytes whatever the turns it quotes hold: one
 // Claude turn with a million Bash calls made one recall answer 12.9 MB.
@@ -26,7 +30,7 @@ func records(rs []string) ([]string, int) {
 	n := min(len(rs), MaxRecords)
 	out := make([]string, n)
 	for i := range n {
-		out[i] = preview(rs[i], RecordPreview)
+		out[i] = quote.Line(preview(rs[i], RecordPreview))
 	}
 	return out, len(rs) - n
 }

@@ -63,7 +63,10 @@ const (
 	QuestionPreview = 2000
 )
 
-// NewRecallOutput lays out a recall as 'deja recall --json' prints it.
+// NewRecallOutput lays out a recall as 'deja recall --json' prints it,
+// every field taken from a history inert (quote.Text and quote.Line): an
+// agent reads the structured content, and a script prints it. History is
+// the path deja read the session from, kept as it is to be opened.
 func NewRecallOutput(r *memory.Recall) RecallOutput {
 	out := RecallOutput{
 		Query: r.Query, Mode: string(r.Mode), RealizedMode: string(r.RealizedMode),
@@ -73,9 +76,9 @@ func NewRecallOutput(r *memory.Recall) RecallOutput {
 	size := 0
 	for i, res := range r.Results {
 		h := RecallHit{
-			SessionID: res.SessionID, Turn: res.Turn, Score: round(res.Score, 4), History: res.History,
-			Project: res.Project, Line: res.Line, User: preview(res.User, QuestionPreview), Assistant: preview(res.Assistant, AnswerPreview),
-			From: res.From,
+			SessionID: quote.Line(res.SessionID), Turn: res.Turn, Score: round(res.Score, 4), History: res.History,
+			Project: quote.Line(res.Project), Line: res.Line, User: quote.Text(preview(res.User, QuestionPreview)), Assistant: quote.Text(preview(res.Assistant, AnswerPreview)),
+			From: quote.Line(res.From),
 		}
 		var filesCut, commandsCut int
 		h.Files, filesCut = records(res.Files)
@@ -117,7 +120,7 @@ func (o RecallOutput) TextFor(here string, now time.Time) string {
 		fmt.Fprintf(&b, "(%s recall fell back to keywords: %s)\n", o.Mode, o.FallbackReason)
 	}
 	if len(o.Results) == 0 {
-		fmt.Fprintf(&b, "nothing found for %q: %s\n", o.Query, o.Note)
+		fmt.Fprintf(&b, "nothing found for %q: %s\n", o.Query, quote.Line(o.Note))
 		return b.String()
 	}
 	b.WriteString(o.entries(here, now, nil))
@@ -218,11 +221,14 @@ func round(x float64, digits int) float64 {
 	return float64(int64(x*p+0.5)) / p
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
+// lines is records (files, commands), each on one line and inert; never
+// nil.
+func lines(rs []string) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = quote.Line(r)
 	}
-	return s
+	return out
 }
 
 // Age says how long ago, as people say it.

@@ -28,10 +28,11 @@ type SessionInfo struct {
 	Subagent bool   `json:"subagent,omitempty"`
 }
 
-// NewSessionInfo lays out a session as 'deja sessions --json' prints it.
+// NewSessionInfo lays out a session as 'deja sessions --json' prints it,
+// what the session holds inert, as NewRecallOutput lays it out.
 func NewSessionInfo(s memory.SessionInfo) SessionInfo {
-	j := SessionInfo{ID: s.ID, Ordinal: s.Ordinal, History: s.History, Project: s.Project, Turns: s.Turns, Present: s.Present, First: preview(s.First, QuestionPreview),
-		Harness: s.Harness, Parent: s.Parent, Subagent: s.Subagent}
+	j := SessionInfo{ID: quote.Line(s.ID), Ordinal: s.Ordinal, History: s.History, Project: quote.Line(s.Project), Turns: s.Turns, Present: s.Present,
+		First: quote.Text(preview(s.First, QuestionPreview)), Harness: quote.Line(s.Harness), Parent: quote.Line(s.Parent), Subagent: s.Subagent}
 	if !s.Started.IsZero() {
 		t := s.Started.Format(time.RFC3339)
 		j.Started = &t

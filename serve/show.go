@@ -104,7 +104,7 @@ func (m *Memory) Show(ctx context.Context, req ShowRequest) (ShowOutput, error) 
 	}
 	out := NewShowOutputRange(d, from, to)
 	if (from != nil || to != nil) && len(out.Turns) == 0 {
-		return ShowOutput{}, fmt.Errorf("%w: session %s has no %s: %s", ErrNotFound, d.ID, asked(from, to), TurnsOf(d))
+		return ShowOutput{}, fmt.Errorf("%w: session %s has no %s: %s", ErrNotFound, quote.Line(d.ID), asked(from, to), TurnsOf(d))
 	}
 	return out, nil
 }
@@ -147,12 +147,13 @@ func NewShowOutput(d *memory.SessionDetail, turn *int) ShowOutput {
 }
 
 // NewShowOutputRange is NewShowOutput for the turns from..to, included;
-// a nil bound is the session's end.
+// a nil bound is the session's end. What the session holds is inert, as
+// NewRecallOutput lays it out.
 func NewShowOutputRange(d *memory.SessionDetail, from, to *int) ShowOutput {
-	out := ShowOutput{SessionInfo: NewSessionInfo(d.SessionInfo), Header: d.Header, Turns: []Turn{}}
+	out := ShowOutput{SessionInfo: NewSessionInfo(d.SessionInfo), Header: quote.Line(d.Header), Turns: []Turn{}}
 	for _, t := range d.Turns {
 		if (from == nil || t.Turn >= *from) && (to == nil || t.Turn <= *to) {
-			out.Turns = append(out.Turns, Turn{t.Turn, t.Line, t.User, t.Assistant, nonNil(t.Files), nonNil(t.Commands)})
+			out.Turns = append(out.Turns, Turn{t.Turn, t.Line, quote.Text(t.User), quote.Text(t.Assistant), lines(t.Files), lines(t.Commands)})
 		}
 	}
 	return out

@@ -255,8 +255,9 @@ func (m *Member) foldBatch(ctx context.Context, msgs []jetstream.Msg, rep *FoldR
 		switch h.Get(HeaderKind) {
 		case kindTurn:
 			var t memory.SharedTurn
-			if err := json.Unmarshal(msg.Data(), &t); err != nil {
-				// A message this deja cannot read is skipped, not folded half.
+			if err := json.Unmarshal(msg.Data(), &t); err != nil || !t.ValidIDs() {
+				// A message this deja cannot read, or whose session ID is
+				// not of any harness's shape, is skipped, not folded half.
 				continue
 			}
 			if !onSession || session != token(t.Session) || project != projectToken(t.Project) {

@@ -17,6 +17,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 )
 
 // SearchFunc runs one recall; ctx is cancelled when a newer query replaces
@@ -192,7 +193,7 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case "enter":
 		if r, ok := m.selected(); ok {
 			m.stop()
-			m.chosen = fmt.Sprintf("%s/%d", r.SessionID, r.Turn)
+			m.chosen = fmt.Sprintf("%s/%d", quote.Line(r.SessionID), r.Turn)
 			return m, tea.Quit
 		}
 		return m, nil
@@ -242,7 +243,7 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if !ok || m.opts.Copy == nil {
 			return m, nil
 		}
-		ref := fmt.Sprintf("%s/%d", r.SessionID, r.Turn)
+		ref := fmt.Sprintf("%s/%d", quote.Line(r.SessionID), r.Turn)
 		text, what := ref, ref
 		if msg.String() == "alt+y" {
 			text, what = turnText(r), "the text of "+ref
@@ -364,17 +365,19 @@ func turnText(r memory.Result) string {
 	return b.String()
 }
 
-// harnessOf is a session's harness: its ID's first part (aider-, claude-).
+// harnessOf is a session's harness: its ID's first part (aider-, claude-),
+// inert.
 func harnessOf(id string) string {
 	h, _, _ := strings.Cut(id, "-")
-	return h
+	return quote.Line(h)
 }
 
+// projectName is a project's last element, inert.
 func projectName(p string) string {
 	if p == "" {
 		return "-"
 	}
-	return filepath.Base(p)
+	return quote.Line(filepath.Base(p))
 }
 
 // fit cuts s, which may hold escape codes, to n cells.

@@ -364,15 +364,15 @@ func TestCopyKeys(t *testing.T) {
 	}
 }
 
-// TestCopiedTextHoldsNoControlCodes: a turn copied with alt-y loses the
-// escape and control codes its history held, which would act on the
-// terminal it is pasted into.
+// TestCopiedTextHoldsNoControlCodes: a turn copied with alt-y shows the
+// escape and control codes its history held as text (quote.Text), which
+// would act on the terminal it is pasted into.
 func TestCopiedTextHoldsNoControlCodes(t *testing.T) {
 	got := turnText(memory.Result{User: "run \x1b]0;pwned\x07 this", Assistant: "ok\x1b[2J\r\ndone", Commands: []string{"rm -rf /tmp/x\x1b[A"}})
 	if strings.ContainsAny(got, "\x1b\x07\r") {
 		t.Fatalf("copied text holds control codes: %q", got)
 	}
-	if !strings.Contains(got, "run ]0;pwned this") || !strings.Contains(got, "ok[2J\ndone") {
+	if !strings.Contains(got, "run <U+001B>]0;pwned<U+0007> this") || !strings.Contains(got, "ok<U+001B>[2J\ndone") {
 		t.Fatalf("copied text lost its words: %q", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 )
 
 type styles struct {
@@ -53,7 +54,8 @@ func (m Model) View() string {
 	query := fit(m.input.View(), w-11)
 	pad := strings.Repeat(" ", max(w-11-ansi.StringWidth(query), 0))
 	lines = append(lines, query+pad+" "+m.st.head.Render(fmt.Sprintf("%10s", "["+string(m.mode)+"]")))
-	lines = append(lines, m.st.dim.Render(fit(m.status(), w)))
+	// The status may quote the store's note or an error naming a project.
+	lines = append(lines, m.st.dim.Render(fit(quote.Line(m.status()), w)))
 
 	rows := m.listRows()
 	for i := m.offset; i < m.offset+rows; i++ {
@@ -117,7 +119,7 @@ func (m Model) filterLabel() string {
 		parts = append(parts, "project "+projectName(f.Project))
 	}
 	if f.Harness != "" {
-		parts = append(parts, f.Harness)
+		parts = append(parts, quote.Line(f.Harness))
 	}
 	if f.Within > 0 {
 		parts = append(parts, "last "+span(f.Within))
@@ -163,10 +165,10 @@ func (m Model) row(r memory.Result, w int, selected bool) (string, string) {
 	line := fit(head+q, w)
 	var extra []string
 	if len(r.Files) > 0 {
-		extra = append(extra, "files: "+strings.Join(r.Files, ", "))
+		extra = append(extra, "files: "+quote.Line(strings.Join(r.Files, ", ")))
 	}
 	if len(r.Commands) > 0 {
-		extra = append(extra, "ran: "+strings.Join(r.Commands, "; "))
+		extra = append(extra, "ran: "+quote.Line(strings.Join(r.Commands, "; ")))
 	}
 	second := m.st.dim.Render(fit("    "+strings.Join(extra, " · "), w))
 	if selected {
@@ -179,7 +181,7 @@ func (m Model) row(r memory.Result, w int, selected bool) (string, string) {
 func (m Model) rule(w int) string {
 	label := ""
 	if r, ok := m.selected(); ok {
-		label = fmt.Sprintf(" %s/%d · %s ", r.SessionID, r.Turn, projectName(r.Project))
+		label = fmt.Sprintf(" %s/%d · %s ", quote.Line(r.SessionID), r.Turn, projectName(r.Project))
 	}
 	label = fit(label, w-4)
 	return m.st.dim.Render("──" + label + strings.Repeat("─", max(w-2-ansi.StringWidth(label), 0)))
@@ -301,18 +303,7 @@ func (m Model) highlight(line string, words []string) string {
 	return b.String()
 }
 
-// clean drops what a history could hold to steer the terminal: escape
-// codes and other control characters (tabs become spaces).
-func clean(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n':
-			return r
-		case r == '\t':
-			return ' '
-		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0:
-			return -1
-		}
-		return r
-	}, s)
-}
+// clean makes what a history holds inert for the terminal (quote.Text:
+// escape sequences, controls and invisible characters shown as <U+XXXX>),
+// tabs as spaces, so the screen's cells can be counted.
+func clean(s string) string { return strings.ReplaceAll(quote.Text(s), "\t", " ") }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 )
 
 // completionLimit bounds the session IDs one completion offers.
@@ -55,7 +56,9 @@ func completeSessions(cmd *cobra.Command, _ []string, toComplete string) ([]cobr
 	sessions := indexedSessions(cmd)
 	var out []cobra.Completion
 	for _, s := range sessions {
-		if strings.HasPrefix(s.ID, toComplete) && len(out) < completionLimit {
+		// A session ID a terminal would act on is not offered to the
+		// command line (the indexer no longer stores one).
+		if strings.HasPrefix(s.ID, toComplete) && quote.Inert(s.ID) && len(out) < completionLimit {
 			out = append(out, cobra.CompletionWithDesc(s.ID, oneLine(s.First, 60)))
 		}
 	}
@@ -67,7 +70,7 @@ func completeSessions(cmd *cobra.Command, _ []string, toComplete string) ([]cobr
 func completeProjects(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	var out []cobra.Completion
 	for _, s := range indexedSessions(cmd) {
-		if s.Project != "" && strings.HasPrefix(s.Project, toComplete) && !slices.Contains(out, s.Project) {
+		if s.Project != "" && strings.HasPrefix(s.Project, toComplete) && quote.Inert(s.Project) && !slices.Contains(out, s.Project) {
 			out = append(out, s.Project)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/userfile"
 )
 
@@ -268,7 +269,7 @@ func indexProject(ctx context.Context, io *IO, store *memory.Store, cfg config.C
 		return err
 	}
 	for _, p := range rep.Problems {
-		fmt.Fprintln(io.Err, "deja: warning:", p)
+		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(p))
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -312,10 +313,10 @@ func printDoctor(io *IO, rep doctorReport) {
 		if i == 0 {
 			label = "sources"
 		}
-		fmt.Fprintf(w, "%-11s %s (%s; %s)\n", label, s.Path, formatSize(s.Size), s.label)
+		fmt.Fprintf(w, "%-11s %s (%s; %s)\n", label, quote.Line(s.Path), formatSize(s.Size), quote.Line(s.label))
 	}
 	for _, warn := range rep.SourceWarnings {
-		fmt.Fprintf(w, "            warning: %s\n", warn)
+		fmt.Fprintf(w, "            warning: %s\n", quote.Line(warn))
 	}
 
 	st := rep.Store

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 )
 
 type forgetOptions struct {
@@ -84,7 +85,7 @@ func runForget(cmd *cobra.Command, io *IO, opts forgetOptions) error {
 			return printForgetJSON(io, forgetOutput{Restored: ids})
 		}
 		for _, id := range ids {
-			fmt.Fprintf(io.Out, "%s: no longer forgotten; 'deja index' reads it again from %s\n", id, homeShort(from[id]))
+			fmt.Fprintf(io.Out, "%s: no longer forgotten; 'deja index' reads it again from %s\n", quote.Line(id), homeShort(from[id]))
 		}
 		return nil
 	}
@@ -105,12 +106,12 @@ func runForget(cmd *cobra.Command, io *IO, opts forgetOptions) error {
 		}
 	} else {
 		for _, id := range ids {
-			fmt.Fprintf(io.Out, "forgot %s ('deja forget --undo %s' lets it come back)\n", id, id)
+			fmt.Fprintf(io.Out, "forgot %[1]s ('deja forget --undo %[1]s' lets it come back)\n", quote.Line(id))
 		}
 	}
 	if err != nil {
 		// Committed: the sessions are out of recall; say what is left.
-		fmt.Fprintln(io.Err, "deja: warning:", err)
+		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(err.Error()))
 	}
 	return nil
 }

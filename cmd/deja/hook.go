@@ -228,7 +228,7 @@ func renderHook(results []memory.Result, current, project string, maxTokens int,
 			body.WriteString("assistant: " + oneLine(res.Assistant, 600) + "\n")
 		}
 		if len(res.Files) > 0 {
-			body.WriteString("files: " + strings.Join(res.Files, ", ") + "\n")
+			body.WriteString("files: " + quote.Line(strings.Join(res.Files, ", ")) + "\n")
 		}
 		entry := fmt.Sprintf("\n%s · %s · %s\n%s", quote.Line(serve.TurnRef(res.SessionID, res.Turn)), when, quote.Line(where), quote.Block(body.String(), false))
 		if out.Len() == 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/team"
 )
 
@@ -104,7 +105,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		}
 	}
 	for _, p := range problems {
-		fmt.Fprintln(io.Err, "deja: warning:", p)
+		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(p))
 	}
 	if len(paths) == 0 {
 		if len(opts.paths) == 0 && cfg.Team.Enabled() {
@@ -145,7 +146,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		return err
 	}
 	for _, p := range rep.Problems {
-		fmt.Fprintln(io.Err, "deja: warning:", p)
+		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(p))
 	}
 	embedder := "no embedder"
 	if emb != nil {

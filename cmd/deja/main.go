@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/deja-dev/deja/quote"
 )
 
 func main() {
@@ -59,11 +61,13 @@ func run() int {
 		var ex exitError
 		if errors.As(err, &ex) {
 			if ex.msg != "" {
-				fmt.Fprintln(io.Err, "deja:", ex.msg)
+				fmt.Fprintln(io.Err, "deja:", quote.Text(ex.msg))
 			}
 			return ex.code
 		}
-		fmt.Fprintln(io.Err, "deja:", err)
+		// An error may name what a history holds (a session, a path):
+		// it reaches the terminal inert.
+		fmt.Fprintln(io.Err, "deja:", quote.Text(err.Error()))
 		return exitFailed
 	}
 	return 0

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/userfile"
 )
 
@@ -119,7 +121,7 @@ func runParse(ctx context.Context, io *IO, cfg config.Config, opts parseOptions)
 			failed++
 			continue
 		}
-		for _, w := range h.Warnings {
+		for _, w := range slices.Concat(h.Refused, h.Warnings) {
 			out.Warnings = append(out.Warnings, abs+": "+w)
 		}
 		f := historyJSON(h)
@@ -178,7 +180,7 @@ func printParse(io *IO, out parseJSON) {
 				}
 			}
 		}
-		fmt.Fprintf(io.Out, "%s\n  %d sessions, %d user messages, %d records\n", f.Path, len(f.Sessions), users, records)
+		fmt.Fprintf(io.Out, "%s\n  %d sessions, %d user messages, %d records\n", quote.Line(f.Path), len(f.Sessions), users, records)
 		for _, s := range f.Sessions {
 			started := "(no start time)"
 			if s.Started != nil {
@@ -192,11 +194,11 @@ func printParse(io *IO, out parseJSON) {
 					a++
 				}
 			}
-			fmt.Fprintf(io.Out, "  %-40s %-25s %3d user %3d assistant %3d records\n", s.ID, started, u, a, len(s.Records))
+			fmt.Fprintf(io.Out, "  %-40s %-25s %3d user %3d assistant %3d records\n", quote.Line(s.ID), started, u, a, len(s.Records))
 		}
 	}
 	for _, w := range out.Warnings {
-		fmt.Fprintln(io.Err, "deja: warning:", w)
+		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(w))
 	}
 }
 
@@ -224,7 +226,7 @@ func parseHistory(ctx context.Context, reg harness.Registry, path string) (strin
 	opts := harness.ParseOptions{Path: path}
 	switch r := h.(type) {
 	case harness.WholeReader:
-		hist, err := r.Read(ctx, path, opts)
+		hist, err := harness.ReadStore(ctx, r, path, opts)
 		return h.Name(), hist, err
 	case harness.FileReader:
 		dec, _ := r.(harness.Decoder)
@@ -232,7 +234,7 @@ func parseHistory(ctx context.Context, reg harness.Registry, path string) (strin
 		if err != nil {
 			return "", nil, fmt.Errorf("%s: %w, skipped", path, err)
 		}
-		hist := r.Parse(data, opts)
+		hist := harness.ParseFile(r, data, opts)
 		hist.Warnings = append(dropped, hist.Warnings...)
 		return h.Name(), hist, nil
 	}

@@ -193,7 +193,7 @@ func printRecall(io *IO, r *memory.Recall) {
 		fmt.Fprintf(io.Err, "deja: %s recall fell back to keywords: %s\n", r.Mode, r.FallbackReason)
 	}
 	if len(r.Results) == 0 {
-		fmt.Fprintf(io.Out, "nothing found for %q: %s\n", r.Query, r.Note)
+		fmt.Fprintf(io.Out, "nothing found for %q: %s\n", r.Query, quote.Line(r.Note))
 		return
 	}
 	// Lines fit the terminal (indented 3, labels 7); piped, they keep
@@ -215,11 +215,12 @@ func printRecall(io *IO, r *memory.Recall) {
 		}
 		// SESSION/TURN pastes into 'deja show'; turn -1 holds the records
 		// (files added, commands run) before the first message.
-		name := serve.TurnRef(res.SessionID, res.Turn)
+		session := quote.Line(res.SessionID)
+		name := serve.TurnRef(session, res.Turn)
 		if res.Turn == -1 {
 			name += " (before the first message)"
 		}
-		ref := io.paint(sgrRef, serve.TurnRef(res.SessionID, res.Turn)) + strings.TrimPrefix(name, serve.TurnRef(res.SessionID, res.Turn))
+		ref := io.paint(sgrRef, serve.TurnRef(session, res.Turn)) + strings.TrimPrefix(name, serve.TurnRef(session, res.Turn))
 		project := quote.Line(homeShort(res.Project))
 		// A turn a team folded in says whose it is.
 		from := ""
@@ -251,7 +252,7 @@ func printRecall(io *IO, r *memory.Recall) {
 		}
 		if res.Assistant != "" {
 			// Session IDs start with their harness's name (aider-, claude-).
-			agent, _, _ := strings.Cut(res.SessionID, "-")
+			agent, _, _ := strings.Cut(session, "-")
 			snippet := memory.Snippet(res.Assistant, r.Query, answer)
 			fmt.Fprintf(io.Out, "   %s %s\n", io.paint(sgrDim, fmt.Sprintf("%-6s", agent+":")), io.highlight(quote.Line(snippet), r.Query))
 		}

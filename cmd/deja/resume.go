@@ -13,6 +13,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 )
 
 const resumeLong = `Say how to carry on an indexed session's work.
@@ -116,13 +117,28 @@ func runResume(cmd *cobra.Command, io *IO, ref string, asJSON bool) error {
 		}
 		a = resumeRefusal(d, inFile)
 	}
-	if err := printResume(io, a, asJSON); err != nil {
+	if err := printResume(io, a.inert(), asJSON); err != nil {
 		return err
 	}
 	if a.Command == "" {
 		return exitError{code: exitRefused}
 	}
 	return nil
+}
+
+// inert makes every part of the answer that names what a history holds (a
+// session, a path, a question) inert for the terminal, as quote.Line does.
+// The command is left as it is: resumeOther gives none that Line would
+// change, since it is run.
+func (a resumeAnswer) inert() resumeAnswer {
+	a.Session, a.Harness = quote.Line(a.Session), quote.Line(a.Harness)
+	a.Refused, a.Warning = quote.Line(a.Refused), quote.Line(a.Warning)
+	instead := make([]resumeStep, len(a.Instead))
+	for i, st := range a.Instead {
+		instead[i] = resumeStep{quote.Line(st.Command), quote.Line(st.Does)}
+	}
+	a.Instead = instead
+	return a
 }
 
 // printResume prints the answer on stdout, where 'deja resume ID | less'
@@ -211,6 +227,15 @@ func resumeOther(d *memory.SessionDetail) resumeAnswer {
 	}
 	if a.Command == "" {
 		a.Refused = fmt.Sprintf("will not resume %s: deja knows no command of %s that reopens it.", d.ID, d.Harness)
+		a.Instead = append(a.Instead, show)
+		return a
+	}
+	if !quote.Inert(a.Command) {
+		// A project (a transcript's cwd) or ID holding a control or an
+		// invisible character would reach the terminal, and the shell,
+		// as it is.
+		a.Command = ""
+		a.Refused = fmt.Sprintf("will not resume %s: its project %s holds characters a terminal would act on or not show, so no command to reopen it is printed.", d.ID, d.Project)
 		a.Instead = append(a.Instead, show)
 		return a
 	}

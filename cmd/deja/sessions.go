@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -108,11 +109,11 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		if !s.Present {
 			project += " (gone)"
 		}
-		h := s.Harness
+		h := quote.Line(s.Harness)
 		if s.Subagent {
 			h += " (subagent)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", s.ID, h, when, s.Turns, project, oneLine(s.First, 60))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", quote.Line(s.ID), h, when, s.Turns, project, oneLine(s.First, 60))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/quote"
 )
 
 const sourcesLong = `List the histories deja finds, with each file's size and the places that
@@ -77,13 +78,13 @@ func runSources(io *IO, opts sourcesOptions) error {
 	}
 	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
 	for _, s := range sources {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Path, formatSize(s.Size), sourceReasons(s))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", quote.Line(s.Path), formatSize(s.Size), quote.Line(sourceReasons(s)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, w := range warnings {
-		fmt.Fprintln(io.Err, "deja: warning:", w)
+		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(w))
 	}
 	if len(sources) == 0 {
 		printNothingFound(io.Err, opts.Discover)

@@ -13,6 +13,7 @@ import (
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/quote"
 )
 
 // openStore opens the store in the configured data directory.
@@ -193,8 +194,10 @@ func isTranscriptName(name string) bool {
 		(strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".json")) // Codex's first generation
 }
 
-// homeShort writes a path under the home directory with ~.
+// homeShort writes a path under the home directory with ~, inert
+// (quote.Line): it is printed.
 func homeShort(p string) string {
+	p = quote.Line(p)
 	home, err := os.UserHomeDir()
 	if err != nil || home == "" {
 		return p
@@ -208,9 +211,10 @@ func homeShort(p string) string {
 	return p
 }
 
-// oneLine shortens text to n runes on one line, for lists.
+// oneLine shortens text to n runes on one line, inert (quote.Line), for
+// lists.
 func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(quote.Line(s)), " ")
 	r := []rune(s)
 	if len(r) <= n {
 		return s
