@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/deja-dev/deja/memory"
 )
 
 func main() {
@@ -56,6 +58,7 @@ func run() int {
 		return signalExitCode(s)
 	}
 	if err != nil {
+		err = memory.Explain(err)
 		var ex exitError
 		if errors.As(err, &ex) {
 			if ex.msg != "" {
