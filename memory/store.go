@@ -228,7 +228,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	case err == nil && upgrades[v].sql != "":
 		return s.upgrade(ctx, v)
 	case err == nil:
-		return fmt.Errorf("store: %s has schema %s, this deja reads %s: move the directory away and run 'deja index' to rebuild", s.dir, v, schemaVersion)
+		return fmt.Errorf("store: %s has schema %q, this deja reads %s: a newer deja wrote it (use that one), or it is damaged ('deja doctor' checks it, and '%s' moves it aside and rebuilds it from the histories)", s.dir, v, schemaVersion, RebuildCommand)
 	case errors.Is(err, sql.ErrNoRows) || isNoTable(err):
 	default:
 		return fmt.Errorf("store: reading %s: %w", filepath.Join(s.dir, DBFile), err)
@@ -277,6 +277,13 @@ func (s *Store) upgrade(ctx context.Context, v string) error {
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'schema'`, schemaVersion); err != nil {
 		return fmt.Errorf("store: upgrading the schema: %w", err)
+	}
+	sum, err := ledgerSum(ctx, tx)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = ?`, sum, ledgerKey)
+	}
+	if err != nil {
+		return fmt.Errorf("store: upgrading the schema: %w", diskHint(err))
 	}
 	obsolete, err := s.flushVectors(ctx, tx, false)
 	if err != nil {
