@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deja-dev/deja/aider"
 )
 
 // TestCheckFindsNothingInAHealthyStore: a store indexed, indexed again
@@ -29,6 +31,13 @@ func TestCheckFindsNothingInAHealthyStore(t *testing.T) {
 	check("indexed")
 	index(t, s, emb, path, secondHistory(t))
 	check("a second history")
+	// A turn of no word the embedder knows has a zero vector: a ledger
+	// row, and no vector in the segment.
+	blank := filepath.Join(t.TempDir(), aider.HistoryFileName)
+	os.WriteFile(blank, []byte("# aider chat started at 2026-07-20 10:00:00\n\n#### xyzzy xyzzy\n\nok\n"), 0o644)
+	blank, _ = aider.ResolvePath(blank)
+	index(t, s, emb, blank)
+	check("a turn with a zero vector")
 	ids := sessionIDs(t, s)
 	if err := s.Forget(ctx, ids[:1], LockOptions{}); err != nil {
 		t.Fatal(err)

@@ -88,7 +88,7 @@ func TestReadOnlyDataDirectory(t *testing.T) {
 		{[]string{"sessions"}, "aider-"},
 		{[]string{"status"}, "sessions"},
 		{[]string{"context", "--project", project, "-o", "-"}, "# What deja remembers"},
-		{[]string{"doctor"}, "7 turns"},
+		{[]string{"doctor"}, "integrity   ok"},
 	} {
 		stdout, stderr, code := run(c.args...)
 		if code != 0 || !strings.Contains(stdout, c.want) {
