@@ -232,3 +232,27 @@ func copyStore(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkCheck checks a store of one session of 20,000 turns: Check
+// reads the whole store, so its time follows the store's size.
+func BenchmarkCheck(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "p", aider.HistoryFileName)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	longSessionHistory(b, path, 20000)
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(dir, "data"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Index(ctx, IndexOptions{Paths: []string{path}, Embedder: newWordsEmbedder()}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if problems, err := s.Check(ctx); err != nil || len(problems) > 0 {
+			b.Fatalf("Check = %q, %v", problems, err)
+		}
+	}
+}
