@@ -85,6 +85,9 @@ func open(ctx context.Context, dir string, cacheKB int) (*Store, error) {
 		if _, serr := os.Stat(path); serr == nil {
 			s, err = openDB(ctx, dir, cacheKB, true)
 		}
+		if fi, werr := os.Stat(path + "-wal"); err != nil && isCantOpen(err) && werr == nil && fi.Size() > 0 {
+			return nil, fmt.Errorf("%w: its data directory %s cannot be written, and the last transactions wait in %s-wal, which SQLite reads only with its -shm file beside it: run a deja command once with write access there (it folds them in), and it reads the store read-only after", ErrReadOnly, dir, DBFile)
+		}
 	}
 	if err != nil {
 		return nil, Explain(err)
