@@ -52,6 +52,7 @@ func TestDamagedStoreSaysWhatToDo(t *testing.T) {
 		t.Run(d.name, func(t *testing.T) {
 			dataDir := indexedDataDir(t)
 			base := filepath.Dir(dataDir)
+			isolateHome(t, base)
 			project := filepath.Join(base, "shop")
 			// A second history, indexed and then deleted: its sessions are
 			// what a rebuild cannot bring back.
@@ -109,5 +110,18 @@ func TestDamagedStoreSaysWhatToDo(t *testing.T) {
 				t.Errorf("recall after the rebuild: exit %d\n%s\n%s", code, stdout, stderr)
 			}
 		})
+	}
+}
+
+// isolateHome points every place deja discovers histories at an empty
+// home under base, so that a rebuild indexes what the test made and
+// nothing of the machine's own.
+func isolateHome(t *testing.T, base string) {
+	home := filepath.Join(base, "home")
+	os.MkdirAll(home, 0o755)
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_DATA_HOME", filepath.Join(home, ".local", "share"))
+	for _, v := range []string{"AIDER_CHAT_HISTORY_FILE", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "DEJA_AIDER_ROOTS"} {
+		t.Setenv(v, "")
 	}
 }

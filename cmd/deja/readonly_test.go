@@ -74,6 +74,7 @@ func chmodTree(t *testing.T, root string, bits fs.FileMode, add bool) {
 // read-only and what to do, leaving the directory as it was.
 func TestReadOnlyDataDirectory(t *testing.T) {
 	dataDir := indexedDataDir(t)
+	isolateHome(t, filepath.Dir(dataDir))
 	project := filepath.Join(filepath.Dir(dataDir), "shop")
 	list, _ := deja(t, context.Background(), nil, "sessions", "--json")
 	session := regexp.MustCompile(`aider-[0-9a-f]+-[0-9T]+`).FindString(list)
