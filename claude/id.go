@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	json "github.com/deja-dev/deja/internal/jsonlimit"
 	"github.com/deja-dev/deja/harness"
+	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // SessionID names a Claude Code session: claude-<sessionId>. A subagent's

@@ -110,7 +110,7 @@ func Apply(ctx context.Context, c Change) error {
 	}
 	file := c.Target.File
 	if c.Existed {
-		if err := userfile.WriteFile(ctx, file+BackupSuffix, c.Old, 0o600); err != nil {
+		if err := userfile.WriteFile(file+BackupSuffix, c.Old, 0o600); err != nil {
 			return fmt.Errorf("backing up %s: %w; nothing was changed", file, err)
 		}
 	}
@@ -123,7 +123,7 @@ func Apply(ctx context.Context, c Change) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	return userfile.WriteFile(ctx, file, c.New, c.Mode)
+	return userfile.WriteFile(file, c.New, c.Mode)
 }
 
 // Wired reports whether deja's entry is in t's file as install writes

@@ -817,9 +817,15 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 	return nil
 }
 
+// putFileStateSQL updates a files row in place rather than replacing it:
+// a REPLACE deletes the old row without its delete trigger, which keeps
+// the ledger's checksum (ledgersum.go).
 const putFileStateSQL = `
-	INSERT OR REPLACE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	INSERT INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT(path) DO UPDATE SET project = excluded.project, size = excluded.size, mtime_ns = excluded.mtime_ns,
+		last_offset = excluded.last_offset, last_ordinal = excluded.last_ordinal, fingerprint = excluded.fingerprint,
+		indexed_at = excluded.indexed_at, harness = excluded.harness, full_pending = excluded.full_pending`
 
 // putFileState stores what the next index needs to know of a history.
 func (w *ledgerWriter) putFileState(path string, st fileState) error {

@@ -41,6 +41,9 @@ func AcquireLock(ctx context.Context, dir string, opts LockOptions) (*Lock, erro
 	}
 	path := filepath.Join(dir, LockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil && !Writable(dir) {
+		return nil, fmt.Errorf("%w: its data directory %s cannot be written (%v); reading commands work, and writing ones need write permission there (or DEJA_DATA_DIR set to another directory)", ErrReadOnly, dir, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("lock: opening %s: %w", path, err)
 	}

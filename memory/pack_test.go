@@ -18,6 +18,7 @@ import (
 // of older schemas start from it.
 func toSchema6(t *testing.T, s *Store) {
 	t.Helper()
+	toSchema7(t, s)
 	for _, stmt := range []string{
 		`DROP TRIGGER turns_ad`, `DROP TABLE turns_fts`, `DROP VIEW turns`,
 		`UPDATE turn_rows SET user = unpack(user), assistant = unpack(assistant)`,
@@ -43,6 +44,23 @@ func toSchema6(t *testing.T, s *Store) {
 		END`,
 		`UPDATE meta SET value = '6' WHERE key = 'schema'`,
 	} {
+		if _, err := s.db.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+}
+
+// toSchema7 turns a store of this schema back into schema 7, as a deja of
+// schema 7 left it: no ledger checksum, nor its triggers.
+func toSchema7(t *testing.T, s *Store) {
+	t.Helper()
+	stmts := []string{`DELETE FROM meta WHERE key = 'ledger'`, `UPDATE meta SET value = '7' WHERE key = 'schema'`}
+	for _, table := range ledgerTables {
+		for _, event := range []string{"i", "d", "u"} {
+			stmts = append(stmts, `DROP TRIGGER `+table.name+`_ledger_`+event)
+		}
+	}
+	for _, stmt := range stmts {
 		if _, err := s.db.Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}

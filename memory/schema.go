@@ -2,7 +2,7 @@ package memory
 
 // schemaVersion is stored in meta; a store written by another version is
 // refused with a message rather than misread.
-const schemaVersion = "7"
+const schemaVersion = "8"
 
 // schema is the whole store. Everything a recall needs is here, so a
 // SIGKILL between two transactions leaves a consistent store:
@@ -50,11 +50,15 @@ const schemaVersion = "7"
 // embedder and part alone, clustered by turn, as the project, session and
 // turn number it repeated are the turn's (and the segment's).
 //
+// Ledger checksum (schema 8): meta's 'ledger' row is the XOR of a hash
+// of every row of files, sessions and turn_rows, kept by triggers (ledgersum.go),
+// so that Check finds a row that changed outside deja.
+//
 // Keyword rows in bulk (schema 5): no insert trigger on turns; whoever
 // inserts turns gives them their turns_fts rows (keywordBatch). A store of
 // schema 4 loses its trigger, and an older deja, which relies on it,
 // refuses the store instead of writing turns no keyword recall finds.
-const schema = `
+var schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL
@@ -121,7 +125,7 @@ CREATE TABLE IF NOT EXISTS tombstones (
 	path       TEXT NOT NULL,
 	forgotten  INTEGER NOT NULL
 );
-`
+` + ledgerSchema
 
 // upgrades bring a store of an older schema to schemaVersion, keyed by the
 // version they upgrade from; each leaves the store at the next version.
@@ -181,6 +185,9 @@ INSERT INTO vectors7 SELECT turn_id, embedder, part, CASE WHEN vec IS NOT NULL T
 DROP TABLE vectors;
 ALTER TABLE vectors7 RENAME TO vectors;
 ` + segmentSchema},
+	// The ledger's checksum: its triggers, and its row, which upgrade
+	// adds up from the rows there.
+	"7": {to: "8", sql: ledgerSchema},
 }
 
 // turnsSchema is the view recall reads turns through and the keyword

@@ -23,6 +23,9 @@ const DBFile = "deja.db"
 type Store struct {
 	dir string
 	db  *sql.DB
+	// readOnly is set when the data directory cannot be written: reads
+	// work, writes fail with ErrReadOnly.
+	readOnly bool
 
 	// warm keeps loaded chromem-go collections for a long-running process;
 	// a store opened by a one-shot command uses it once.
@@ -74,6 +77,39 @@ func open(ctx context.Context, dir string, cacheKB int) (*Store, error) {
 		return nil, fmt.Errorf("store: creating the data directory: %w (set DEJA_DATA_DIR to a writable directory)", err)
 	}
 	path := filepath.Join(dir, DBFile)
+	s, err := openDB(ctx, dir, cacheKB, false)
+	if err != nil && isCantOpen(err) && !Writable(dir) {
+		// SQLite cannot create the -wal and -shm files beside a store in
+		// a directory it may not write (a read-only mount, a backup
+		// restored without write permission): read it as it is.
+		if _, serr := os.Stat(path); serr == nil {
+			s, err = openDB(ctx, dir, cacheKB, true)
+		}
+		if fi, werr := os.Stat(path + "-wal"); err != nil && isCantOpen(err) && werr == nil && fi.Size() > 0 {
+			return nil, fmt.Errorf("%w: its data directory %s cannot be written, and the last transactions wait in %s-wal, which SQLite reads only with its -shm file beside it: run a deja command once with write access there (it folds them in), and it reads the store read-only after", ErrReadOnly, dir, DBFile)
+		}
+	}
+	if err != nil {
+		return nil, Explain(err)
+	}
+	if s.readOnly {
+		return s, nil
+	}
+	// SQLite gives its -wal and -shm files the database file's mode.
+	for _, f := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Chmod(f, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
+			s.db.Close()
+			return nil, fmt.Errorf("store: making %s private: %w", f, err)
+		}
+	}
+	return s, nil
+}
+
+// openDB opens the database of the store in dir, for writing unless
+// readOnly, and brings its schema up to date (a read-only store must
+// already be).
+func openDB(ctx context.Context, dir string, cacheKB int, readOnly bool) (*Store, error) {
+	path := filepath.Join(dir, DBFile)
 	// WAL: readers see only committed transactions and never wait for the
 	// writer. synchronous=NORMAL loses no committed data on a process kill,
 	// only possibly the last transactions on power loss, never consistency.
@@ -81,35 +117,55 @@ func open(ctx context.Context, dir string, cacheKB int) (*Store, error) {
 	// (busy_timeout) instead of failing on upgrade.
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(15000)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	if readOnly {
+		q.Set("mode", "ro")
+		// Without a write-ahead log beside it, the database file is the
+		// whole store, and nobody can write it while the directory is
+		// read-only: immutable reads it without the -shm file SQLite could
+		// not create. A log left there is read through its -shm.
+		if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() == 0 {
+			q.Set("immutable", "1")
+		}
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		// secure_delete zeroes freed content, so a forgotten session's
+		// text does not linger in free pages of the database.
+		q.Add("_pragma", "secure_delete(1)")
+		q.Set("_txlock", "immediate")
+	}
 	q.Add("_pragma", "foreign_keys(1)")
-	// secure_delete zeroes freed content, so a forgotten session's text
-	// does not linger in free pages of the database.
-	q.Add("_pragma", "secure_delete(1)")
 	if cacheKB > 0 {
 		q.Add("_pragma", fmt.Sprintf("cache_size(%d)", -cacheKB))
 	}
-
-	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
-	s := &Store{dir: dir, db: db, warm: map[collectionKey][]*collection{}}
+	s := &Store{dir: dir, db: db, readOnly: readOnly, warm: map[collectionKey][]*collection{}}
 	if err := s.migrateWaiting(ctx); err != nil {
 		db.Close()
 		return nil, err
 	}
-	// SQLite gives its -wal and -shm files the database file's mode.
-	for _, f := range []string{path, path + "-wal", path + "-shm"} {
-		if err := os.Chmod(f, 0o600); err != nil && !errors.Is(err, os.ErrNotExist) {
-			db.Close()
-			return nil, fmt.Errorf("store: making %s private: %w", f, err)
-		}
-	}
 	return s, nil
 }
+
+// Writable reports whether this process may create files in dir, as
+// the kernel decides it (permissions, a read-only mount): by creating
+// one.
+func Writable(dir string) bool {
+	f, err := os.CreateTemp(dir, ".deja-writable-*")
+	if err != nil {
+		return false
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return true
+}
+
+// ReadOnly reports whether the store was opened read-only, its data
+// directory being one this process may not write.
+func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // queryStrings runs a query of one text column and returns its values in
 // row order.
@@ -175,7 +231,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	case err == nil && upgrades[v].sql != "":
 		return s.upgrade(ctx, v)
 	case err == nil:
-		return fmt.Errorf("store: %s has schema %s, this deja reads %s: move the directory away and run 'deja index' to rebuild", s.dir, v, schemaVersion)
+		return fmt.Errorf("store: %s has schema %q, this deja reads %s: a newer deja wrote it (use that one), or it is damaged ('deja doctor' checks it, and '%s' moves it aside and rebuilds it from the histories)", s.dir, v, schemaVersion, RebuildCommand)
 	case errors.Is(err, sql.ErrNoRows) || isNoTable(err):
 	default:
 		return fmt.Errorf("store: reading %s: %w", filepath.Join(s.dir, DBFile), err)
@@ -224,6 +280,13 @@ func (s *Store) upgrade(ctx context.Context, v string) error {
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'schema'`, schemaVersion); err != nil {
 		return fmt.Errorf("store: upgrading the schema: %w", err)
+	}
+	sum, err := ledgerSum(ctx, tx)
+	if err == nil {
+		_, err = tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = ?`, sum, ledgerKey)
+	}
+	if err != nil {
+		return fmt.Errorf("store: upgrading the schema: %w", diskHint(err))
 	}
 	obsolete, err := s.flushVectors(ctx, tx, false)
 	if err != nil {

@@ -1,7 +1,8 @@
 // Package userfile reads and writes the files deja touches on a user's
 // behalf with respect for what is at the path: WriteFile replaces a
-// regular file atomically, writes into a FIFO or device as it is, updates
-// a symlink's target and keeps the link, and refuses anything else; Read
+// regular file atomically, updates a symlink's target and keeps the link
+// unless another user planted it in a shared directory, and refuses
+// anything else (a FIFO, a device, a socket); Read
 // reads only regular files, never opening a FIFO, device or socket, and
 // stops when its context ends.
 //

@@ -1,12 +1,13 @@
 package userfile
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -14,68 +15,109 @@ import (
 // bounds a path's (ELOOP).
 const maxLinks = 40
 
+// ErrPlantedLink marks a symlink WriteFile does not follow: one in a
+// sticky world-writable directory (/tmp) that neither the user nor the
+// directory's owner made.
+var ErrPlantedLink = errors.New("symlink planted by another user")
+
 // WriteFile writes data to path with respect for what is there:
 //
-//   - nothing, or a regular file: a temporary file beside it, synced,
-//     renamed over it, so a reader sees the old bytes or the new, never
-//     half; the file gets perm;
-//   - a named pipe or a device: opened and written as it is (the pipe's
-//     reader gets the bytes, /dev/null swallows them), never replaced;
-//   - a symlink: the same rules at the link's target, which is updated
-//     while the link stays;
-//   - anything else (a directory, a socket): an error that says what is
-//     there.
-//
-// Opening a named pipe waits for its reader until ctx ends.
-func WriteFile(ctx context.Context, path string, data []byte, perm fs.FileMode) error {
-	target, fi, err := follow(path)
+//   - nothing, or a regular file: a temporary file beside it, created
+//     with O_EXCL|O_NOFOLLOW, synced and renamed over it, so a reader
+//     sees the old bytes or the new, never half; the file gets perm;
+//   - a symlink (at the path or at any directory on the way to it): the
+//     same rules at the link's target, which is updated while the link
+//     stays, unless the link is one the kernel's protected_symlinks would
+//     not follow (ErrPlantedLink), whether or not the machine has it on;
+//   - anything else (a named pipe, a socket, a device, a directory): an
+//     error that says what is there, wrapping ErrNotRegular. A pipe or a
+//     device in a shared directory may be another user's ear, and
+//     nothing written for the user should go there.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	target, fi, err := resolve(path)
 	if err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	switch {
-	case fi == nil || fi.Mode().IsRegular():
-		return replace(target, data, perm)
-	case fi.Mode()&fs.ModeNamedPipe != 0:
-		return writePipe(ctx, target, data)
-	case fi.Mode()&fs.ModeDevice != 0:
-		return writeInPlace(target, data, os.O_WRONLY)
+	if fi != nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("writing %s: %s is a %s, and deja writes only a regular file (or a symlink to one) there: name a file: %w", path, target, Kind(fi.Mode()), ErrNotRegular)
 	}
-	return fmt.Errorf("%s is a %s: deja writes only to a regular file, a named pipe, a device or a symlink to one; name a file", target, Kind(fi.Mode()))
+	if err := replace(target, data, perm); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }
 
-// follow resolves the symlinks at path to the file they end at, and
-// returns that path with its information, nil when nothing is there yet
-// (a new file, or a link to one).
-func follow(path string) (string, fs.FileInfo, error) {
-	for range maxLinks {
-		fi, err := os.Lstat(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return path, nil, nil
+// resolve walks path a name at a time as the kernel does, following the
+// symlinks it meets where protected_symlinks would, and returns the path
+// it ends at, with no symlink left in it, and what is there: nil when
+// nothing is there yet (a new file, or a link to one).
+func resolve(path string) (string, fs.FileInfo, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", nil, err
+	}
+	vol := filepath.VolumeName(abs)
+	done := vol + string(filepath.Separator)
+	todo := strings.Split(abs[len(done):], string(filepath.Separator))
+	links := 0
+	for len(todo) > 0 {
+		name := todo[0]
+		todo = todo[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			done = filepath.Dir(done)
+			continue
+		}
+		next := filepath.Join(done, name)
+		fi, err := os.Lstat(next)
+		if errors.Is(err, fs.ErrNotExist) && len(todo) == 0 {
+			return next, nil, nil
 		}
 		if err != nil {
-			return "", nil, fmt.Errorf("writing %s: %w", path, err)
+			return "", nil, err
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
-			return path, fi, nil
+			if len(todo) > 0 && !fi.IsDir() {
+				return "", nil, fmt.Errorf("%s is a %s, not a directory", next, Kind(fi.Mode()))
+			}
+			done = next
+			continue
 		}
-		dest, err := os.Readlink(path)
+		if links++; links > maxLinks {
+			return "", nil, fmt.Errorf("more than %d symlinks in a row (a loop?)", maxLinks)
+		}
+		if err := mayFollow(done, fi); err != nil {
+			return "", nil, fmt.Errorf("%s: %w", next, err)
+		}
+		dest, err := os.Readlink(next)
 		if err != nil {
-			return "", nil, fmt.Errorf("writing %s: %w", path, err)
+			return "", nil, err
 		}
-		if !filepath.IsAbs(dest) {
-			dest = filepath.Join(filepath.Dir(path), dest)
+		if filepath.IsAbs(dest) {
+			v := filepath.VolumeName(dest)
+			done = v + string(filepath.Separator)
+			dest = dest[len(done):]
 		}
-		path = dest
+		todo = append(strings.Split(dest, string(filepath.Separator)), todo...)
 	}
-	return "", nil, fmt.Errorf("writing %s: more than %d symlinks in a row (a loop?)", path, maxLinks)
+	fi, err := os.Lstat(done)
+	if err != nil {
+		return "", nil, err
+	}
+	return done, fi, nil
 }
 
 // replace writes data to a temporary file beside path and renames it
-// over path.
+// over path. The temporary file is created anew (O_EXCL) and never
+// through a link (O_NOFOLLOW), so nothing another user put in the
+// directory can receive the bytes; the rename replaces the name, never
+// what it pointed to.
 func replace(path string, data []byte, perm fs.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	f, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".")
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
@@ -93,66 +135,22 @@ func replace(path string, data []byte, perm fs.FileMode) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
 	return nil
 }
 
-// pipePoll is how often writePipe looks for the pipe's reader.
-const pipePoll = 20 * time.Millisecond
-
-// waitNoticeKey carries the function told once that a write waits for a
-// named pipe's reader.
-type waitNoticeKey struct{}
-
-// WithWaitNotice returns a context under which WriteFile calls notice
-// with the path once, when it starts waiting for a named pipe's reader: a
-// command can then say why it is waiting instead of hanging silently.
-func WithWaitNotice(ctx context.Context, notice func(path string)) context.Context {
-	return context.WithValue(ctx, waitNoticeKey{}, notice)
-}
-
-// writePipe opens the named pipe without blocking, so the wait for a
-// reader can end with ctx, then writes to it.
-func writePipe(ctx context.Context, path string, data []byte) error {
-	told := false
-	for {
-		err := writeInPlace(path, data, os.O_WRONLY|nonBlock)
-		if !noReader(err) {
-			return err
+// createTemp creates a new file named prefix and a number in dir, as
+// os.CreateTemp does, adding O_NOFOLLOW to its O_EXCL.
+func createTemp(dir, prefix string) (*os.File, error) {
+	seed := uint32(time.Now().UnixNano()) ^ uint32(os.Getpid())<<16
+	for try := 0; ; try++ {
+		seed = seed*1664525 + 1013904223
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(seed), 36))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|noFollow, 0o600)
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
 		}
-		if notice, ok := ctx.Value(waitNoticeKey{}).(func(string)); ok && !told {
-			notice(path)
-			told = true
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("writing %s: no reader opened the named pipe: %w", path, ctx.Err())
-		case <-time.After(pipePoll):
-		}
+		return f, err
 	}
-}
-
-// writeInPlace opens what is at path with flag, checks it is still no
-// regular file, a directory or a link (the path may have changed since it
-// was looked at), and writes data to it.
-func writeInPlace(path string, data []byte, flag int) error {
-	f, err := os.OpenFile(path, flag, 0)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	fi, err := f.Stat()
-	if err == nil && (fi.Mode().IsRegular() || fi.IsDir()) {
-		err = fmt.Errorf("it became a %s while deja wrote; try again", Kind(fi.Mode()))
-	}
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }

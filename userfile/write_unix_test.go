@@ -3,7 +3,6 @@
 package userfile
 
 import (
-	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -13,78 +12,151 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// TestWriteFileIntoACharacterDevice makes a node with /dev/null's device
-// number in the test's own directory and writes to it: the node must stay
-// a character device, not become a regular file holding the bytes.
-func TestWriteFileIntoACharacterDevice(t *testing.T) {
+// TestWriteFileRefusesAPipeADeviceAndASocket: a named pipe (another
+// user's ear, in a shared directory), a character device made with
+// /dev/null's number and a socket are refused with an error that names
+// them, and stay what they were; the pipe's reader gets nothing.
+func TestWriteFileRefusesAPipeADeviceAndASocket(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "digest.fifo")
+	if err := syscall.Mkfifo(fifo, 0o666); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	// A reader waits on the pipe, as the user who planted it would.
+	reader, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	sock := filepath.Join(dir, "s")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	kinds := map[string]string{fifo: "named pipe", sock: "socket"}
 	var st unix.Stat_t
-	if err := unix.Stat("/dev/null", &st); err != nil {
-		t.Skipf("no /dev/null to copy a device number from: %v", err)
+	node := filepath.Join(dir, "null")
+	if unix.Stat("/dev/null", &st) == nil && unix.Mknod(node, unix.S_IFCHR|0o666, int(st.Rdev)) == nil {
+		kinds[node] = "character device"
+	} else {
+		t.Log("mknod is not permitted here: the character device is not checked")
 	}
-	node := filepath.Join(t.TempDir(), "null")
-	if err := unix.Mknod(node, unix.S_IFCHR|0o666, int(st.Rdev)); err != nil {
-		t.Skipf("mknod is not permitted here (%v): run as root, outside a container that forbids it, to check", err)
-	}
-	if err := WriteFile(context.Background(), node, []byte("digest"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	fi, err := os.Lstat(node)
-	if err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
-		t.Fatalf("after WriteFile the node is %v (%v), want the character device it was", fi.Mode(), err)
-	}
-	if data, _ := os.ReadFile(node); len(data) != 0 {
-		t.Errorf("reading the null device gives %q: it was replaced", data)
-	}
-}
-
-// TestWriteFileIntoANamedPipe writes to a FIFO whose reader opens it a
-// little later: the reader gets the bytes and the FIFO stays.
-func TestWriteFileIntoANamedPipe(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "digest.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	got := make(chan string, 1)
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		f, err := os.Open(fifo)
-		if err != nil {
-			got <- err.Error()
-			return
+	for path, kind := range kinds {
+		before, _ := os.Lstat(path)
+		err := WriteFile(path, []byte("the digest\n"), 0o600)
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "is a "+kind) {
+			t.Errorf("WriteFile onto a %s = %v, want a refusal that names it", kind, err)
 		}
-		defer f.Close()
-		data, _ := io.ReadAll(f)
-		got <- string(data)
-	}()
-	if err := WriteFile(context.Background(), fifo, []byte("the digest\n"), 0o600); err != nil {
-		t.Fatal(err)
+		if after, err := os.Lstat(path); err != nil || after.Mode() != before.Mode() {
+			t.Errorf("the %s became %v (%v)", kind, after.Mode(), err)
+		}
 	}
-	if s := <-got; s != "the digest\n" {
-		t.Errorf("the pipe's reader got %q", s)
+	buf := make([]byte, 64)
+	if n, _ := reader.Read(buf); n > 0 {
+		t.Errorf("the pipe's reader got %q", buf[:n])
 	}
-	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
-		t.Errorf("after WriteFile the FIFO is %v (%v)", fi.Mode(), err)
+	if entries, _ := os.ReadDir(dir); len(entries) != len(kinds) {
+		t.Errorf("left in the directory: %v", entries)
 	}
 }
 
-// TestWriteFileToANamedPipeNobodyReadsEndsWithItsContext: with no reader
-// the wait ends when the context does, with an error that says so.
-func TestWriteFileToANamedPipeNobodyReadsEndsWithItsContext(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "digest.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
+// sharedDir is a sticky world-writable directory, as /tmp is.
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "shared")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	err := WriteFile(ctx, fifo, []byte("x"), 0o600)
-	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "no reader") {
-		t.Errorf("WriteFile to a FIFO nobody reads = %v", err)
+	if err := os.Chmod(dir, 0o777|fs.ModeSticky); err != nil {
+		t.Fatal(err)
 	}
+	return dir
+}
+
+// other is a uid neither the test's user nor the owner of the test's
+// directories: nobody's.
+const other = 65534
+
+// plant makes a symlink at link to dest owned by the other user, as one
+// they planted would be. Changing a file's owner takes root (or
+// CAP_CHOWN); elsewhere the test cannot plant one and skips.
+func plant(t *testing.T, dest, link string) {
+	t.Helper()
+	if err := os.Symlink(dest, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(link, other, other); err != nil {
+		t.Skipf("cannot give the link to another user (%v): run as root to check", err)
+	}
+}
+
+// TestWriteFileRefusesALinkPlantedInASharedDirectory: another user plants
+// ctx.md -> ~/.bashrc in a sticky world-writable directory (and a
+// directory link on the way to it); writing there is refused as the
+// kernel's protected_symlinks refuses, whether or not the machine has it
+// on, and the victim's file is untouched.
+func TestWriteFileRefusesALinkPlantedInASharedDirectory(t *testing.T) {
+	home := t.TempDir()
+	bashrc := filepath.Join(home, ".bashrc")
+	os.WriteFile(bashrc, []byte("export PATH\n"), 0o644)
+	shared := sharedDir(t)
+	link := filepath.Join(shared, "ctx.md")
+	plant(t, bashrc, link)
+	plant(t, home, filepath.Join(shared, "notes"))
+	for _, path := range []string{link, filepath.Join(shared, "notes", ".bashrc")} {
+		err := WriteFile(path, []byte("the digest"), 0o600)
+		if !errors.Is(err, ErrPlantedLink) || !strings.Contains(err.Error(), "remove it or name a file elsewhere") {
+			t.Errorf("WriteFile(%s) = %v, want a refusal of the planted link that says what to do", path, err)
+		}
+	}
+	if data, _ := os.ReadFile(bashrc); string(data) != "export PATH\n" {
+		t.Errorf("the victim's file holds %q", data)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the planted link was replaced: %v %v", fi.Mode(), err)
+	}
+}
+
+// TestWriteFileFollowsTheLinksTheKernelFollows: in a shared directory, the
+// user's own link and the link of the directory's owner are followed;
+// outside one, any link is (the directory's owner chose to let others
+// write there).
+func TestWriteFileFollowsTheLinksTheKernelFollows(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "sync", "ctx.md")
+	os.MkdirAll(filepath.Dir(target), 0o755)
+	write := func(link string) {
+		t.Helper()
+		os.WriteFile(target, []byte("old"), 0o644)
+		if err := WriteFile(link, []byte("new"), 0o600); err != nil {
+			t.Fatalf("WriteFile(%s): %v", link, err)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link: %v %v", link, fi.Mode(), err)
+		}
+		if data, _ := os.ReadFile(target); string(data) != "new" {
+			t.Errorf("through %s the target holds %q", link, data)
+		}
+	}
+	own := filepath.Join(sharedDir(t), "ctx.md")
+	os.Symlink(target, own)
+	write(own)
+
+	ownersDir := sharedDir(t)
+	if err := os.Chown(ownersDir, other, other); err != nil {
+		t.Skipf("cannot give a directory to another user (%v): run as root to check", err)
+	}
+	owners := filepath.Join(ownersDir, "ctx.md")
+	plant(t, target, owners)
+	write(owners)
+
+	private := filepath.Join(t.TempDir(), "ctx.md")
+	plant(t, target, private)
+	write(private)
 }
 
 // TestWriteFileThroughASymlink updates the link's target, atomically,
@@ -100,7 +172,7 @@ func TestWriteFileThroughASymlink(t *testing.T) {
 	}
 	chain := filepath.Join(dir, "chain.md")
 	os.Symlink(link, chain)
-	if err := WriteFile(context.Background(), chain, []byte("new"), 0o600); err != nil {
+	if err := WriteFile(chain, []byte("new"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range []string{link, chain} {
@@ -118,7 +190,7 @@ func TestWriteFileThroughASymlink(t *testing.T) {
 
 	dangling := filepath.Join(dir, "later.md")
 	os.Symlink("real/later.md", dangling)
-	if err := WriteFile(context.Background(), dangling, []byte("first"), 0o600); err != nil {
+	if err := WriteFile(dangling, []byte("first"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "real", "later.md")); string(data) != "first" {
@@ -127,7 +199,7 @@ func TestWriteFileThroughASymlink(t *testing.T) {
 
 	loop := filepath.Join(dir, "loop")
 	os.Symlink("loop", loop)
-	if err := WriteFile(context.Background(), loop, []byte("x"), 0o600); err == nil || !strings.Contains(err.Error(), "symlinks") {
+	if err := WriteFile(loop, []byte("x"), 0o600); err == nil || !strings.Contains(err.Error(), "symlinks") {
 		t.Errorf("a symlink loop: %v", err)
 	}
 }
@@ -142,7 +214,7 @@ func TestWriteFileReplacesARegularFileAtomically(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Close()
-	if err := WriteFile(context.Background(), path, []byte("new"), 0o600); err != nil {
+	if err := WriteFile(path, []byte("new"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	old, _ := io.ReadAll(held)
@@ -163,7 +235,7 @@ func TestWriteFileRefusesADirectoryAndASocket(t *testing.T) {
 	}
 	defer ln.Close()
 	for path, kind := range map[string]string{dir: "directory", sock: "socket"} {
-		err := WriteFile(context.Background(), path, []byte("x"), 0o600)
+		err := WriteFile(path, []byte("x"), 0o600)
 		if err == nil || !strings.Contains(err.Error(), "is a "+kind) || !strings.Contains(err.Error(), "name a file") {
 			t.Errorf("WriteFile onto a %s = %v, want a refusal that names it", kind, err)
 		}

@@ -115,7 +115,7 @@ func aiderContext(cmd *cobra.Command, io *IO, project string) (string, error) {
 	// The error may name a path or quote a file: made inert like history.
 	stub := fmt.Sprintf("# What deja remembers of %s\n\ndeja could not read its memory for this project (%s); 'deja doctor' says why.\nProject: %s\n",
 		quote.Line(filepath.Base(project)), quote.Line(err.Error()), quote.Line(project))
-	if werr := writeContextFile(cmd.Context(), file, stub); werr != nil {
+	if werr := writeContextFile(file, stub); werr != nil {
 		return "", werr
 	}
 	return file, nil

@@ -39,7 +39,10 @@ directory above it holding .git), else the working directory: aider writes
 its history at the git root. The digest is written atomically to
 <data dir>/context/<hash of the project path>.md and its path printed on
 stdout, so 'aider --read "$(deja context)"' works; -o FILE writes it
-elsewhere and -o - prints the digest itself.
+elsewhere and -o - (or -o /dev/stdout) prints the digest itself. -o writes
+only a regular file or a symlink to one: a named pipe, socket or device
+there is refused, and so is a symlink another user planted in a sticky
+world-writable directory such as /tmp.
 
 'deja context' reads the store as it is; 'deja index' (or 'deja aider')
 brings it up to date.`
@@ -115,6 +118,11 @@ func runContext(cmd *cobra.Command, io *IO, opts contextOptions) error {
 	if err != nil {
 		return err
 	}
+	// /dev/stdout is a link to whatever fd 1 is (a pipe, a terminal),
+	// which -o refuses; the user who names it means -o -.
+	if opts.output == "/dev/stdout" {
+		opts.output = "-"
+	}
 	if opts.output == "-" && !opts.json {
 		_, err := fmt.Fprint(io.Out, d.Markdown)
 		return err
@@ -125,7 +133,7 @@ func runContext(cmd *cobra.Command, io *IO, opts contextOptions) error {
 		if path == "" {
 			path = contextFile(cfg.DataDir, project)
 		}
-		if err := writeContextFile(ctx, path, d.Markdown); err != nil {
+		if err := writeContextFile(path, d.Markdown); err != nil {
 			return err
 		}
 	}
@@ -168,24 +176,26 @@ func contextFile(dataDir, project string) string {
 
 // writeContextFile replaces path with text as userfile.WriteFile does,
 // so an agent starting at that moment reads the old digest or the new
-// one, never half of one; a FIFO or device is written to as it is and a
-// symlink's target updated. Digests quote the user's sessions, so only
-// the user may read them.
-func writeContextFile(ctx context.Context, path, text string) error {
+// one, never half of one; a symlink's target is updated unless another
+// user planted the link in a shared directory, and a FIFO, socket or
+// device is refused. Digests quote the user's sessions, so only the user
+// may read them.
+func writeContextFile(path, text string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("context: %w (set DEJA_DATA_DIR to a writable directory)", err)
 	}
-	ctx = userfile.WithWaitNotice(ctx, func(p string) {
-		fmt.Fprintf(os.Stderr, "deja: waiting for a reader of the named pipe %s (Ctrl-C stops)\n", p)
-	})
-	return userfile.WriteFile(ctx, path, []byte(text), 0o600)
+	err := userfile.WriteFile(path, []byte(text), 0o600)
+	if errors.Is(err, userfile.ErrNotRegular) {
+		return fmt.Errorf("%w; to send the digest to a pipe or a terminal, print it with -o - (deja context -o - > PATH)", err)
+	}
+	return err
 }
 
 // writeAtomic writes data to path as userfile.WriteFile does: atomically
-// over a regular file, into a FIFO or device as it is, at a symlink's
-// target with the link kept; anything else is refused.
+// over a regular file, at a symlink's target with the link kept; anything
+// else is refused.
 func writeAtomic(path string, data []byte, perm fs.FileMode) error {
-	return userfile.WriteFile(context.Background(), path, data, perm)
+	return userfile.WriteFile(path, data, perm)
 }
 
 // projectDir is the project a command means: dir when given, else the git
@@ -242,7 +252,7 @@ func refreshContext(ctx context.Context, io *IO, cfg config.Config, project stri
 	if err != nil {
 		return nil, err
 	}
-	return d, writeContextFile(ctx, contextFile(cfg.DataDir, project), d.Markdown)
+	return d, writeContextFile(contextFile(cfg.DataDir, project), d.Markdown)
 }
 
 // indexProject brings the store up to date with the project's history

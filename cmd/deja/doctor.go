@@ -28,6 +28,10 @@ nothing or an index waits:
 
   sources   the aider histories deja finds, and why (as 'deja sources')
   store     where the store is, its size, sessions and turns
+  integrity whether the store checks out: SQLite's integrity_check, the
+            keyword index against the turns, each turn's text against its
+            hash, the rows against the checksum kept as they were written,
+            and the vector segments' checksums (it reads the whole store)
   vectors   turns per embedder, and how many lack vectors
   ollama    whether Ollama answers at ollama.host (or OLLAMA_HOST) within
             1.5 s, whether embed.model is pulled, and its context (longer
@@ -39,14 +43,17 @@ nothing or an index waits:
             ('deja install' wires it in)
 
 doctor changes nothing: it creates no store and holds the lock only for the
-instant it takes to test it. It exits 0 whatever it finds.
+instant it takes to test it. It exits 0 unless the store is damaged: then it
+says what does not check out and exits 2; 'deja index --rebuild' moves the
+damaged store aside and rebuilds it from the histories.
 
 --json prints one object with these stable fields:
   config_file, data_dir                 strings ("" when no config file)
   sources[]     {path, reasons[{kind, from}], size, modified}
   source_warnings[]                     strings
   store         {path, exists, bytes, files, sessions, turns, forgotten,
-                 last_indexed (RFC 3339 or null), error}
+                 last_indexed (RFC 3339 or null), error, damaged,
+                 damage[]}: damage lists what does not check out
   embedders[]   {identity, dimension, turns, lacking, no_vector}
   embed         {provider, model}
   ollama        {host, model, reachable, model_pulled, context_length,
@@ -73,9 +80,15 @@ func newDoctorCmd(io *IO) *cobra.Command {
 			if asJSON {
 				enc := json.NewEncoder(io.Out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
+				if err := enc.Encode(rep); err != nil {
+					return err
+				}
+			} else {
+				printDoctor(io, rep)
 			}
-			printDoctor(io, rep)
+			if rep.Store.Damaged {
+				return exitError{code: exitFailed, msg: fmt.Sprintf("the store in %s is damaged: '%s' moves it aside and rebuilds it from the histories, and says what it could not recover", cfg.DataDir, memory.RebuildCommand)}
+			}
 			return nil
 		},
 	}
@@ -110,6 +123,10 @@ type storeHealth struct {
 	Forgotten   int     `json:"forgotten"`
 	LastIndexed *string `json:"last_indexed"`
 	Error       string  `json:"error,omitempty"`
+	// Damaged is set when the store does not open for damage, or its
+	// check finds something wrong (Damage).
+	Damaged bool     `json:"damaged"`
+	Damage  []string `json:"damage"`
 }
 
 type embedHealth struct {
@@ -169,7 +186,7 @@ func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 // storeDiagnosis reads the store's counts without creating a store that
 // is not there.
 func storeDiagnosis(ctx context.Context, dir string) (storeHealth, []embedderStatusJSON) {
-	h := storeHealth{Path: filepath.Join(dir, memory.DBFile)}
+	h := storeHealth{Path: filepath.Join(dir, memory.DBFile), Damage: []string{}}
 	es := []embedderStatusJSON{}
 	if _, err := os.Stat(h.Path); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -181,12 +198,19 @@ func storeDiagnosis(ctx context.Context, dir string) (storeHealth, []embedderSta
 	store, err := memory.Open(ctx, dir)
 	if err != nil {
 		h.Error = err.Error()
+		h.Damaged = errors.Is(err, memory.ErrDamaged)
 		return h, es
 	}
 	defer store.Close()
+	if h.Damage, err = store.Check(ctx); err != nil {
+		h.Error = err.Error()
+		return h, es
+	}
+	h.Damaged = len(h.Damage) > 0
 	st, err := store.Status(ctx)
 	if err != nil {
-		h.Error = err.Error()
+		h.Error = memory.Explain(err).Error()
+		h.Damaged = h.Damaged || errors.Is(memory.Explain(err), memory.ErrDamaged)
 		return h, es
 	}
 	h.Bytes, h.Files, h.Sessions, h.Turns, h.Forgotten = st.Bytes, st.Files, st.Sessions, st.Turns, st.Forgotten
@@ -338,6 +362,15 @@ func printDoctor(io *IO, rep doctorReport) {
 			}
 			fmt.Fprintln(w)
 		}
+	}
+	switch {
+	case len(st.Damage) > 0:
+		fmt.Fprintf(w, "integrity   DAMAGED: '%s' moves the store aside and rebuilds it from the histories\n", memory.RebuildCommand)
+		for _, d := range st.Damage {
+			fmt.Fprintf(w, "            %s\n", d)
+		}
+	case st.Exists && st.Error == "":
+		fmt.Fprintln(w, "integrity   ok: the database, the keyword index, the turns' hashes and the vector segments check out")
 	}
 
 	fmt.Fprintf(w, "embedder    embed.provider %s, embed.model %s\n", rep.Embed.Provider, rep.Embed.Model)

@@ -38,6 +38,12 @@ With a team configured (team.url), index then does what
 in the team's. A team it cannot reach leaves the index as it is: a warning
 says what to check, and --json reports it under "team".
 
+--rebuild is for a damaged store ('deja doctor' says when): it moves the
+store into damaged-TIME in the data directory (nothing is deleted), indexes
+every history the old store knew and 'deja sources' finds into a new one,
+keeps the sessions you forgot forgotten, and names the sessions it could not
+bring back because their histories are gone.
+
 The store is $DEJA_DATA_DIR, else $XDG_DATA_HOME/deja (~/.local/share/deja).`
 
 // defaultLockWait is how long index and forget wait for another deja
@@ -45,10 +51,11 @@ The store is $DEJA_DATA_DIR, else $XDG_DATA_HOME/deja (~/.local/share/deja).`
 const defaultLockWait = 10 * time.Minute
 
 type indexOptions struct {
-	paths []string
-	full  bool
-	wait  time.Duration
-	json  bool
+	paths   []string
+	full    bool
+	rebuild bool
+	wait    time.Duration
+	json    bool
 }
 
 func newIndexCmd(io *IO) *cobra.Command {
@@ -66,6 +73,7 @@ func newIndexCmd(io *IO) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&opts.full, "full", false, "re-read every history whole and re-embed every turn")
+	cmd.Flags().BoolVar(&opts.rebuild, "rebuild", false, "move a damaged store aside and rebuild it from the histories")
 	cmd.Flags().DurationVar(&opts.wait, "wait", defaultLockWait, "how long to wait while another deja writes the store (0: fail at once)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the run's counts as one JSON object (warnings stay on stderr too)")
 	return cmd
@@ -87,15 +95,48 @@ type indexOutput struct {
 	Problems []string `json:"problems"`
 	// Team is what the sync after the index did, when a team is configured.
 	Team *indexTeam `json:"team,omitempty"`
+	// Rebuild is what --rebuild set aside and could not bring back.
+	Rebuild *rebuildOutput `json:"rebuild,omitempty"`
+}
+
+// rebuildOutput is what 'deja index --rebuild' did with the old store.
+type rebuildOutput struct {
+	Aside    string                   `json:"aside"`
+	Lost     []memory.SalvagedSession `json:"lost"`
+	Problems []string                 `json:"problems"`
 }
 
 func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	ctx := cmd.Context()
-	cfg, store, err := openConfigured(cmd)
+	cfg, err := loadConfig(cmd, nil)
+	if err != nil {
+		return err
+	}
+	lock := memory.LockOptions{
+		Wait: opts.wait,
+		Waiting: func(pid int) {
+			fmt.Fprintf(io.Err, "deja: another deja (pid %d) is writing the store; waiting up to %s\n", pid, opts.wait)
+		},
+	}
+	var salvage *memory.Salvage
+	if opts.rebuild {
+		if salvage, err = memory.SetAside(ctx, cfg.DataDir, lock); err != nil {
+			return err
+		}
+		if salvage.Aside != "" {
+			fmt.Fprintf(io.Err, "deja: moved the store to %s (nothing was deleted); rebuilding it from the histories\n", salvage.Aside)
+		}
+	}
+	store, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	if salvage != nil {
+		if err := store.Restore(ctx, salvage); err != nil {
+			return err
+		}
+	}
 
 	paths, problems := historyPaths(opts.paths, claimedByTranscriptHarness(enabledHarnesses(cfg)))
 	if len(opts.paths) == 0 {
@@ -104,8 +145,17 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 			return err
 		}
 	}
+	if salvage != nil {
+		paths = appendNew(paths, salvage.Files)
+	}
 	for _, p := range problems {
 		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(p))
+	}
+	if len(paths) == 0 && salvage != nil {
+		if _, err := reportRebuild(ctx, io, store, salvage); err != nil {
+			return err
+		}
+		return exitError{code: 1, msg: "no histories to index into the new store: name them (deja index PATH), or see 'deja sources' for where deja looks"}
 	}
 	if len(paths) == 0 {
 		if len(opts.paths) == 0 && cfg.Team.Enabled() {
@@ -130,12 +180,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		Budget:    cfg.Chunk.Budget,
 		Full:      opts.full,
 		Progress:  bar.update,
-		Lock: memory.LockOptions{
-			Wait: opts.wait,
-			Waiting: func(pid int) {
-				fmt.Fprintf(io.Err, "deja: another deja (pid %d) is writing the store; waiting up to %s\n", pid, opts.wait)
-			},
-		},
+		Lock:      lock,
 	}
 	if emb != nil {
 		iopts.Embedder = emb
@@ -153,10 +198,17 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		embedder = emb.Identity()
 	}
 	teamRep := syncAfterIndex(ctx, io, cfg, store, iopts.Embedder)
+	var rebuilt *rebuildOutput
+	if salvage != nil {
+		if rebuilt, err = reportRebuild(ctx, io, store, salvage); err != nil {
+			return err
+		}
+	}
 	if opts.json {
 		out := indexOutput{Files: rep.Files, Read: rep.Read, Sessions: rep.Sessions, NewTurns: rep.NewTurns,
 			Embedded: rep.Embedded, Embedder: embedder, Skipped: rep.Skipped, Missing: rep.Missing,
-			Redacted: rep.Redacted, Lacking: rep.Lacking, TookMS: rep.Took.Milliseconds(), Problems: rep.Problems, Team: teamRep}
+			Redacted: rep.Redacted, Lacking: rep.Lacking, TookMS: rep.Took.Milliseconds(), Problems: rep.Problems, Team: teamRep,
+			Rebuild: rebuilt}
 		if out.Problems == nil {
 			out.Problems = []string{}
 		}
@@ -190,6 +242,57 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		}
 	}
 	return nil
+}
+
+// lostShown bounds how many lost sessions a rebuild names on stderr;
+// --json lists them all.
+const lostShown = 20
+
+// reportRebuild says on stderr what a rebuild could not read of the old
+// store and which of its sessions the new one lacks.
+func reportRebuild(ctx context.Context, io *IO, store *memory.Store, salvage *memory.Salvage) (*rebuildOutput, error) {
+	lost, err := store.Lost(ctx, salvage)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range salvage.Problems {
+		fmt.Fprintln(io.Err, "deja: warning: the old store:", p)
+	}
+	if len(lost) > 0 {
+		fmt.Fprintf(io.Err, "deja: could not recover %d sessions, their histories being gone or changed (the old store keeps them in %s):\n", len(lost), salvage.Aside)
+		for i, l := range lost {
+			if i == lostShown {
+				fmt.Fprintf(io.Err, "  and %d more ('deja index --rebuild --json' lists them all)\n", len(lost)-lostShown)
+				break
+			}
+			fmt.Fprintf(io.Err, "  %s (%s)\n", quote.Line(l.ID), quote.Line(homeShort(l.Path)))
+		}
+	} else if salvage.Aside != "" && len(salvage.Sessions) > 0 {
+		fmt.Fprintf(io.Err, "deja: every one of the old store's %d sessions was recovered\n", len(salvage.Sessions))
+	}
+	out := &rebuildOutput{Aside: salvage.Aside, Lost: lost, Problems: salvage.Problems}
+	if out.Lost == nil {
+		out.Lost = []memory.SalvagedSession{}
+	}
+	if out.Problems == nil {
+		out.Problems = []string{}
+	}
+	return out, nil
+}
+
+// appendNew appends to paths those of more it does not hold yet.
+func appendNew(paths, more []string) []string {
+	seen := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		seen[p] = true
+	}
+	for _, p := range more {
+		if !seen[p] {
+			seen[p] = true
+			paths = append(paths, p)
+		}
+	}
+	return paths
 }
 
 // printIndexed is the run's one-line summary for people.

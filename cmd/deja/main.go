@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/deja-dev/deja/memory"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -58,6 +59,7 @@ func run() int {
 		return signalExitCode(s)
 	}
 	if err != nil {
+		err = memory.Explain(err)
 		var ex exitError
 		if errors.As(err, &ex) {
 			if ex.msg != "" {

@@ -119,10 +119,12 @@ func TestFIFOAtEveryHistoryPath(t *testing.T) {
 	}
 }
 
-// TestContextOutputOntoSpecialFiles: 'deja context -o' onto a character
-// device made in the test's directory, a FIFO with a reader, and a
-// symlink: the node and the FIFO stay what they were, the symlink stays a
-// link and its target gets the digest.
+// TestContextOutputOntoSpecialFiles: 'deja context -o' onto a symlink of
+// the user's updates its target and keeps the link; -o /dev/stdout prints
+// the digest as -o - does; a FIFO with a reader, a character device made
+// in the test's directory and a directory are refused with an error that
+// names them and says how to send the digest elsewhere, and stay what
+// they were.
 func TestContextOutputOntoSpecialFiles(t *testing.T) {
 	dataDir := indexedDataDir(t)
 	ctx := context.Background()
@@ -145,26 +147,37 @@ func TestContextOutputOntoSpecialFiles(t *testing.T) {
 		}
 	})
 
+	t.Run("/dev/stdout", func(t *testing.T) {
+		if out, _ := deja(t, ctx, nil, "context", "--project", project, "-o", "/dev/stdout"); out != digest {
+			t.Errorf("-o /dev/stdout printed %q, want the digest", out)
+		}
+	})
+
+	refused := func(t *testing.T, path, kind string) {
+		t.Helper()
+		before, _ := os.Lstat(path)
+		root := newRootCmd(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+		root.SetArgs([]string{"context", "--project", project, "-o", path})
+		err := root.ExecuteContext(ctx)
+		if err == nil || !strings.Contains(err.Error(), "is a "+kind) || !strings.Contains(err.Error(), "-o -") {
+			t.Errorf("-o onto a %s = %v, want a refusal that names it and says to use -o -", kind, err)
+		}
+		if after, err := os.Lstat(path); err != nil || after.Mode() != before.Mode() {
+			t.Errorf("-o made the %s a %v (%v)", kind, after.Mode(), err)
+		}
+	}
+
 	t.Run("fifo", func(t *testing.T) {
 		fifo := filepath.Join(dir, "digest.fifo")
 		mkfifo(t, fifo)
-		got := make(chan string, 1)
-		go func() {
-			f, err := os.Open(fifo)
-			if err != nil {
-				got <- err.Error()
-				return
-			}
-			defer f.Close()
-			data, _ := io.ReadAll(f)
-			got <- string(data)
-		}()
-		deja(t, ctx, nil, "context", "--project", project, "-o", fifo)
-		if s := <-got; s != digest {
-			t.Errorf("the FIFO's reader got %q, want the digest", s)
+		reader, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
-			t.Errorf("-o onto a FIFO replaced it: %v %v", fi.Mode(), err)
+		defer reader.Close()
+		refused(t, fifo, "named pipe")
+		if n, _ := reader.Read(make([]byte, 64)); n > 0 {
+			t.Errorf("the FIFO's reader got %d bytes", n)
 		}
 	})
 
@@ -177,36 +190,87 @@ func TestContextOutputOntoSpecialFiles(t *testing.T) {
 		if err := unix.Mknod(node, unix.S_IFCHR|0o666, int(st.Rdev)); err != nil {
 			t.Skipf("mknod is not permitted here (%v): run as root, outside a container that forbids it, to check", err)
 		}
-		deja(t, ctx, nil, "context", "--project", project, "-o", node)
-		fi, err := os.Lstat(node)
-		if err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
-			t.Fatalf("-o onto a character device made it %v (%v)", fi.Mode(), err)
-		}
-		if data, _ := os.ReadFile(node); len(data) != 0 {
-			t.Errorf("the device node was replaced by a file holding %d bytes", len(data))
-		}
+		refused(t, node, "character device")
 	})
 
 	t.Run("directory", func(t *testing.T) {
-		root := newRootCmd(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
-		root.SetArgs([]string{"context", "--project", project, "-o", dir})
-		if err := root.ExecuteContext(ctx); err == nil || !strings.Contains(err.Error(), "is a directory") {
-			t.Errorf("-o onto a directory = %v, want a refusal that names it", err)
-		}
+		refused(t, dir, "directory")
 	})
 }
 
+// TestContextOutputInASharedDirectory: another user plants ctx.md in a
+// sticky world-writable directory, as /tmp is: a symlink to the victim's
+// ~/.bashrc, then a FIFO they read. 'deja context -o' refuses both, the
+// .bashrc keeps its bytes and the FIFO's reader gets nothing; the user's
+// own link there is followed.
+func TestContextOutputInASharedDirectory(t *testing.T) {
+	dataDir := indexedDataDir(t)
+	ctx := context.Background()
+	project := filepath.Join(filepath.Dir(dataDir), "shop")
+	shared := filepath.Join(t.TempDir(), "shared")
+	os.Mkdir(shared, 0o755)
+	if err := os.Chmod(shared, 0o777|fs.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	const nobody = 65534
+	bashrc := filepath.Join(t.TempDir(), ".bashrc")
+	os.WriteFile(bashrc, []byte("export PATH\n"), 0o644)
+	out := filepath.Join(shared, "ctx.md")
+	run := func() error {
+		root := newRootCmd(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+		root.SetArgs([]string{"context", "--project", project, "-o", out})
+		return root.ExecuteContext(ctx)
+	}
+
+	os.Symlink(bashrc, out)
+	if err := os.Lchown(out, nobody, nobody); err != nil {
+		t.Skipf("cannot give the link to another user (%v): run as root to check", err)
+	}
+	if err := run(); err == nil || !strings.Contains(err.Error(), "planted") {
+		t.Errorf("-o onto a planted link to ~/.bashrc = %v, want a refusal", err)
+	}
+	if data, _ := os.ReadFile(bashrc); string(data) != "export PATH\n" {
+		t.Errorf("~/.bashrc now holds %q", data)
+	}
+
+	os.Remove(out)
+	mkfifo(t, out)
+	os.Chown(out, nobody, nobody)
+	reader, err := os.OpenFile(out, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	if err := run(); err == nil || !strings.Contains(err.Error(), "named pipe") {
+		t.Errorf("-o onto a planted FIFO = %v, want a refusal", err)
+	}
+	if n, _ := reader.Read(make([]byte, 64)); n > 0 {
+		t.Errorf("the planter's FIFO received %d bytes of the digest", n)
+	}
+
+	os.Remove(out)
+	mine := filepath.Join(t.TempDir(), "sync", "ctx.md")
+	os.MkdirAll(filepath.Dir(mine), 0o700)
+	os.Symlink(mine, out)
+	if err := run(); err != nil {
+		t.Fatalf("-o onto the user's own link in the shared directory: %v", err)
+	}
+	if data, _ := os.ReadFile(mine); !strings.Contains(string(data), "# What deja remembers") {
+		t.Errorf("the user's link's target holds %q, want the digest", data)
+	}
+	if fi, err := os.Lstat(out); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("the user's link was replaced: %v %v", fi.Mode(), err)
+	}
+}
+
 // TestSignalsStopBlockedCommands sends SIGINT and SIGTERM to deja while it
-// waits: 'deja mcp' reading a stdin nobody writes to, 'deja context -o'
-// writing to a FIFO nobody reads, and 'deja index' waiting for the index
-// lock. Each must exit with the shell's code for the signal (130, 143),
+// waits: 'deja mcp' reading a stdin nobody writes to and 'deja index'
+// waiting for the index lock. Each must exit with the shell's code for the signal (130, 143),
 // without "context canceled", and leave the lock free.
 func TestSignalsStopBlockedCommands(t *testing.T) {
 	dataDir := indexedDataDir(t)
 	base := filepath.Dir(dataDir)
 	project := filepath.Join(base, "shop")
-	fifo := filepath.Join(base, "nobody-reads.fifo")
-	mkfifo(t, fifo)
 	held, err := memory.AcquireLock(context.Background(), dataDir, memory.LockOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +281,6 @@ func TestSignalsStopBlockedCommands(t *testing.T) {
 		ready string // on stderr once it waits
 	}{
 		{"mcp", []string{"mcp"}, "embedding"},
-		{"context -o FIFO", []string{"context", "--project", project, "-o", fifo}, "waiting for a reader"},
 		{"index waiting for the lock", []string{"index", "--wait", "10m", project}, "waiting"},
 	}
 	for _, c := range cases {

@@ -13,8 +13,10 @@ import (
 // startWarm starts the shared service for cfg's data directory in the
 // background after a recall found none, so that the next recall or hook
 // is warm. It starts nothing when serve.autostart is off, when there is
-// no store yet to serve, or when a service already holds the data
-// directory's lock (serve.StartBackground), and never fails the recall.
+// no store yet to serve, when the data directory cannot be written (a
+// service keeps its lock and socket there), or when a service already
+// holds the data directory's lock (serve.StartBackground), and never
+// fails the recall.
 func startWarm(io *IO, cfg config.Config) {
 	if !cfg.Serve.Autostart {
 		return
@@ -23,7 +25,7 @@ func startWarm(io *IO, cfg config.Config) {
 	if err != nil {
 		return
 	}
-	if _, err := os.Stat(filepath.Join(dataDir, memory.DBFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dataDir, memory.DBFile)); err != nil || !memory.Writable(dataDir) {
 		return
 	}
 	exe, err := os.Executable()
