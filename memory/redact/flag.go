@@ -44,6 +44,10 @@ var commandTable = []commandFlags{
 	{names: []string{"zip", "unzip", "7z", "7za", "rar", "unrar"}, value: []string{"-P"}, attached: []string{"-p"}},
 	{names: []string{"htpasswd"}, lastWord: "b"},
 	{names: []string{"openssl"}, value: []string{"-k"}},
+	{names: []string{"keytool", "jarsigner"}, value: []string{"-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass"}},
+	{names: []string{"ipmitool"}, value: []string{"-P"}},
+	{names: []string{"gpg", "gpg2"}, value: []string{"--passphrase"}},
+	{names: []string{"svn"}, value: []string{"--password"}},
 }
 
 // commandsByName indexes commandTable by command name.

@@ -1,0 +1,44 @@
+package redact
+
+import "strings"
+
+// directiveCredentials finds a password written as a word after its
+// directive, with no = or : between: .netrc's "machine h login u password
+// pw", Redis's "requirepass pw" and "masterauth pw", nmcli's "password pw"
+// and "wifi-sec.psk pw". A netrc's or nmcli's "password" needs its
+// companions (machine, login, nmcli) in the text; Redis's directives are
+// their own context.
+func directiveCredentials(s string) []edit {
+	var edits []edit
+	netrc := strings.Contains(s, "login ") || strings.Contains(s, "machine ") || strings.Contains(s, "nmcli ")
+	for _, d := range [...]string{"requirepass", "masterauth", "password", "wifi-sec.psk", "802-1x.password", "vpn.secrets.password"} {
+		if d == "password" && !netrc {
+			continue
+		}
+		for i := 0; ; {
+			k := strings.Index(s[i:], d)
+			if k < 0 {
+				break
+			}
+			p := i + k
+			i = p + len(d)
+			if p > 0 && !isDirectiveStart(s[p-1]) || i >= len(s) || s[i] != ' ' && s[i] != '\t' {
+				continue
+			}
+			start := skipBlanks(s, i)
+			end := start
+			for end < len(s) && !endsShellWord(s[end]) {
+				end++
+			}
+			start, end = unquote(s, start, end)
+			edits = appendValue(edits, s, start, end, s[start:end])
+		}
+	}
+	return sortEdits(edits)
+}
+
+// isDirectiveStart reports a byte a directive may follow: a blank, a line
+// start, a quote.
+func isDirectiveStart(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\''
+}
