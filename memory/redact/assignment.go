@@ -27,6 +27,11 @@ func assignments(s string) []edit {
 			j++
 		}
 		key := s[i:j]
+		if strings.HasSuffix(s[:i], labelPrefix) {
+			// A label's kind (aws-secret-key) is no key.
+			i = j
+			continue
+		}
 		i = j
 		// Most words are not keys: nothing assigns to them and they are
 		// not a --flag. Only a key is read as words.

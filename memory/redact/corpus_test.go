@@ -42,7 +42,7 @@ func corpus(tb testing.TB) []string {
 // When this changes, read the new redactions before updating the numbers.
 var corpusRedactions = map[string]int{"assignment": 13}
 
-var labelRE = regexp.MustCompile(`\[redacted:([a-z0-9-]+)\]`)
+var labelKindRE = regexp.MustCompile(`\[redacted:([a-z0-9-]+)\]`)
 
 func TestCorpusRedactions(t *testing.T) {
 	got := map[string]int{}
@@ -50,7 +50,7 @@ func TestCorpusRedactions(t *testing.T) {
 	for _, text := range corpus(t) {
 		out, n := Text(text)
 		total += n
-		for _, m := range labelRE.FindAllStringSubmatch(out, -1) {
+		for _, m := range labelKindRE.FindAllStringSubmatch(out, -1) {
 			got[m[1]]++
 		}
 	}

@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/base64"
 	"math"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -238,6 +239,11 @@ func isWrappedBlob(s string, start, end int) bool {
 
 func isBase64Line(l string) bool {
 	l = strings.TrimSpace(l)
+	if rest := labelRE.ReplaceAllString(l, ""); rest != l {
+		// A line of the blob that was redacted: a second pass reads
+		// the block as the first did.
+		return strings.Trim(rest, "=+/_-"+base62) == ""
+	}
 	if len(l) < 4 {
 		return false
 	}
@@ -258,6 +264,9 @@ func inSpans(spans [][2]int, p int) bool {
 	}
 	return false
 }
+
+// labelRE matches a label Text wrote.
+var labelRE = regexp.MustCompile(`\[redacted:[a-z0-9-]+\]`)
 
 // isBase64Text reports base64 that decodes to ordinary text with words in
 // it, which a person pasted to show, not to hide; text that itself holds a

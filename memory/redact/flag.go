@@ -255,7 +255,7 @@ func appendWord(edits []edit, s string, w shellWord, skip int) []edit {
 // appendValue adds s[start:end] as a secret unless it is a reference or a
 // stand-in.
 func appendValue(edits []edit, s string, start, end int, v string) []edit {
-	if len(v) < 4 || isPlaceholder(v) || strings.HasPrefix(v, "-") || isUpperWord(v) {
+	if len(v) < 4 || isPlaceholder(v) || strings.HasPrefix(v, "-") || isUpperWord(v) || strings.HasSuffix(s[:start], labelPrefix) {
 		return edits
 	}
 	return append(edits, edit{start, end, "command-credentials"})

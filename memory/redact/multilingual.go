@@ -91,7 +91,9 @@ func nounValue(s string, p int) (start, end int, ok bool) {
 		p = c
 	}
 	for steps := 0; steps < 6 && p < len(s); steps++ {
-		p = skipBlanks(s, p)
+		if p = skipBlanks(s, p); p == len(s) {
+			break
+		}
 		switch {
 		case strings.HasPrefix(s[p:], "："):
 			p += len("：")

@@ -34,6 +34,13 @@ func Text(s string) (string, int) {
 	redact(proseCredentials)
 	redact(multilingualCredentials)
 	redact(highEntropy)
+	// A redaction can take away what explained a random token (the URL
+	// it sat in, the blob lines around it), so tokens are looked at
+	// again until none is left: a second Text then changes nothing.
+	for last := 0; n > last; {
+		last = n
+		redact(highEntropy)
+	}
 	return s, n
 }
 
