@@ -58,11 +58,14 @@ func readsSecretFromStdin(s string, cmd []shellWord) bool {
 	if len(cmd) == 0 {
 		return false
 	}
-	for k, w := range cmd {
+	sudo := false
+	for _, w := range cmd {
 		switch t := wordText(s, w); {
-		case t == "--password-stdin", t == "--stdin", t == "chpasswd" && k <= 1:
+		case t == "--password-stdin", t == "--stdin", commandName(s, w) == "chpasswd":
 			return true
-		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "S") && k > 0 && wordText(s, cmd[0]) == "sudo":
+		case commandName(s, w) == "sudo":
+			sudo = true
+		case sudo && strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "S"):
 			return true
 		}
 	}
@@ -70,8 +73,8 @@ func readsSecretFromStdin(s string, cmd []shellWord) bool {
 }
 
 func isChpasswd(s string, cmd []shellWord) bool {
-	for _, w := range cmd[:min(2, len(cmd))] {
-		if wordText(s, w) == "chpasswd" {
+	for _, w := range cmd {
+		if commandName(s, w) == "chpasswd" {
 			return true
 		}
 	}
@@ -82,13 +85,14 @@ func isChpasswd(s string, cmd []shellWord) bool {
 // (the first word, holding a %) is not one. chpasswd reads user:password,
 // of which only the password goes.
 func echoedValues(s string, cmd []shellWord, userPass bool) []edit {
+	// The command may follow words of prose on its line ("run: echo …").
+	for len(cmd) > 0 && commandName(s, cmd[0]) != "echo" && commandName(s, cmd[0]) != "printf" {
+		cmd = cmd[1:]
+	}
 	if len(cmd) < 2 {
 		return nil
 	}
-	name := wordText(s, cmd[0])
-	if name != "echo" && name != "printf" {
-		return nil
-	}
+	name := commandName(s, cmd[0])
 	var edits []edit
 	for k, w := range cmd[1:] {
 		t := wordText(s, w)
@@ -136,18 +140,22 @@ var positionalCommands = []struct {
 }
 
 func positionalPassword(s string, cmd []shellWord) []edit {
-	if len(cmd) < 2 {
-		return nil
-	}
-	name, sub := wordText(s, cmd[0]), wordText(s, cmd[1])
-	name = name[strings.LastIndexByte(name, '/')+1:]
-	for _, pc := range positionalCommands {
-		if pc.name != name || pc.sub != sub {
-			continue
-		}
-		if k := 1 + pc.index; k < len(cmd) && !strings.HasPrefix(wordText(s, cmd[k]), "/") {
-			return appendWord(nil, s, cmd[k], 0)
+	for at := 0; at+1 < len(cmd); at++ {
+		name, sub := commandName(s, cmd[at]), wordText(s, cmd[at+1])
+		for _, pc := range positionalCommands {
+			if pc.name != name || pc.sub != sub {
+				continue
+			}
+			if k := at + 1 + pc.index; k < len(cmd) && !strings.HasPrefix(wordText(s, cmd[k]), "/") {
+				return appendWord(nil, s, cmd[k], 0)
+			}
 		}
 	}
 	return nil
+}
+
+// commandName is a command word without its directory.
+func commandName(s string, w shellWord) string {
+	name := wordText(s, w)
+	return name[strings.LastIndexByte(name, '/')+1:]
 }

@@ -22,7 +22,7 @@ func directiveCredentials(s string) []edit {
 			}
 			p := i + k
 			i = p + len(d)
-			if p > 0 && !isDirectiveStart(s[p-1]) || i >= len(s) || s[i] != ' ' && s[i] != '\t' {
+			if p > 0 && (isWordByte(s[p-1]) || s[p-1] == '-' || s[p-1] == '.') || i >= len(s) || s[i] != ' ' && s[i] != '\t' {
 				continue
 			}
 			start := skipBlanks(s, i)
@@ -35,10 +35,4 @@ func directiveCredentials(s string) []edit {
 		}
 	}
 	return sortEdits(edits)
-}
-
-// isDirectiveStart reports a byte a directive may follow: a blank, a line
-// start, a quote.
-func isDirectiveStart(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '"' || c == '\''
 }

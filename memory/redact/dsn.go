@@ -113,11 +113,14 @@ func pgpassLines(s string) []edit {
 		} else {
 			end += start
 		}
-		line := strings.TrimRight(s[start:end], " \t\r")
+		trimmed := strings.TrimRight(s[start:end], " \t\r")
+		// The line may be quoted after words of prose: its last word.
+		from := start + strings.LastIndexAny(trimmed, " \t") + 1
+		line := s[from : start+len(trimmed)]
 		if len(line) >= 9 && strings.Count(line, ":") == 4 && !strings.ContainsAny(line, " \t\"'") {
 			f := strings.Split(line, ":")
 			if f[0] != "" && f[2] != "" && f[3] != "" && len(f[4]) >= 4 && (f[1] == "*" || isNumber(f[1])) && !isPlaceholder(f[4]) {
-				edits = append(edits, edit{start + len(line) - len(f[4]), start + len(line), "connection-string"})
+				edits = append(edits, edit{from + len(line) - len(f[4]), from + len(line), "connection-string"})
 			}
 		}
 		start = end + 1
