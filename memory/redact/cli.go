@@ -8,20 +8,30 @@ import "strings"
 // and passwords given as a positional word of a command that takes one
 // (rabbitmqctl add_user u pw, net user u pw /add).
 func stdinCredentials(s string) []edit {
-	if !strings.Contains(s, "echo") && !strings.Contains(s, "printf") && !strings.Contains(s, "<<<") &&
-		!strings.Contains(s, "rabbitmqctl ") && !strings.Contains(s, "net user ") {
-		return nil
-	}
 	var edits []edit
 	var words []shellWord
-	for start := 0; start < len(s); {
-		end := logicalLineEnd(s, start)
-		if line := s[start:end]; strings.Contains(line, "|") && (strings.Contains(line, "echo") || strings.Contains(line, "printf")) || strings.Contains(line, "<<<") ||
-			strings.Contains(line, "rabbitmqctl ") || strings.Contains(line, "net user ") {
-			words = shellWords(words[:0], s, start, end)
-			edits = append(edits, pipelineCredentials(s, words)...)
+	var done map[int]bool
+	for _, needle := range [...]string{"echo", "printf", "<<<", "rabbitmqctl ", "net user "} {
+		for i := 0; ; {
+			k := strings.Index(s[i:], needle)
+			if k < 0 {
+				break
+			}
+			start := strings.LastIndexByte(s[:i+k], '\n') + 1
+			end := logicalLineEnd(s, i+k)
+			i = end
+			if done[start] {
+				continue
+			}
+			if done == nil {
+				done = map[int]bool{}
+			}
+			done[start] = true
+			if line := s[start:end]; needle[0] != 'e' && needle[0] != 'p' || strings.Contains(line, "|") {
+				words = shellWords(words[:0], s, start, end)
+				edits = append(edits, pipelineCredentials(s, words)...)
+			}
 		}
-		start = end + 1
 	}
 	return sortEdits(edits)
 }

@@ -10,9 +10,10 @@ import "strings"
 // their own context.
 func directiveCredentials(s string) []edit {
 	var edits []edit
-	netrc := strings.Contains(s, "login ") || strings.Contains(s, "machine ") || strings.Contains(s, "nmcli ")
+	nmcli := strings.Contains(s, "nmcli ")
+	netrc := nmcli || strings.Contains(s, " login ") || strings.Contains(s, "machine ")
 	for _, d := range [...]string{"requirepass", "masterauth", "password", "wifi-sec.psk", "802-1x.password", "vpn.secrets.password"} {
-		if d == "password" && !netrc {
+		if d == "password" && !netrc || d != "password" && strings.Contains(d, ".") && !nmcli {
 			continue
 		}
 		for i := 0; ; {

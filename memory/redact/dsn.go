@@ -107,6 +107,12 @@ func pgpassLines(s string) []edit {
 	}
 	var edits []edit
 	for start := 0; start < len(s); {
+		// Only lines with a colon are read: the next colon's line.
+		c := strings.IndexByte(s[start:], ':')
+		if c < 0 {
+			break
+		}
+		start = strings.LastIndexByte(s[:start+c], '\n') + 1
 		end := strings.IndexByte(s[start:], '\n')
 		if end < 0 {
 			end = len(s)

@@ -46,6 +46,9 @@ var linkWords = []string{
 // Korean. The value must read as a secret (isProseSecret): "mot de passe
 // oublié" and "密码错误" hold none.
 func multilingualCredentials(s string) []edit {
+	if !hasNonASCII(s) && !containsAny(s, latinAnchors) {
+		return nil
+	}
 	var edits []edit
 	for i := 0; i < len(s); i++ {
 		nouns := nounsByStart[s[i]]
@@ -153,4 +156,38 @@ func labelColon(s string, p int) int {
 		}
 	}
 	return 0
+}
+
+// latinAnchors are pieces of every noun written in ASCII alone; a text
+// with none of them and no byte beyond ASCII holds no noun.
+var latinAnchors = []string{
+	"assword", "ASSWORD", "asswort", "ASSWORT", "ennwort", "passe", "PASSE", "lave ",
+	"mdp", "MDP", "enha", "ENHA", "have d", "hiave", "arola", "API-Key",
+}
+
+func containsAny(s string, pieces []string) bool {
+	for _, p := range pieces {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasNonASCII reports a byte beyond ASCII, eight bytes at a time.
+func hasNonASCII(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			return true
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
 }
