@@ -27,7 +27,7 @@ func stdinCredentials(s string) []edit {
 				done = map[int]bool{}
 			}
 			done[start] = true
-			if line := s[start:end]; needle[0] != 'e' && needle[0] != 'p' || strings.Contains(line, "|") {
+			if line := s[start:end]; needle[0] != 'e' && needle[0] != 'p' || strings.Contains(line, "|") && readsStdin(line) {
 				words = shellWords(words[:0], s, start, end)
 				edits = append(edits, pipelineCredentials(s, words)...)
 			}
@@ -60,6 +60,11 @@ func pipelineCredentials(s string, words []shellWord) []edit {
 }
 
 func wordText(s string, w shellWord) string { return s[w.start:w.end] }
+
+// readsStdin is readsSecretFromStdin's first look, at a line's text.
+func readsStdin(line string) bool {
+	return strings.Contains(line, "sudo") || strings.Contains(line, "-stdin") || strings.Contains(line, "chpasswd")
+}
 
 // readsSecretFromStdin reports a command that reads a password from its
 // standard input: sudo -S, a login with --password-stdin, chpasswd,

@@ -33,11 +33,11 @@ func Text(s string) (string, int) {
 	redact(assignments)
 	redact(proseCredentials)
 	redact(multilingualCredentials)
-	redact(highEntropy)
-	// A redaction can take away what explained a random token (the URL
-	// it sat in, the blob lines around it), so tokens are looked at
-	// again until none is left: a second Text then changes nothing.
-	for last := 0; n > last; {
+	// A random token's redaction can take away what explained its
+	// neighbour (the URL it sat in, the blob lines around it), so tokens
+	// are looked at again until a pass finds none: a second Text then
+	// changes nothing. The rules before see the text as they leave it.
+	for last := -1; n > last; {
 		last = n
 		redact(highEntropy)
 	}
