@@ -134,16 +134,13 @@ func lastWord(key, upTo string, buf []byte) ([]byte, int) {
 		return buf[:0], start
 	}
 	for i := start; i < end; i++ {
-		buf = append(buf, key[i]|0x20*byte(boolInt(isUpper(key[i]))))
+		c := key[i]
+		if isUpper(c) {
+			c |= 0x20
+		}
+		buf = append(buf, c)
 	}
 	return buf, start
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // hasSecretSuffix reports a word that ends in a secret's name, written as
