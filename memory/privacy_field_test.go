@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/claude"
 	"github.com/deja-dev/deja/codex"
@@ -26,7 +28,9 @@ func js(s string) string {
 	return string(b)
 }
 
-// fieldHistories writes texts into a history of every format deja reads,
+// fieldHistories writes texts into a history of every format deja reads
+// (aider; Claude Code; Codex .jsonl and .jsonl.zst; Gemini CLI .jsonl and
+// its first single-JSON form; OpenCode's JSON storage),
 // each text in a user message, an answer, a command record and a file
 // record where the format has them, and returns the paths to index.
 func fieldHistories(t *testing.T, dir string, texts []string) []string {
@@ -42,6 +46,7 @@ func fieldHistories(t *testing.T, dir string, texts []string) []string {
 		return path
 	}
 	var md, cl, cx, gm strings.Builder
+	var legacy []string
 	for i, text := range texts {
 		line := strings.Join(strings.Fields(text), " ")
 		// aider: a session a text, in the question, the answer, a
@@ -64,12 +69,24 @@ func fieldHistories(t *testing.T, dir string, texts []string) []string {
 		// Gemini CLI: the prompt and the answer.
 		fmt.Fprintf(&gm, `{"id":"u%d","timestamp":%q,"type":"user","content":[{"text":%s}]}`+"\n", i, ts, js(text))
 		fmt.Fprintf(&gm, `{"id":"g%d","timestamp":%q,"type":"gemini","content":[{"text":%s}]}`+"\n", i, ts, js("zebracornflux: "+text))
+		legacy = append(legacy, fmt.Sprintf(`{"id":"m%d","timestamp":%q,"type":"user","content":%s}`, i, ts, js(text)),
+			fmt.Sprintf(`{"id":"r%d","timestamp":%q,"type":"gemini","content":%s}`, i, ts, js("zebracornflux: "+text)))
 	}
+	codexMeta := `{"timestamp":"2025-12-25T13:00:00.000Z","type":"session_meta","payload":{"id":"%s","timestamp":"2025-12-25T13:45:23.746Z","cwd":"/home/u/app","originator":"codex_cli_rs","cli_version":"0.77.0","source":"cli","model_provider":"openai"}}` + "\n"
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zst := enc.EncodeAll([]byte(fmt.Sprintf(codexMeta, "019b55c1-d022-7061-bbb9-b0c90708472c")+cx.String()), nil)
+	enc.Close()
 	paths := []string{
 		write(filepath.Join(dir, "aider", ".aider.chat.history.md"), md.String()),
 		write(filepath.Join(dir, "claude", "11111111-2222-4333-8444-555555555555.jsonl"), cl.String()),
 		write(filepath.Join(dir, "codex", "rollout-2025-12-25T13-45-23-019b55c1-d022-7061-bbb9-b0c90708472b.jsonl"),
-			`{"timestamp":"2025-12-25T13:00:00.000Z","type":"session_meta","payload":{"id":"019b55c1-d022-7061-bbb9-b0c90708472b","timestamp":"2025-12-25T13:45:23.746Z","cwd":"/home/u/app","originator":"codex_cli_rs","cli_version":"0.77.0","source":"cli","model_provider":"openai"}}`+"\n"+cx.String()),
+			fmt.Sprintf(codexMeta, "019b55c1-d022-7061-bbb9-b0c90708472b")+cx.String()),
+		write(filepath.Join(dir, "codex", "rollout-2025-12-25T13-45-23-019b55c1-d022-7061-bbb9-b0c90708472c.jsonl.zst"), string(zst)),
+		write(filepath.Join(dir, "gemini", "chats", "session-2025-09-28T10-46-33333333.json"),
+			`{"sessionId":"33333333-cccc-4ddd-8eee-000000000001","projectHash":"bb97ae4cdb5b0dd7e32b198a7ebcb35332fca3343779f0895ffb11258627aa8f","startTime":"2025-09-28T10:46:25.456Z","lastUpdated":"2025-09-28T12:22:25.235Z","messages":[`+strings.Join(legacy, ",")+`]}`),
 		write(filepath.Join(dir, "gemini", "chats", "session-2026-05-01T10-00-11111111.jsonl"),
 			`{"sessionId":"11111111-aaaa-4bbb-8ccc-000000000008","projectHash":"bb97ae4cdb5b0dd7e32b198a7ebcb35332fca3343779f0895ffb11258627aa8f","startTime":"2026-04-24T23:16:28.708Z","lastUpdated":"2026-04-24T23:16:28.708Z","kind":"main"}`+"\n"+gm.String()),
 	}
@@ -155,12 +172,21 @@ func TestPrivacyFieldShapesInEveryFormat(t *testing.T) {
 	if len(rep.Problems) > 0 {
 		t.Fatalf("problems indexing: %v", rep.Problems)
 	}
+	var harnesses []string
+	for _, h := range reg {
+		if list, err := s.Sessions(ctx, Scope{Harness: h.Name()}); err != nil || len(list) == 0 {
+			harnesses = append(harnesses, h.Name())
+		}
+	}
+	if len(harnesses) > 0 || rep.Read < 7 {
+		t.Fatalf("read %d of 7 histories, none stored for %v: the test does not reach every format", rep.Read, harnesses)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	stored := storedBytes(t, dir)
-	if n := bytes.Count(stored, []byte("zebracornflux")); n < 4*len(texts) {
-		t.Fatalf("the answers' phrase is stored %d times, want at least %d: the scan cannot see every format", n, 4*len(texts))
+	if n := bytes.Count(stored, []byte("zebracornflux")); n < 7*len(texts) {
+		t.Fatalf("the answers' phrase is stored %d times, want at least %d: the scan cannot see every format", n, 7*len(texts))
 	}
 	leaked := 0
 	for _, c := range shapes {
