@@ -26,6 +26,10 @@ func directiveCredentials(s string) []edit {
 			if p > 0 && (isWordByte(s[p-1]) || s[p-1] == '-' || s[p-1] == '.') || i >= len(s) || s[i] != ' ' && s[i] != '\t' {
 				continue
 			}
+			if d == "password" && !hasNetrcContext(s[max(0, p-120):p]) {
+				// "the password below" in a text that also says login.
+				continue
+			}
 			start := skipBlanks(s, i)
 			end := start
 			for end < len(s) && !endsShellWord(s[end]) {
@@ -36,4 +40,10 @@ func directiveCredentials(s string) []edit {
 		}
 	}
 	return sortEdits(edits)
+}
+
+// hasNetrcContext reports a .netrc entry's or an nmcli command's words in
+// the text just before a "password": machine, login, nmcli.
+func hasNetrcContext(before string) bool {
+	return strings.Contains(before, "machine ") || strings.Contains(before, "login ") || strings.Contains(before, "nmcli ")
 }

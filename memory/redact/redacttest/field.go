@@ -469,7 +469,8 @@ func FieldLookalikes() []Lookalike {
 		"SITE_KEY=6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI", "password_hash = bcrypt(pw)", "auth_url: https://login.corp.dev/oauth",
 		"key_id: 2024-rotation", "--password-stdin", "hash: 5f4dcc3b5aa765d61d8327deb882cf99",
 		"the API key goes in the Authorization header", "set AES_KEY in the vault, not here",
-		"pg_dump -U app -W shop", "12:34:56:78:9a:bc",
+		"pg_dump -U app -W shop", "Enter the password below, then login again.",
+		"reset the password first\nlogin page: /auth", "nmcli connection show --active", "12:34:56:78:9a:bc",
 	} {
 		add("no secret: "+t, t)
 	}
