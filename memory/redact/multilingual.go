@@ -36,9 +36,9 @@ var nounsByStart = func() (t [256][]string) {
 // linkWords sit between a secret's noun and its value: verbs, particles,
 // and the short phrases of "le mot de passe de la base est …".
 var linkWords = []string{
-	"est", "c'est", "ist", "lautet", "es", "era", "é", "è", "e'", "era", "sera", "是", "为", "為",
+	"est", "c'est", "ist", "lautet", "es", "era", "é", "è", "e'", "sera", "是", "为", "為",
 	"は", "が", "는", "은", "이", "—", "–", "-", "это", "от", "базы", "de", "la", "base", "do", "da",
-	"del", "banco", "database", "der", "Datenbank", "du", "serveur", "del", "admin", "для", "БД",
+	"del", "banco", "database", "der", "Datenbank", "du", "serveur", "admin", "для", "БД",
 }
 
 // multilingualCredentials finds values given by a secret's noun in French,
