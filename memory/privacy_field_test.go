@@ -29,7 +29,7 @@ func js(s string) string {
 }
 
 // fieldHistories writes texts into a history of every format deja reads
-// (aider; Claude Code; Codex .jsonl and .jsonl.zst; Gemini CLI .jsonl and
+// (aider; Claude Code; Codex .jsonl, .jsonl.zst and the first .json; Gemini CLI .jsonl and
 // its first single-JSON form; OpenCode's JSON storage),
 // each text in a user message, an answer, a command record and a file
 // record where the format has them, and returns the paths to index.
@@ -46,7 +46,7 @@ func fieldHistories(t *testing.T, dir string, texts []string) []string {
 		return path
 	}
 	var md, cl, cx, gm strings.Builder
-	var legacy []string
+	var legacy, items []string
 	for i, text := range texts {
 		line := strings.Join(strings.Fields(text), " ")
 		// aider: a session a text, in the question, the answer, a
@@ -69,6 +69,9 @@ func fieldHistories(t *testing.T, dir string, texts []string) []string {
 		// Gemini CLI: the prompt and the answer.
 		fmt.Fprintf(&gm, `{"id":"u%d","timestamp":%q,"type":"user","content":[{"text":%s}]}`+"\n", i, ts, js(text))
 		fmt.Fprintf(&gm, `{"id":"g%d","timestamp":%q,"type":"gemini","content":[{"text":%s}]}`+"\n", i, ts, js("zebracornflux: "+text))
+		shell, _ := json.Marshal(map[string]any{"command": []string{"bash", "-lc", line}})
+		items = append(items, fmt.Sprintf(`{"role":"user","content":%s}`, js(text)),
+			fmt.Sprintf(`{"role":"assistant","content":%s,"tool_calls":[{"function":{"name":"shell","arguments":%s}}]}`, js("zebracornflux: "+text), js(string(shell))))
 		legacy = append(legacy, fmt.Sprintf(`{"id":"m%d","timestamp":%q,"type":"user","content":%s}`, i, ts, js(text)),
 			fmt.Sprintf(`{"id":"r%d","timestamp":%q,"type":"gemini","content":%s}`, i, ts, js("zebracornflux: "+text)))
 	}
@@ -85,6 +88,8 @@ func fieldHistories(t *testing.T, dir string, texts []string) []string {
 		write(filepath.Join(dir, "codex", "rollout-2025-12-25T13-45-23-019b55c1-d022-7061-bbb9-b0c90708472b.jsonl"),
 			fmt.Sprintf(codexMeta, "019b55c1-d022-7061-bbb9-b0c90708472b")+cx.String()),
 		write(filepath.Join(dir, "codex", "rollout-2025-12-25T13-45-23-019b55c1-d022-7061-bbb9-b0c90708472c.jsonl.zst"), string(zst)),
+		write(filepath.Join(dir, "codex", "sessions", "rollout-2025-04-01-019b55c1-d022-7061-bbb9-b0c90708472d.json"),
+			`{"session":{"timestamp":"2025-04-01T10:00:00.000Z","id":"019b55c1-d022-7061-bbb9-b0c90708472d"},"items":[`+strings.Join(items, ",")+`]}`),
 		write(filepath.Join(dir, "gemini", "chats", "session-2025-09-28T10-46-33333333.json"),
 			`{"sessionId":"33333333-cccc-4ddd-8eee-000000000001","projectHash":"bb97ae4cdb5b0dd7e32b198a7ebcb35332fca3343779f0895ffb11258627aa8f","startTime":"2025-09-28T10:46:25.456Z","lastUpdated":"2025-09-28T12:22:25.235Z","messages":[`+strings.Join(legacy, ",")+`]}`),
 		write(filepath.Join(dir, "gemini", "chats", "session-2026-05-01T10-00-11111111.jsonl"),
@@ -178,15 +183,15 @@ func TestPrivacyFieldShapesInEveryFormat(t *testing.T) {
 			harnesses = append(harnesses, h.Name())
 		}
 	}
-	if len(harnesses) > 0 || rep.Read < 7 {
-		t.Fatalf("read %d of 7 histories, none stored for %v: the test does not reach every format", rep.Read, harnesses)
+	if len(harnesses) > 0 || rep.Read < 8 {
+		t.Fatalf("read %d of 8 histories, none stored for %v: the test does not reach every format", rep.Read, harnesses)
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
 	stored := storedBytes(t, dir)
-	if n := bytes.Count(stored, []byte("zebracornflux")); n < 7*len(texts) {
-		t.Fatalf("the answers' phrase is stored %d times, want at least %d: the scan cannot see every format", n, 7*len(texts))
+	if n := bytes.Count(stored, []byte("zebracornflux")); n < 8*len(texts) {
+		t.Fatalf("the answers' phrase is stored %d times, want at least %d: the scan cannot see every format", n, 8*len(texts))
 	}
 	leaked := 0
 	for _, c := range shapes {
