@@ -27,11 +27,26 @@ func assignments(s string) []edit {
 			j++
 		}
 		key := s[i:j]
+		if strings.HasSuffix(s[:i], labelPrefix) {
+			// A label's kind (aws-secret-key) is no key.
+			i = j
+			continue
+		}
 		i = j
+		// Most words are not keys: nothing assigns to them and they are
+		// not a --flag. Only a key is read as words.
+		if !isOperatorAfter(s, j) && !strings.HasPrefix(key, "--") {
+			continue
+		}
 		// In a URL's query string a secret may go by a short name (sig,
 		// key, auth) that elsewhere names anything; & ends its value.
 		query := i > len(key) && (s[i-len(key)-1] == '?' || s[i-len(key)-1] == '&')
 		kind := secretKeyKind(key)
+		if kind == "" && isBareQualified(key) && quotedValueFollows(s, j) {
+			// pass: '…' in a mailer's auth object; Python's pass and the
+			// shell's PWD are never given a quoted literal.
+			kind = "assignment"
+		}
 		if kind == "" && query {
 			kind = queryKeyKind(key)
 		}
@@ -54,44 +69,48 @@ func assignments(s string) []edit {
 func isKeyByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' }
 
 // secretKeyKind returns the kind of value a key holds, or "" when its name
-// says nothing of secrets. Names are compared on their last words, ignoring
-// case and separators: OPENAI_API_KEY, apiKey and x-api-key all end in
-// "apikey"; max_tokens, tokenizer and primary_key do not end in a secret.
+// says nothing of secrets (see isSecretName): OPENAI_API_KEY, apiKey,
+// x-api-key, DB_PW and SECRET_KEY_BASE do; max_tokens, tokenizer and
+// primary_key do not.
 func secretKeyKind(key string) string {
-	var suffixes []string
-	switch key[len(key)-1] | 0x20 {
-	case 'y':
-		suffixes = []string{"apikey", "secretkey", "accesskey", "privatekey", "authkey", "masterkey", "signingkey", "encryptionkey", "accountkey"}
-	case 'n':
-		suffixes = []string{"token"}
-	case 't':
-		suffixes = []string{"secret"}
-	case 'd':
-		// A GCP service account's private_key_id names its key; with the
-		// account's e-mail it is half a credential.
-		suffixes = []string{"password", "passwd", "pwd", "privatekeyid"}
-	case 's':
-		suffixes = []string{"pass"}
-	case 'e':
-		suffixes = []string{"passphrase", "seedphrase"}
-	case 'c':
-		suffixes = []string{"mnemonic"}
-	default:
+	key = strings.TrimLeft(key, "-_.")
+	if key == "" || !isSecretName(key) {
 		return ""
 	}
-	for _, suffix := range suffixes {
-		n := suffixFold(key, suffix)
-		if n == 0 {
-			continue
-		}
-		// "pass" and "pwd" alone are Python's keyword and the shell's
-		// working directory; DB_PASS and db-pwd are secrets.
-		if (suffix == "pass" || suffix == "pwd") && (n == len(key) || strings.IndexByte("_-.", key[len(key)-n-1]) < 0) {
-			continue
-		}
-		return keyKind(key)
+	return keyKind(key)
+}
+
+// isBareQualified reports a name that is a secret's only with a word
+// before it (pass, pwd, auth) or npm's _auth.
+func isBareQualified(key string) bool {
+	key = strings.TrimLeft(key, "_")
+	return len(key) <= 4 && (strings.EqualFold(key, "pass") || strings.EqualFold(key, "pwd") || strings.EqualFold(key, "pw") || strings.EqualFold(key, "auth"))
+}
+
+// isOperatorAfter reports an = or : after a key ending at p, past a
+// closing quote or bracket and blanks.
+func isOperatorAfter(s string, p int) bool {
+	if p < len(s) && isQuote(s[p]) {
+		p++
 	}
-	return ""
+	if p < len(s) && s[p] == ']' {
+		p++
+	}
+	p = skipBlanks(s, p)
+	return p < len(s) && (s[p] == '=' || s[p] == ':')
+}
+
+// quotedValueFollows reports key: "…" or key = '…' after a key ending at p.
+func quotedValueFollows(s string, p int) bool {
+	if p < len(s) && isQuote(s[p]) {
+		p++
+	}
+	p = skipBlanks(s, p)
+	if p >= len(s) || s[p] != ':' && s[p] != '=' {
+		return false
+	}
+	p = skipBlanks(s, p+1)
+	return p < len(s) && isQuote(s[p]) || strings.HasSuffix(s[:p], "_auth=")
 }
 
 // queryKeyKind returns the kind of a short query-string name that holds a
@@ -134,7 +153,7 @@ func hexKeyKind(s, key string, p int) string {
 	if p < len(s) && isQuote(s[p]) {
 		p++
 	}
-	if isPrivateKeyHex(s[p:]) {
+	if isPrivateKeyHex(s[p:]) || isSignerName(key) && isBareKeyHex(s[p:]) {
 		return "private-key"
 	}
 	return ""
@@ -146,6 +165,29 @@ func isPrivateKeyHex(s string) bool {
 		return false
 	}
 	return len(s) == 66 || !isTokenByte(s[66])
+}
+
+// isSignerName reports a key that names who signs with it (signer_key,
+// DEPLOYER_KEY, ownerKey): its 64 hex digits are a private key even
+// without 0x, where a cache key's are a hash.
+func isSignerName(key string) bool {
+	var buf [32]byte
+	last, start := lastWord(key, key, buf[:0])
+	if string(last) != "key" || start == 0 {
+		return false
+	}
+	var buf2 [32]byte
+	before, _ := lastWord(key, strings.TrimRight(key[:start], "_-."), buf2[:0])
+	switch string(before) {
+	case "signer", "deployer", "owner", "operator", "validator", "wallet", "eth", "relayer", "minter":
+		return true
+	}
+	return false
+}
+
+// isBareKeyHex reports whether s starts with exactly 64 hex digits.
+func isBareKeyHex(s string) bool {
+	return len(s) >= 64 && isHex(s[:64]) && (len(s) == 64 || !isTokenByte(s[64]))
 }
 
 // keyKind names AWS secret keys after their provider; they have no shape of
@@ -276,7 +318,7 @@ func endsValue(c byte) bool {
 // environment name (DB_PASSWORD="correct horse battery staple") or it holds
 // a digit or a symbol ("Tr0ub4dor & 3"): UI labels have neither.
 func isQuotedSecret(v string, env bool) bool {
-	if len(v) < 6 || isPlaceholder(v) || isNumber(v) || isPath(v) || isLowerWord(v) {
+	if len(v) < 6 || isPlaceholder(v) || isNumber(v) || isPath(v) || isLowerWord(v) || isPublishable(v) {
 		return false
 	}
 	if !strings.ContainsAny(v, " \t") {
@@ -296,7 +338,7 @@ func isQuotedSecret(v string, env bool) bool {
 
 // isBareSecret accepts an unquoted value that reads as a literal secret.
 func isBareSecret(v string, env bool) bool {
-	if len(v) < 6 || isPlaceholder(v) || isNumber(v) || isPath(v) || isQualifiedName(v) {
+	if len(v) < 6 || isPlaceholder(v) || isNumber(v) || isPath(v) || isQualifiedName(v) || isPublishable(v) {
 		return false
 	}
 	// Code: calls, indexing, YAML tags, anchors and aliases.

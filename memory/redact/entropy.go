@@ -3,17 +3,16 @@ package redact
 import (
 	"encoding/base64"
 	"math"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
 
 // Random tokens shorter than minRandom are too few characters to tell from
-// words; tokens longer than maxRandom are embedded data (a base64 image in an
-// iTerm escape, 92 KB in the corpus), not something a person pastes as a key.
-const (
-	minRandom = 24
-	maxRandom = 256
-)
+// words. There is no upper bound: a long token is a key file or a
+// credentials JSON in base64 as often as an image, and images are known by
+// their first bytes (publicLookalike).
+const minRandom = 24
 
 // highEntropy finds tokens that look random and that nothing else explains:
 // at least minRandom characters of base64 or base64url, mixing upper case,
@@ -23,6 +22,10 @@ const (
 // secret is only recognised by the key it is assigned to.
 func highEntropy(s string) []edit {
 	var edits []edit
+	var public [][2]int
+	if strings.Contains(s, "-----BEGIN ") {
+		public = publicBlocks(s)
+	}
 	for i := 0; i < len(s); {
 		if !isTokenByte(s[i]) {
 			i++
@@ -37,7 +40,7 @@ func highEntropy(s string) []edit {
 		for end < len(s) && end-j < 2 && s[end] == '=' {
 			end++
 		}
-		if looksRandom(s[i:j]) && !explained(s, i, end) {
+		if looksRandom(s[i:j]) && !inSpans(public, i) && !explained(s, i, end) {
 			edits = append(edits, edit{i, end, "high-entropy"})
 		}
 		i = end
@@ -49,7 +52,7 @@ func isTokenByte(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c =
 
 // looksRandom applies the shape tests, cheapest first.
 func looksRandom(t string) bool {
-	if len(t) < minRandom || len(t) > maxRandom {
+	if len(t) < minRandom {
 		return false
 	}
 	upper, lower, digits := classCounts(t)
@@ -107,7 +110,7 @@ func explained(s string, start, end int) bool {
 		return true
 	case isSSHPublicKey(t):
 		return true
-	case isWrappedBlob(s, start, end):
+	case isWrappedBlob(s, start, end), publicLookalike(s, start, end), isBase64JSON(t):
 		return true
 	}
 	return isBase64Text(t)
@@ -236,6 +239,11 @@ func isWrappedBlob(s string, start, end int) bool {
 
 func isBase64Line(l string) bool {
 	l = strings.TrimSpace(l)
+	if rest := labelRE.ReplaceAllString(l, ""); rest != l {
+		// A line of the blob that was redacted: a second pass reads
+		// the block as the first did.
+		return strings.Trim(rest, "=+/_-"+base62) == ""
+	}
 	if len(l) < 4 {
 		return false
 	}
@@ -246,6 +254,19 @@ func isBase64Line(l string) bool {
 	}
 	return true
 }
+
+// inSpans reports whether p falls in one of spans.
+func inSpans(spans [][2]int, p int) bool {
+	for _, sp := range spans {
+		if sp[0] <= p && p < sp[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// labelRE matches a label Text wrote.
+var labelRE = regexp.MustCompile(`\[redacted:[a-z0-9-]+\]`)
 
 // isBase64Text reports base64 that decodes to ordinary text with words in
 // it, which a person pasted to show, not to hide; text that itself holds a

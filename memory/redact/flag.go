@@ -44,6 +44,10 @@ var commandTable = []commandFlags{
 	{names: []string{"zip", "unzip", "7z", "7za", "rar", "unrar"}, value: []string{"-P"}, attached: []string{"-p"}},
 	{names: []string{"htpasswd"}, lastWord: "b"},
 	{names: []string{"openssl"}, value: []string{"-k"}},
+	{names: []string{"keytool", "jarsigner"}, value: []string{"-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass"}},
+	{names: []string{"ipmitool"}, value: []string{"-P"}},
+	{names: []string{"gpg", "gpg2"}, value: []string{"--passphrase"}},
+	{names: []string{"svn"}, value: []string{"--password"}},
 }
 
 // commandsByName indexes commandTable by command name.
@@ -251,7 +255,7 @@ func appendWord(edits []edit, s string, w shellWord, skip int) []edit {
 // appendValue adds s[start:end] as a secret unless it is a reference or a
 // stand-in.
 func appendValue(edits []edit, s string, start, end int, v string) []edit {
-	if len(v) < 4 || isPlaceholder(v) || strings.HasPrefix(v, "-") || isUpperWord(v) {
+	if len(v) < 4 || isPlaceholder(v) || strings.HasPrefix(v, "-") || isUpperWord(v) || strings.HasSuffix(s[:start], labelPrefix) {
 		return edits
 	}
 	return append(edits, edit{start, end, "command-credentials"})

@@ -4,9 +4,11 @@ package redact
 // base64 lines, Proc-Type style headers and blank lines between them. A block
 // may sit on one line with literal \n escapes, as in a service account's
 // JSON; a pasted block is often cut short, so the END line is optional.
+// Lines are found by their content whatever surrounds it: trailing spaces,
+// lines of only spaces, CRLF, an indentation or a "> " quote before each.
 var privateKeyBlock = anchor(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----` +
-	`(?:(?:\r?\n|\\n)+[ \t]*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: [A-Za-z0-9,-]+))*` +
-	`(?:(?:\r?\n|\\n)*[ \t]*-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?`)
+	`(?:[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t>]*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: [A-Za-z0-9,-]+)?)*` +
+	`(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?`)
 
 // hasKeyMaterial rejects a BEGIN line with no key after it: prose about
 // the format, or a "..." placeholder. Public keys and certificates never

@@ -6,9 +6,12 @@ import "strings"
 // "[redacted:<kind>]", and the number of replacements. Rules run from the
 // most specific to the most general: secrets with a shape of their own
 // (private key blocks, provider tokens, JWTs, Authorization headers), then
-// URL credentials, credentials in command-line flags, key=value
-// assignments, secrets named in prose, and last high-entropy tokens, so a
-// value is labelled by the strongest evidence and never counted twice.
+// URL credentials, connection strings and SQL, credentials in command-line
+// flags, on standard input and in calls, directives (netrc, Redis),
+// key=value assignments, secrets named in prose in ten languages, and last
+// high-entropy tokens, so a value is labelled by the strongest evidence
+// and never counted twice. Each rule looks for a literal before it reads
+// further: it runs on every byte deja indexes.
 //
 // Credentials that providers publish as examples (AKIAIOSFODNN7EXAMPLE)
 // are kept: see documented.
@@ -22,10 +25,22 @@ func Text(s string) (string, int) {
 	}
 	redact(shapeTokens)
 	redact(urlCredentials)
+	redact(connectionCredentials)
 	redact(commandCredentials)
+	redact(stdinCredentials)
+	redact(callCredentials)
+	redact(directiveCredentials)
 	redact(assignments)
 	redact(proseCredentials)
-	redact(highEntropy)
+	redact(multilingualCredentials)
+	// A random token's redaction can take away what explained its
+	// neighbour (the URL it sat in, the blob lines around it), so tokens
+	// are looked at again until a pass finds none: a second Text then
+	// changes nothing. The rules before see the text as they leave it.
+	for last := -1; n > last; {
+		last = n
+		redact(highEntropy)
+	}
 	return s, n
 }
 
