@@ -46,12 +46,23 @@ func (a *Activity) idleFor(now time.Time) time.Duration {
 	return now.Sub(time.Unix(0, a.last.Load()))
 }
 
+// StoreFile is the store file in dataDir as it is now, nil when there is
+// none: a service takes it right after it opens the store, so Watch knows
+// the file it serves even when the store is replaced before Watch starts.
+func StoreFile(dataDir string) os.FileInfo {
+	fi, err := os.Stat(filepath.Join(dataDir, memory.DBFile))
+	if err != nil {
+		return nil
+	}
+	return fi
+}
+
 // Watch returns when the service should stop, saying why: no request
 // for idle (0: never for idleness), the store in dataDir removed or
-// replaced by another file, or ctx done (""). It checks every tick.
-func (a *Activity) Watch(ctx context.Context, dataDir string, idle, tick time.Duration) string {
+// replaced by a file other than opened (StoreFile when the service opened
+// it; nil: never), or ctx done (""). It checks every tick.
+func (a *Activity) Watch(ctx context.Context, dataDir string, opened os.FileInfo, idle, tick time.Duration) string {
 	store := filepath.Join(dataDir, memory.DBFile)
-	first, err := os.Stat(store)
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
@@ -62,10 +73,10 @@ func (a *Activity) Watch(ctx context.Context, dataDir string, idle, tick time.Du
 			if idle > 0 && a.idleFor(now) >= idle {
 				return "idle for " + idle.String()
 			}
-			if err != nil {
+			if opened == nil {
 				continue
 			}
-			if fi, err := os.Stat(store); err != nil || !os.SameFile(first, fi) {
+			if fi, err := os.Stat(store); err != nil || !os.SameFile(opened, fi) {
 				return "the store at " + store + " was removed or replaced"
 			}
 		}

@@ -38,7 +38,7 @@ func TestWatchStopsWhenIdleOrReplaced(t *testing.T) {
 	db := filepath.Join(dir, "deja.db")
 	os.WriteFile(db, []byte("a"), 0o600)
 	a := NewActivity()
-	if why := a.Watch(context.Background(), dir, time.Millisecond, time.Millisecond); !strings.HasPrefix(why, "idle for") {
+	if why := a.Watch(context.Background(), dir, StoreFile(dir), time.Millisecond, time.Millisecond); !strings.HasPrefix(why, "idle for") {
 		t.Errorf("idle: %q", why)
 	}
 
@@ -46,7 +46,8 @@ func TestWatchStopsWhenIdleOrReplaced(t *testing.T) {
 	// this watch.
 	a.active.Add(1)
 	done := make(chan string, 1)
-	go func() { done <- a.Watch(context.Background(), dir, time.Millisecond, time.Millisecond) }()
+	opened := StoreFile(dir)
+	go func() { done <- a.Watch(context.Background(), dir, opened, time.Millisecond, time.Millisecond) }()
 	time.Sleep(20 * time.Millisecond)
 	select {
 	case why := <-done:
@@ -57,5 +58,23 @@ func TestWatchStopsWhenIdleOrReplaced(t *testing.T) {
 	os.Rename(db+".new", db)
 	if why := <-done; !strings.Contains(why, "removed or replaced") {
 		t.Errorf("replaced store: %q", why)
+	}
+}
+
+// TestWatchSeesAReplacementBeforeItStarts: a store replaced between the
+// service opening it and its watch starting (a loaded machine runs the
+// watch's goroutine late) still stops the service; the watch compares with
+// the file the service opened, not with what it finds when it starts.
+func TestWatchSeesAReplacementBeforeItStarts(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "deja.db")
+	os.WriteFile(db, []byte("a"), 0o600)
+	opened := StoreFile(dir)
+	os.WriteFile(db+".new", []byte("b"), 0o600)
+	os.Rename(db+".new", db)
+	a := NewActivity()
+	a.active.Add(1)
+	if why := a.Watch(context.Background(), dir, opened, 0, time.Millisecond); !strings.Contains(why, "removed or replaced") {
+		t.Errorf("store replaced before the watch: %q", why)
 	}
 }

@@ -123,6 +123,7 @@ func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 		return err
 	}
 	defer m.Store.Close()
+	opened := serve.StoreFile(dataDir)
 	secret, err := serve.NewSecret()
 	if err != nil {
 		return err
@@ -172,7 +173,7 @@ func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 	}
 	activity := serve.NewActivity()
 	go func() {
-		if why := activity.Watch(ctx, dataDir, opts.idle, watchTick); why != "" {
+		if why := activity.Watch(ctx, dataDir, opened, opts.idle, watchTick); why != "" {
 			fmt.Fprintf(io.Err, "deja: stopping: %s\n", why)
 			cancel()
 		}
