@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/deja-dev/deja/quote"
 )
@@ -116,11 +115,21 @@ func CheckIDs(r Reader, h *History) {
 	h.Sessions = kept
 }
 
-// shown is an ID as a warning quotes it: inert, on one line, and cut.
+// shown is an ID as a warning quotes it: inert, on one line, and cut at
+// 80 bytes or at its first byte outside SafeID's alphabet, whichever
+// comes first. What follows such a byte is no ID but text (a command
+// line, a pasted token), which no warning repeats.
 func shown(id string) string {
 	const most = 80
-	if len(id) > most {
-		id = strings.ToValidUTF8(id[:most], "") + "…"
+	cut := min(len(id), most)
+	for i := 0; i < cut; i++ {
+		if c := id[i]; !(isAlnum(c) || c == '_' || c == '-' || c == '.') {
+			cut = i
+			break
+		}
+	}
+	if cut < len(id) {
+		id = id[:cut] + "…"
 	}
 	return fmt.Sprintf("%q", quote.Line(id))
 }

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/memory/redact"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -126,7 +127,11 @@ func (s *Store) Context(ctx context.Context, opts ContextOptions) (*ContextDiges
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
-	d := &ContextDigest{Project: opts.Project, Query: opts.Query, Budget: opts.Budget, Basis: ByRecency}
+	// The digest is kept in the data directory and shown: the project and
+	// query it names are redacted as a history's text is.
+	project, _ := redact.Text(opts.Project)
+	query, _ := redact.Text(opts.Query)
+	d := &ContextDigest{Project: project, Query: query, Budget: opts.Budget, Basis: ByRecency}
 	sc := Scope{Project: opts.Project}
 	var items []ContextItem
 	if strings.TrimSpace(opts.Query) != "" {

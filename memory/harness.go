@@ -14,6 +14,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/memory/redact"
 	"github.com/deja-dev/deja/userfile"
 )
 
@@ -68,10 +69,11 @@ func readHead(path string) ([]byte, error) {
 func sessionProject(s harness.Session) string { return filepath.Clean(s.Project) }
 
 // withProject gives a session of a harness that records no working
-// directory (aider) the directory of its history as its project.
+// directory (aider) the directory of its history as its project,
+// redacted as redactSession redacts a project the harness gives.
 func withProject(s harness.Session, path string) harness.Session {
 	if s.Project == "" {
-		s.Project = filepath.Dir(path)
+		s.Project, _ = redact.Text(filepath.Dir(path))
 	}
 	return s
 }

@@ -96,7 +96,7 @@ func fromOf(path string) string {
 // wins over a later publish. A turn adds to or replaces only the turns of
 // a session received on its own subject, so a member cannot write into
 // another's session or this machine's own. Receiving a turn again changes
-// nothing.
+// nothing. What it stores is redacted here, whatever the sender did.
 func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts ImportOptions) (ImportReport, error) {
 	// What this store keeps loaded for recall reflects the write.
 	defer s.Invalidate()
@@ -107,6 +107,7 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 	if err := s.teamTables(ctx); err != nil {
 		return rep, err
 	}
+	turns = redactRemote(turns)
 	lock, err := AcquireLock(ctx, s.dir, opts.Lock)
 	if err != nil {
 		return rep, err

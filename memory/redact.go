@@ -2,6 +2,7 @@ package memory
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -13,12 +14,17 @@ import (
 // reaches the ledger, the keyword index or an embedder, and returns how many
 // it removed. Every text a harness hands over goes through it, whichever
 // harness read it: the header line (aider writes only a time there; text
-// after it is dropped), messages, and record values (a command may hold a
-// token, a file name a pasted key). Turns, FTS terms, vectors and digests
-// are all made from what this leaves.
+// after it is dropped), the project (a cwd may hold a token in a query or
+// a directory named after a key), messages, and record values (a command
+// may hold a token, a file name a pasted key). Turns, FTS terms, vectors,
+// digests and what a team is sent are all made from what this leaves; a
+// session's ID and parent are not, as harness.CheckIDs keeps them to a
+// safe alphabet.
 func redactSession(s *harness.Session) int {
-	var n int
+	var n, k int
 	s.Header, n = redact.Header(s.Header)
+	s.Project, k = redact.Text(s.Project)
+	n += k
 	for i := range s.Messages {
 		var k int
 		s.Messages[i].Text, k = redact.Text(s.Messages[i].Text)
@@ -61,4 +67,34 @@ func redactSessions(sessions []harness.Session, skip map[string]bool) int {
 func storedHeader(h string) string {
 	h, _ = redact.Header(h)
 	return h
+}
+
+// redactLines removes secrets from lines deja shows or sends about what it
+// read: a problem or warning may quote a history (an ID of the wrong shape,
+// an unknown record type, a path whose directory holds a cwd).
+func redactLines(lines []string) []string {
+	for i, l := range lines {
+		lines[i], _ = redact.Text(l)
+	}
+	return lines
+}
+
+// redactRemote removes secrets from turns a team sent, as redactSession
+// does from a history read here: the sender's deja may redact less (an
+// older version, or a member's own build), and its project, name and
+// machine are stored and shown as its text is. Session and parent IDs
+// and the harness are checked by ValidIDs; the subject is the server's.
+func redactRemote(turns []RemoteTurn) []RemoteTurn {
+	out := make([]RemoteTurn, len(turns))
+	for i, t := range turns {
+		t.Project, _ = redact.Text(t.Project)
+		t.Person, _ = redact.Text(t.Person)
+		t.Origin, _ = redact.Text(t.Origin)
+		t.User, _ = redact.Text(t.User)
+		t.Assist, _ = redact.Text(t.Assist)
+		t.Files = redactLines(slices.Clone(t.Files))
+		t.Commands = redactLines(slices.Clone(t.Commands))
+		out[i] = t
+	}
+	return out
 }
