@@ -100,7 +100,8 @@ type History struct {
 	Stripped bool
 	Warnings []string
 	// Refused says, one line each, which sessions were dropped because
-	// their IDs are not of their harness's shape (CheckIDs); the indexer
-	// reports them, as it does not report Warnings.
+	// their IDs are not of their harness's shape (CheckIDs). The indexer
+	// reports them as problems and Warnings as warnings, a few lines a
+	// history.
 	Refused []string
 }

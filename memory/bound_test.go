@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,5 +142,77 @@ func TestIndexRefusesZstdBomb(t *testing.T) {
 	}
 	if rep.NewTurns == 0 {
 		t.Errorf("the aider history beside the bomb was not indexed: %+v", rep)
+	}
+}
+
+// TestIndexReportsParseWarnings: a line nested past the decoder's bound
+// was skipped in silence by 'deja index' (only 'deja parse' said so); now
+// each history's parse warnings reach the report's warnings, counted per kind, and a
+// history with more kinds than maxFileWarnings is told in that many lines
+// and a count.
+func TestIndexReportsParseWarnings(t *testing.T) {
+	s, _ := fixture(t)
+	dir := t.TempDir()
+	deep := strings.Repeat("[", 100_000)
+	claudePath := writeHistory(t, dir, transcriptID+".jsonl", []byte(claudeLine(1, "user", `"fix the rounding"`, "")+
+		`{"type":"user","sessionId":"`+transcriptID+`","message":`+deep+"\n"+
+		claudeLine(3, "assistant", `[{"type":"text","text":"Fixed."}]`, "")+
+		claudeLine(4, "user", `"now the taxes"`, "")+
+		`{"type":"user","sessionId":"`+transcriptID+`","message":{"content":`+deep+"}}\n"))
+	user := func(text string) string {
+		return `{"timestamp":"2025-12-25T13:01:00.000Z","type":"event_msg","payload":{"type":"user_message","message":"` + text + `"}}` + "\n"
+	}
+	codexPath := writeHistory(t, dir, "rollout-2025-12-25T13-00-00-019b55c1-d022-7061-bbb9-b0c90708472b.jsonl", []byte(
+		`{"timestamp":"2025-12-25T13:00:00.000Z","type":"session_meta","payload":{"id":"019b55c1-d022-7061-bbb9-b0c90708472b","cwd":"/home/u/app"}}`+"\n"+
+			user("first question")+
+			`{"timestamp":"2025-12-25T13:01:00.000Z","type":"event_msg","payload":`+deep+"\n"+
+			user("second question")))
+	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{claudePath, codexPath}, Harnesses: harness.Registry{claude.Reader{}, codex.Reader{}}})
+	if err != nil || rep.Skipped != 0 {
+		t.Fatalf("index: %+v, %v", rep, err)
+	}
+	want := []string{
+		claudePath + ": 2 lines nested deeper than 512 levels (first at line 2), skipped",
+		codexPath + ": 1 line nested deeper than 512 levels (first at line 3), skipped",
+	}
+	if strings.Join(rep.Warnings, "\n") != strings.Join(want, "\n") || len(rep.Problems) != 0 {
+		t.Errorf("warnings\n%s\nwant\n%s\nproblems %q, want none", strings.Join(rep.Warnings, "\n"), strings.Join(want, "\n"), rep.Problems)
+	}
+	if got := storedTurns(t, s, "claude-"+transcriptID); strings.Join(got, "|") != "0:fix the rounding|1:now the taxes" {
+		t.Errorf("claude turns %q, want the lines around the deep ones", got)
+	}
+	if rep.NewTurns != 4 {
+		t.Errorf("%d turns written, want the claude transcript's 2 and the codex rollout's 2", rep.NewTurns)
+	}
+
+	// Thirty kinds of bad line: ten told, the other twenty counted.
+	var many strings.Builder
+	many.WriteString(claudeLine(1, "user", `"fix the rounding"`, ""))
+	for i := range 30 {
+		fmt.Fprintf(&many, `{"type":"kind%02d","sessionId":%q}`+"\n", i, transcriptID)
+	}
+	manyPath := writeHistory(t, t.TempDir(), transcriptID+".jsonl", []byte(many.String()))
+	rep, err = s.Index(context.Background(), IndexOptions{Paths: []string{manyPath}, Harnesses: harness.Registry{claude.Reader{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Warnings) != maxFileWarnings+1 || rep.Warnings[0] != manyPath+`: 1 line of unknown type "kind00" (first at line 2), skipped` ||
+		rep.Warnings[maxFileWarnings] != manyPath+": 20 more, not shown ('deja parse' lists them)" {
+		t.Errorf("30 kinds of bad line reported as\n%s", strings.Join(rep.Warnings, "\n"))
+	}
+}
+
+// TestShiftWarning: a parse that began some lines into a history names
+// lines counted from the file's start, in both formats readers write.
+func TestShiftWarning(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"2 lines not valid JSON (first at line 7), skipped", "2 lines not valid JSON (first at line 107), skipped"},
+		{"line 7: invalid JSON skipped", "line 107: invalid JSON skipped"},
+		{`1 line of unknown type "line 3: (first at line 4), skipped" (first at line 7), skipped`, `1 line of unknown type "line 3: (first at line 4), skipped" (first at line 107), skipped`},
+		{"invalid UTF-8 replaced with U+FFFD", "invalid UTF-8 replaced with U+FFFD"},
+	} {
+		if got := shiftWarning(c.in, 100); got != c.want {
+			t.Errorf("shiftWarning(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/deja-dev/deja/aider"
@@ -78,12 +80,89 @@ func withProject(s harness.Session, path string) harness.Session {
 	return s
 }
 
-// refused reports the sessions a history gave IDs of another shape than
-// its harness's, which were not indexed (harness.CheckIDs).
-func (ix *indexer) refused(path string, hist *harness.History) {
-	for _, r := range hist.Refused {
-		ix.rep.Problems = append(ix.rep.Problems, path+": "+r)
+// maxFileWarnings bounds the lines one history adds to a report's
+// problems, and to its warnings: a history with thousands of bad lines of
+// as many kinds is told in a few lines, the rest counted ('deja parse'
+// lists them all).
+const maxFileWarnings = 10
+
+// fileNotes gathers what reading one history left out, each once: the
+// sessions refused for their IDs (harness.CheckIDs) and the lines dropped
+// as too long (harness.LineBound) are problems; what its parses skipped or
+// inferred (harness.History.Warnings: a line nested too deep, a record of
+// unknown type) are warnings.
+type fileNotes struct {
+	problems, warnings onceList
+}
+
+// parsed adds a parse's warnings and refusals; lines is how many lines of
+// the file came before the bytes it parsed, which its warnings count from.
+func (n *fileNotes) parsed(hist *harness.History, lines int) {
+	for _, w := range hist.Warnings {
+		n.warnings.add(shiftWarning(w, lines))
 	}
+	n.problems.add(hist.Refused...)
+}
+
+// report adds the history's notes to the report, each line naming path.
+func (n *fileNotes) report(rep *IndexReport, path string) {
+	n.problems.report(&rep.Problems, path)
+	n.warnings.report(&rep.Warnings, path)
+}
+
+// onceList is a list that keeps each line once.
+type onceList struct {
+	list []string
+	seen map[string]bool
+}
+
+func (l *onceList) add(ws ...string) {
+	for _, w := range ws {
+		if l.seen[w] {
+			continue
+		}
+		if l.seen == nil {
+			l.seen = map[string]bool{}
+		}
+		l.seen[w] = true
+		l.list = append(l.list, w)
+	}
+}
+
+// report appends the lines to dst, path first, at most maxFileWarnings of
+// them, and how many more there were.
+func (l *onceList) report(dst *[]string, path string) {
+	for i, w := range l.list {
+		if i == maxFileWarnings {
+			*dst = append(*dst, fmt.Sprintf("%s: %d more, not shown ('deja parse' lists them)", path, len(l.list)-i))
+			return
+		}
+		*dst = append(*dst, path+": "+w)
+	}
+}
+
+// warningLine finds the line a reader's warning names: "… (first at line
+// 7), skipped" (harness.Warnings) or "line 7: …" (Gemini CLI's).
+var warningLine = regexp.MustCompile(`^(line )(\d+)(: )|( \(first at line )(\d+)(\), skipped)$`)
+
+// shiftWarning makes the line a warning names count from the start of the
+// file when the parse began n lines into it (see shiftLines).
+func shiftWarning(w string, n int) string {
+	if n == 0 {
+		return w
+	}
+	return warningLine.ReplaceAllStringFunc(w, func(m string) string {
+		sub := warningLine.FindStringSubmatch(m)
+		pre, num, post := sub[1], sub[2], sub[3]
+		if pre == "" {
+			pre, num, post = sub[4], sub[5], sub[6]
+		}
+		line, err := strconv.Atoi(num)
+		if err != nil {
+			return m
+		}
+		return pre + strconv.Itoa(line+n) + post
+	})
 }
 
 // turnActions is the actions column: one action a line, beside files.
@@ -128,7 +207,9 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		return fmt.Errorf("%s: %v, skipped", path, err)
 	}
 	ix.rep.Read++
-	ix.refused(path, hist)
+	var notes fileNotes
+	notes.parsed(hist, 0)
+	defer notes.report(ix.rep, path)
 	tomb, err := ix.s.tombstones(ctx, path)
 	if err != nil {
 		return err

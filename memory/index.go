@@ -104,6 +104,9 @@ type IndexReport struct {
 	// one line each, with what to do.
 	Skipped  int
 	Problems []string
+	// Warnings are what the histories' parses skipped or inferred (a line
+	// nested too deep, a record of unknown type), a few lines a history.
+	Warnings []string
 	// Lacking is how many turns still lack vectors of the embedder.
 	Lacking int
 	// Redacted is how many secrets were removed from what was read.
@@ -558,8 +561,10 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 	parsedID := map[string]bool{}
 	displaced := map[string]bool{}
 	changedSessions, newTurns := 0, 0
+	var notes fileNotes
 	err := ix.s.write(ctx, func(tx *sql.Tx) error {
 		changedSessions, newTurns = 0, 0
+		notes = fileNotes{}
 		ix.toEmbed, ix.embedded, ix.turnsInFile, ix.fileSize = 0, 0, 0, fi.Size()
 		w := ix.newLedgerWriter(ctx, tx, full)
 		// inStep: the stage's parses gave out the IDs this one would, until
@@ -611,7 +616,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 					break
 				}
 			}
-			ix.refused(path, hist)
+			notes.parsed(hist, wj.lines)
 			for _, pl := range plans {
 				ix.toEmbed += pl.pending
 			}
@@ -685,9 +690,8 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 	}
 	ix.rep.Sessions += changedSessions
 	ix.rep.NewTurns += newTurns
-	for _, w := range job.dropped {
-		ix.rep.Problems = append(ix.rep.Problems, path+": "+w)
-	}
+	notes.problems.add(job.dropped...)
+	notes.report(ix.rep, path)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -93,6 +94,8 @@ type indexOutput struct {
 	Lacking  int      `json:"lacking_vectors"`
 	TookMS   int64    `json:"took_ms"`
 	Problems []string `json:"problems"`
+	// Warnings are what the histories' parses skipped or inferred.
+	Warnings []string `json:"warnings"`
 	// Team is what the sync after the index did, when a team is configured.
 	Team *indexTeam `json:"team,omitempty"`
 	// Rebuild is what --rebuild set aside and could not bring back.
@@ -190,7 +193,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range rep.Problems {
+	for _, p := range slices.Concat(rep.Problems, rep.Warnings) {
 		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(p))
 	}
 	embedder := "no embedder"
@@ -207,10 +210,13 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	if opts.json {
 		out := indexOutput{Files: rep.Files, Read: rep.Read, Sessions: rep.Sessions, NewTurns: rep.NewTurns,
 			Embedded: rep.Embedded, Embedder: embedder, Skipped: rep.Skipped, Missing: rep.Missing,
-			Redacted: rep.Redacted, Lacking: rep.Lacking, TookMS: rep.Took.Milliseconds(), Problems: rep.Problems, Team: teamRep,
-			Rebuild: rebuilt}
+			Redacted: rep.Redacted, Lacking: rep.Lacking, TookMS: rep.Took.Milliseconds(), Problems: rep.Problems, Warnings: rep.Warnings,
+			Team: teamRep, Rebuild: rebuilt}
 		if out.Problems == nil {
 			out.Problems = []string{}
+		}
+		if out.Warnings == nil {
+			out.Warnings = []string{}
 		}
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
@@ -322,7 +328,7 @@ func syncOnly(ctx context.Context, io *IO, cfg config.Config, store *memory.Stor
 		}
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(indexOutput{Embedder: embedder, Problems: []string{}, Team: teamRep}); err != nil {
+		if err := enc.Encode(indexOutput{Embedder: embedder, Problems: []string{}, Warnings: []string{}, Team: teamRep}); err != nil {
 			return err
 		}
 	}

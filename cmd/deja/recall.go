@@ -107,8 +107,8 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	}
 	// A running 'deja serve' for this data directory answers warm; without
 	// one, recall reads the store itself (recall_served.go).
-	if r := recallServed(ctx, io, cfg, opts.query, mode, sc); r != nil {
-		return reportRecall(io, r, opts.json)
+	if out := askServer(ctx, io, cfg, opts.query, mode, sc); out != nil {
+		return reportRecall(io, recallOf(out), out, opts.json)
 	}
 	store, err := openStore(ctx, cfg)
 	if err != nil {
@@ -141,7 +141,7 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	if err != nil {
 		return err
 	}
-	return reportRecall(io, r, opts.json)
+	return reportRecall(io, r, nil, opts.json)
 }
 
 // checkOrigin refuses --mine with --from, which keep disjoint turns, and
@@ -157,10 +157,17 @@ func checkOrigin(cmd *cobra.Command, sc memory.Scope) error {
 }
 
 // reportRecall prints the recall, as JSON or for people, and ends with
-// exit 1 when nothing was found, as grep and rg do.
-func reportRecall(io *IO, r *memory.Recall, asJSON bool) error {
+// exit 1 when nothing was found, as grep and rg do. served is the answer
+// of the 'deja serve' that gave r, if one did: its JSON is printed as it
+// came, so that it says what the server cut, as a local recall's does.
+func reportRecall(io *IO, r *memory.Recall, served *serve.RecallOutput, asJSON bool) error {
 	if asJSON {
-		if err := printRecallJSON(io, r); err != nil {
+		out := served
+		if out == nil {
+			local := serve.NewRecallOutput(r)
+			out = &local
+		}
+		if err := printRecallOutput(io, *out); err != nil {
 			return err
 		}
 	} else {
@@ -180,12 +187,12 @@ func cutTo(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
-// printRecallJSON prints the recall as 'deja serve' answers it, so scripts
-// read one layout from either.
-func printRecallJSON(io *IO, r *memory.Recall) error {
+// printRecallOutput prints a recall as 'deja serve' answers it, so
+// scripts read one layout from either.
+func printRecallOutput(io *IO, out serve.RecallOutput) error {
 	enc := json.NewEncoder(io.Out)
 	enc.SetIndent("", "  ")
-	return enc.Encode(serve.NewRecallOutput(r))
+	return enc.Encode(out)
 }
 
 func printRecall(io *IO, r *memory.Recall) {

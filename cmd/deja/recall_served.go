@@ -31,6 +31,16 @@ import (
 // background for the next recall (startWarm). Over TCP (a server without a socket) the
 // token comes from DEJA_TOKEN.
 func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, mode memory.Mode, sc memory.Scope) *memory.Recall {
+	if out := askServer(ctx, io, cfg, query, mode, sc); out != nil {
+		return recallOf(out)
+	}
+	return nil
+}
+
+// askServer is recallServed's answer as the server sent it, with what it
+// cut to keep the answer short (records_cut, results_cut), which the
+// recall recallOf makes of it no longer holds.
+func askServer(ctx context.Context, io *IO, cfg config.Config, query string, mode memory.Mode, sc memory.Scope) *serve.RecallOutput {
 	info, err := serve.ReadInfo(cfg.DataDir)
 	if err != nil || !sameDir(info.DataDir, cfg.DataDir) {
 		startWarm(io, cfg)
@@ -72,7 +82,7 @@ func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, 
 		return nil
 	}
 	fmt.Fprintf(io.Err, "deja: recalled through deja serve at %s (%s)\n", servedAt(info), out.Embedder)
-	return recallOf(out)
+	return out
 }
 
 // servedAt names where a server was reached.
@@ -103,8 +113,10 @@ func embedderFits(e config.Embed, identity string) bool {
 	return identity == embed.BuiltinIdentity || identity == ollama
 }
 
-// recallOf turns a server's answer back into the recall the printers take;
-// printRecallJSON gives back the very JSON the server sent.
+// recallOf turns a server's answer back into the recall the printers take.
+// Laid out again (serve.NewRecallOutput), it is the answer the server sent
+// but for the counts of what the server cut, so 'deja recall --json'
+// prints that answer as it came (reportRecall).
 func recallOf(o *serve.RecallOutput) *memory.Recall {
 	r := &memory.Recall{
 		Query: o.Query, Mode: memory.Mode(o.Mode), RealizedMode: memory.Mode(o.RealizedMode),

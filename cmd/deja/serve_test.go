@@ -41,7 +41,7 @@ func TestRecallOutputIsRecallJSON(t *testing.T) {
 		},
 	}
 	var cli bytes.Buffer
-	if err := printRecallJSON(&IO{Out: &cli}, r); err != nil {
+	if err := reportRecall(&IO{Out: &cli}, r, nil, true); err != nil {
 		t.Fatal(err)
 	}
 	var tool bytes.Buffer
@@ -55,7 +55,7 @@ func TestRecallOutputIsRecallJSON(t *testing.T) {
 		t.Fatalf("deja recall --json:\n%s\nserve.RecallOutput:\n%s", cli.String(), tool.String())
 	}
 	var again bytes.Buffer
-	printRecallJSON(&IO{Out: &again}, recallOf(&out))
+	reportRecall(&IO{Out: &again}, recallOf(&out), nil, true)
 	if again.String() != cli.String() {
 		t.Fatalf("through a server:\n%s\nlocally:\n%s", again.String(), cli.String())
 	}
@@ -236,6 +236,61 @@ func TestRecallAnswersThroughARunningServer(t *testing.T) {
 	}
 	if _, err := serve.ReadInfo(dataDir); !os.IsNotExist(err) || !strings.Contains(againErr, "removed a stale") {
 		t.Errorf("the stale serve.json is still there (%v), or recall did not say it removed it: %q", err, againErr)
+	}
+}
+
+// TestServedRecallSaysWhatWasCut: a recall through a running server
+// printed records_cut and results_cut nowhere, as 'deja recall --json'
+// laid out again a recall made of the server's already cut answer; now it
+// prints the answer as the server sent it, the same as a recall without
+// a server, which says what it cut.
+func TestServedRecallSaysWhatWasCut(t *testing.T) {
+	dir := t.TempDir()
+	// Ten turns of forty files and forty commands, each a long path of
+	// four-byte runes: more records than an answer lists, and more bytes
+	// than one answer holds.
+	long := strings.Repeat("𝄞", serve.RecordPreview)
+	var h strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&h, "\n# aider chat started at 2026-07-%02d 09:00:00\n\n#### deploy the widget, take %d  \n\nDeployed.\n\n", 10+i, i)
+		for j := range 40 {
+			fmt.Fprintf(&h, "> Added src/%s/%d-%d.go to the chat.  \n> Running make deploy-%s-%d-%d  \n", long, i, j, long, i, j)
+		}
+	}
+	project := filepath.Join(dir, "shop")
+	os.MkdirAll(project, 0o755)
+	if err := os.WriteFile(filepath.Join(project, aider.HistoryFileName), []byte(h.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	t.Setenv("DEJA_DATA_DIR", filepath.Join(dir, "data"))
+	t.Setenv("DEJA_EMBED_PROVIDER", "builtin")
+	t.Setenv("DEJA_TOKEN", "")
+	ctx := context.Background()
+	deja(t, ctx, nil, "index", project)
+	args := []string{"recall", "--json", "--mode", "keyword", "--limit", "10", "deploy the widget"}
+
+	local, _ := deja(t, ctx, nil, args...)
+	var out serve.RecallOutput
+	if err := json.Unmarshal([]byte(local), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.ResultsCut == 0 || len(out.Results) == 0 || out.Results[0].RecordsCut == 0 {
+		t.Fatalf("the local recall cut nothing, so this test tests nothing:\n%.2000s", local)
+	}
+	_, stop := startServer(t, filepath.Join(dir, "data"))
+	defer stop()
+	got, gotErr := deja(t, ctx, nil, args...)
+	if !strings.Contains(gotErr, "recalled through deja serve") {
+		t.Fatalf("recall did not go through the server: stderr %q", gotErr)
+	}
+	if a, b := tookMS.ReplaceAllString(got, ""), tookMS.ReplaceAllString(local, ""); a != b {
+		t.Errorf("through the server:\n%.3000s\nlocally:\n%.3000s", a, b)
+	}
+	for _, field := range []string{`"results_cut": `, `"records_cut": `} {
+		if !strings.Contains(got, field) {
+			t.Errorf("through the server, no %s", field)
+		}
 	}
 }
 
