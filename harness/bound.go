@@ -101,11 +101,18 @@ func (b *LineBound) next() {
 			return
 		}
 		size += len(chunk)
-		line = append(line, bytes.Clone(chunk))
 		if !errors.Is(err, bufio.ErrBufferFull) {
-			b.line, b.err = line, err
+			// The last piece is handed on before the next read
+			// overwrites it, so it is not copied: most lines are one
+			// piece, and copying each doubled what reading allocated.
+			if line == nil {
+				b.out, b.err = chunk, err
+			} else {
+				b.line, b.err = append(line, chunk), err
+			}
 			return
 		}
+		line = append(line, bytes.Clone(chunk))
 	}
 }
 
@@ -137,6 +144,10 @@ var ErrTooLarge = errors.New("history too large to read")
 // ErrTooLarge for a history refused whole. f is read from its start.
 func ReadAll(path string, f io.ReadSeeker, dec Decoder, lim Limits) ([]byte, []string, error) {
 	var r io.Reader = f
+	// size is what the history holds, so that its bytes are read into a
+	// buffer of their size: io.ReadAll grows one by half again and again,
+	// and a 250 MB history read so peaked near twice its size.
+	var size int64
 	if dec != nil {
 		n, err := decodedSize(path, f, dec, lim.decoded())
 		if err != nil {
@@ -145,6 +156,7 @@ func ReadAll(path string, f io.ReadSeeker, dec Decoder, lim Limits) ([]byte, []s
 		if n > lim.decoded() {
 			return nil, nil, fmt.Errorf("%w: it decodes to more than %s", ErrTooLarge, sizeOf(lim.decoded()))
 		}
+		size = n
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return nil, nil, err
 		}
@@ -154,12 +166,13 @@ func ReadAll(path string, f io.ReadSeeker, dec Decoder, lim Limits) ([]byte, []s
 		}
 		defer rc.Close()
 		r = rc
-	} else if filepath.Ext(path) == ".json" {
+	} else {
 		end, err := f.Seek(0, io.SeekEnd)
 		if err != nil {
 			return nil, nil, err
 		}
-		if end > int64(lim.line()) {
+		size = end
+		if filepath.Ext(path) == ".json" && end > int64(lim.line()) {
 			return nil, nil, fmt.Errorf("%w: one JSON record of more than %s", ErrTooLarge, sizeOf(int64(lim.line())))
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -167,11 +180,14 @@ func ReadAll(path string, f io.ReadSeeker, dec Decoder, lim Limits) ([]byte, []s
 		}
 	}
 	lb := NewLineBound(r, lim, 0)
-	data, err := io.ReadAll(lb)
-	if err != nil {
+	// MinRead to spare: the read that finds the end must not grow it. A
+	// file that is mostly a line too long to keep reserves no more than
+	// the decoded bound.
+	buf := bytes.NewBuffer(make([]byte, 0, min(size, lim.decoded())+bytes.MinRead))
+	if _, err := buf.ReadFrom(lb); err != nil {
 		return nil, nil, err
 	}
-	return data, lb.Warnings(), nil
+	return buf.Bytes(), lb.Warnings(), nil
 }
 
 // decodedSize decodes f from its start, keeping nothing, and returns how

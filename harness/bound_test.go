@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -40,5 +41,27 @@ func TestReadAllBoundsAWholeJSONRecord(t *testing.T) {
 	data, warnings, err := ReadAll("/h/session-1.jsonl", bytes.NewReader([]byte(doc)), nil, Limits{Line: 64})
 	if err != nil || string(data) != doc || len(warnings) != 0 {
 		t.Errorf("the same lines as JSONL: %q, %v, %v", data, warnings, err)
+	}
+}
+
+// TestReadAllReadsIntoABufferOfTheHistorysSize: a history read whole is
+// read into one buffer of its size, not grown to it. io.ReadAll's growth
+// allocated over twice a history's size, and a 250 MB transcript peaked
+// near that.
+func TestReadAllReadsIntoABufferOfTheHistorysSize(t *testing.T) {
+	line := `{"type":"user","message":{"role":"user","content":"why does the total drift?"}}` + "\n"
+	doc := []byte(strings.Repeat(line, (16<<20)/len(line)))
+	f := bytes.NewReader(doc)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	data, _, err := ReadAll("/h/s.jsonl", f, nil, Limits{})
+	runtime.ReadMemStats(&after)
+	if err != nil || !bytes.Equal(data, doc) {
+		t.Fatalf("ReadAll: %d bytes, %v; want the %d bytes read", len(data), err, len(doc))
+	}
+	// The buffer, and the LineBound's 64 KB reader with room to spare.
+	if got := after.TotalAlloc - before.TotalAlloc; got > uint64(len(doc))+1<<20 {
+		t.Errorf("reading %d bytes allocated %d", len(doc), got)
 	}
 }

@@ -134,12 +134,13 @@ func shown(id string) string {
 	return fmt.Sprintf("%q", quote.Line(id))
 }
 
-// ParseFile parses data with fr and drops the sessions whose IDs are not
-// of its shape (CheckIDs). The indexer and 'deja parse' read every file
-// history through it.
+// ParseFile parses data with fr, drops the sessions whose IDs are not of
+// its shape (CheckIDs) and detaches what it returns from data (Detach).
+// The indexer and 'deja parse' read every file history through it.
 func ParseFile(fr FileReader, data []byte, opts ParseOptions) *History {
 	h := fr.Parse(data, opts)
 	CheckIDs(fr, h)
+	Detach(h, data)
 	return h
 }
 

@@ -216,3 +216,38 @@ func TestShiftWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexOfALargeHistoryReadWhole: a history read whole and larger
+// than a window has its bytes let go once parsed, when the file holds no
+// known session (letGo); read again, grown, and rebuilt with --full, it
+// keeps them, and each run stores every turn once.
+func TestIndexOfALargeHistoryReadWhole(t *testing.T) {
+	s, _ := fixture(t)
+	var b strings.Builder
+	n := 0
+	for b.Len() <= windowSize {
+		b.WriteString(claudeLine(2*n, "user", `"question `+strings.Repeat("why ", 200)+`"`, ""))
+		b.WriteString(claudeLine(2*n+1, "assistant", `[{"type":"text","text":"answer"}]`, ""))
+		n++
+	}
+	path := writeHistory(t, t.TempDir(), transcriptID+".jsonl", []byte(b.String()))
+	index := func(full bool, want int) {
+		t.Helper()
+		rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Harnesses: harness.Registry{claude.Reader{}}, Full: full})
+		if err != nil || rep.Skipped != 0 {
+			t.Fatalf("index: %+v, %v", rep, err)
+		}
+		if got := len(storedTurns(t, s, "claude-"+transcriptID)); got != want {
+			t.Fatalf("%d turns stored, want %d", got, want)
+		}
+	}
+	index(false, n)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(claudeLine(2*n, "user", `"one more"`, ""))
+	f.Close()
+	index(false, n+1)
+	index(true, n+1)
+}

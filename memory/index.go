@@ -583,7 +583,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 			data, offset := wj.data, wj.offset
 			last = wj.last
 			ix.progress(Progress{Phase: "parsing", FileBytes: offset, FileSize: fi.Size()})
-			ix.readTo = offset + int64(len(data))
+			ix.readTo = offset + int64(wj.size)
 			var hist *harness.History
 			var plans []*sessionPlan
 			if inStep {
@@ -599,6 +599,10 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 			// ID is reserved, and the window parsed again, until every
 			// taken ID names the session it named before; each pass
 			// reserves one more known ID, so this ends.
+			if !inStep && data == nil {
+				// letGo keeps the bytes of a history with known sessions.
+				return fmt.Errorf("%s: its bytes were let go before they were parsed again", path)
+			}
 			for !inStep {
 				hist = harness.ParseFile(fr, data, harness.ParseOptions{
 					Path:         path,
@@ -641,7 +645,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 				parsedID[sess.ID] = true
 				next.lastOffset, next.lastOrdinal = sess.Offset, sess.Ordinal
 			}
-			ix.progress(Progress{Phase: "writing", FileBytes: offset + int64(len(data)), FileSize: fi.Size()})
+			ix.progress(Progress{Phase: "writing", FileBytes: offset + int64(wj.size), FileSize: fi.Size()})
 			ix.giveBack(held)
 			held = windowJob{}
 		}
@@ -763,13 +767,18 @@ func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser
 	if err := fr.Sniff(path, data); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %v, skipped", path, err)
 	}
-	return nopCloser{bytes.NewReader(data)}, nil, dropped, nil
+	return heldBytes{bytes.NewReader(data), data}, nil, dropped, nil
 }
 
-// nopCloser is a ReadSeeker with a Close that does nothing.
-type nopCloser struct{ io.ReadSeeker }
+// heldBytes is a history read whole, as a ReadSeeker with a Close that
+// does nothing, and its bytes, which its one window is cut from rather
+// than copied (see readWindows).
+type heldBytes struct {
+	*bytes.Reader
+	data []byte
+}
 
-func (nopCloser) Close() error { return nil }
+func (heldBytes) Close() error { return nil }
 
 // lineCounter counts the lines written to it.
 type lineCounter struct{ n int }

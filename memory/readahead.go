@@ -90,7 +90,10 @@ type fileJob struct {
 // windowJob is one window of a history: its bytes, and the stage's parse
 // of them, redacted, with the hashes of each session's turns.
 type windowJob struct {
+	// data is nil once the stage let it go (see letGo); size is how
+	// many bytes it held.
 	data   []byte
+	size   int
 	offset int64
 	last   bool
 	// ordinal and lines are the first session ordinal the window's parse
@@ -301,7 +304,9 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 	defer stop()
 	job.setStop(stop)
 	defer close(job.windows)
-	defer job.src.Close()
+	// Not job.src.Close(): a history read whole lets its bytes go before
+	// the reading ends (see letGo).
+	defer func() { job.src.Close() }()
 	size := windowSize
 	if job.marker == nil {
 		// Sessions cannot be told apart in the bytes: one window.
@@ -312,15 +317,20 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 	}
 	// A history read a window at a time is bounded as it is read here;
 	// one read whole was bounded by harness.ReadAll.
-	var src io.Reader
 	var bound *harness.LineBound
-	if job.marker != nil {
+	var win *windowReader
+	held, whole := job.src.(heldBytes)
+	switch {
+	case whole && job.marker == nil && ix.opts.window == 0:
+		// Read whole already: its one window is those bytes, not a copy.
+		win = heldWindow(held.data[job.from:], job.from, job.sum)
+	case job.marker != nil:
 		bound = harness.NewLineBound(job.src, ix.opts.limits, job.lines)
-		src = bound
-	} else {
-		src = bufio.NewReaderSize(job.src, 64<<10)
+		win = newWindowReader(bound, job.from, job.fi.Size()-job.from, job.sum, size, job.marker)
+	default:
+		win = newWindowReader(bufio.NewReaderSize(job.src, 64<<10), job.from, job.fi.Size()-job.from, job.sum, size, job.marker)
 	}
-	win := newWindowReader(src, job.from, job.fi.Size()-job.from, job.sum, size, job.marker)
+	held = heldBytes{}
 	// The IDs a window's parse must not give out: the file's known
 	// sessions that the writer keeps (see reservedIDs), and those parsed
 	// from the windows before.
@@ -334,7 +344,7 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 		}
 		data, offset, isLast, err := win.next()
 		last = isLast
-		wj := windowJob{data: data, offset: offset, last: last, ordinal: ordinal, lines: lines.n}
+		wj := windowJob{data: data, size: len(data), offset: offset, last: last, ordinal: ordinal, lines: lines.n}
 		if err != nil {
 			wj.err = fmt.Errorf("reading: %v", unwrapPath(err))
 			send(ctx, job.windows, wj)
@@ -349,7 +359,6 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 		})
 		shiftLines(wj.hist.Sessions, lines.n)
 		wj.redacted = redactSessions(wj.hist.Sessions, job.tomb)
-		wj.sigs, wj.made, emb = ix.cutWindow(ctx, job, wj.hist.Sessions, emb)
 		for _, sess := range wj.hist.Sessions {
 			parsed[sess.ID] = true
 			lastOffset, ordinal = sess.Offset, sess.Ordinal+1
@@ -361,6 +370,13 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 		}
 		lines.Write(data)
 		win.done(data, hashed)
+		if whole && letGo(job, len(data)) {
+			// Nothing reads these bytes again: let them go before the
+			// window's turns are cut and embedded.
+			wj.data, data = nil, nil
+			job.src = heldBytes{Reader: bytes.NewReader(nil)}
+		}
+		wj.sigs, wj.made, emb = ix.cutWindow(ctx, job, wj.hist.Sessions, emb)
 		if last {
 			if bound != nil {
 				job.dropped = append(job.dropped, bound.Warnings()...)
@@ -371,7 +387,7 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 			}
 		}
 		if job.staged {
-			if wj.held = min(int64(len(data)), readAheadBytes); ix.ahead.Acquire(ctx, wj.held) != nil {
+			if wj.held = min(int64(wj.size), readAheadBytes); ix.ahead.Acquire(ctx, wj.held) != nil {
 				return emb
 			}
 		}
@@ -381,6 +397,17 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 		}
 	}
 	return emb
+}
+
+// letGo says whether the reading stage may let a history's bytes, read
+// whole, go once it has parsed them: when they are more than a window
+// (smaller ones are not worth it), and when the file holds no known
+// session, so that the writer, which parses a window again only when a
+// parsed session takes a known session's ID (reserveTakenIDs), never
+// needs them. A 250 MB transcript kept them through cutting and
+// embedding, and the garbage collector let the heap grow to twice that.
+func letGo(job *fileJob, size int) bool {
+	return size > windowSize && len(job.known) == 0
 }
 
 // giveBack returns what a window held of the read-ahead budget.

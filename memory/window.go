@@ -6,6 +6,7 @@ import (
 	"errors"
 	"hash"
 	"io"
+	"math"
 )
 
 // windowSize is about how many bytes of a history are parsed at a time. A
@@ -47,6 +48,12 @@ func newWindowReader(r io.Reader, off, left int64, sum hash.Hash, size int, star
 	w := &windowReader{r: r, off: off, sum: sum, size: size, start: append([]byte("\n"), start...), left: left}
 	w.buf = make([]byte, 0, w.want())
 	return w
+}
+
+// heldWindow is a windowReader whose one window is data, a history's
+// bytes from offset off, already read.
+func heldWindow(data []byte, off int64, sum hash.Hash) *windowReader {
+	return &windowReader{buf: data, off: off, eof: true, sum: sum, size: math.MaxInt}
 }
 
 // want is the capacity a window's buffer starts with: the window's size or

@@ -7,12 +7,14 @@
 //	bomb/   a Codex .jsonl.zst of 6 KB-per-GB that decodes to 8 GB (-bomb-gb)
 //	view/   a 20 KB opencode.db whose part table is a recursive VIEW
 //	store/  a 340 MB opencode.db of ordinary sessions (-store-mb)
+//	ordinary/  a 250 MB Claude transcript of ordinary lines, one session (-ordinary-mb)
+//	sessions/  the same, its turns spread over its session and 499 subagents
 //
 // Measure each with a fresh data directory, as the README shows:
 //
 //	go run ./bench/bounds -dir /tmp/bounds
 //	go build -o /tmp/deja ./cmd/deja
-//	for d in line deep bomb view store; do
+//	for d in line deep bomb view store ordinary sessions; do
 //	  DEJA_DATA_DIR=/tmp/bounds/data-$d /usr/bin/time -v /tmp/deja index /tmp/bounds/$d/*
 //	done
 //	DEJA_DATA_DIR=/tmp/bounds/data-store /usr/bin/time -v /tmp/deja index /tmp/bounds/store/*
@@ -37,21 +39,24 @@ import (
 
 func main() {
 	dir := flag.String("dir", "", "directory to write the inputs in (required)")
-	only := flag.String("only", "line,deep,bomb,view,store", "which inputs to write, comma-separated")
+	only := flag.String("only", "line,deep,bomb,view,store,ordinary,sessions", "which inputs to write, comma-separated")
 	lineMB := flag.Int("line-mb", 1024, "size of line/'s long line, in MB")
 	bombGB := flag.Int("bomb-gb", 8, "what bomb/'s .zst decodes to, in GB")
 	storeMB := flag.Int("store-mb", 340, "about how large store/'s opencode.db is, in MB")
+	ordinaryMB := flag.Int("ordinary-mb", 250, "about how large ordinary/'s and sessions/' transcripts are, in MB")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "bounds: -dir is required")
 		os.Exit(2)
 	}
 	makers := map[string]func(string) error{
-		"line":  func(d string) error { return longLine(d, int64(*lineMB)<<20) },
-		"deep":  deepLine,
-		"bomb":  func(d string) error { return zstdBomb(d, int64(*bombGB)<<30) },
-		"view":  recursiveView,
-		"store": func(d string) error { return bigStore(d, int64(*storeMB)<<20) },
+		"line":     func(d string) error { return longLine(d, int64(*lineMB)<<20) },
+		"deep":     deepLine,
+		"bomb":     func(d string) error { return zstdBomb(d, int64(*bombGB)<<30) },
+		"view":     recursiveView,
+		"store":    func(d string) error { return bigStore(d, int64(*storeMB)<<20) },
+		"ordinary": func(d string) error { return ordinary(d, int64(*ordinaryMB)<<20, 1) },
+		"sessions": func(d string) error { return ordinary(d, int64(*ordinaryMB)<<20, 500) },
 	}
 	for _, name := range strings.Split(*only, ",") {
 		write, ok := makers[name]
@@ -123,6 +128,53 @@ func deepLine(dir string) error {
 		_, err := io.WriteString(w, strings.Repeat("[", 2_000_000))
 		return err
 	})
+}
+
+// ordinary: a transcript of about n bytes of ordinary turns, spread
+// evenly over the given number of sessions (its own and its subagents'): a question, an answer that
+// runs a command, the command's 1.5 KB of output, and a closing answer.
+func ordinary(dir string, n int64, sessions int) error {
+	f, err := os.Create(filepath.Join(dir, sessionID+".jsonl"))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	out := strings.Repeat("ok  \tgithub.com/acme/shop/internal/ledger\t0.412s\n", 32)
+	var written int64
+	for turn := 0; written < n; turn++ {
+		// A transcript's other sessions are its subagents' (sidechains).
+		agent := ""
+		if k := turn % sessions; k > 0 {
+			agent = fmt.Sprintf(`"isSidechain":true,"agentId":"a%d",`, k)
+		}
+		ts := fmt.Sprintf("2026-07-20T%02d:%02d:%02d.000Z", turn/3600%24, turn/60%60, turn%60)
+		head := func(typ, uuid string) string {
+			return fmt.Sprintf(`{"type":%q,"uuid":%q,"sessionId":%q,"cwd":"/srv/shop","timestamp":%q,%s`, typ, uuid, sessionID, ts, agent)
+		}
+		lines := []string{
+			head("user", fmt.Sprintf("q%d", turn)) + fmt.Sprintf(`"message":{"role":"user","content":%q}}`,
+				fmt.Sprintf("question %d: why does the ledger total drift by a cent on refunds in internal/ledger/refund.go?", turn)),
+			head("assistant", fmt.Sprintf("a%d", turn)) + fmt.Sprintf(`"message":{"role":"assistant","content":[{"type":"text","text":%q},{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"go test ./internal/ledger -run Refund%d"}}]}}`,
+				"Let me run the refund tests first. "+strings.Repeat("The refund path rounds per line. ", 8), turn, turn),
+			head("user", fmt.Sprintf("r%d", turn)) + fmt.Sprintf(`"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t%d","content":%q}]},"toolUseResult":{"stdout":%q}}`,
+				turn, out, out),
+			head("assistant", fmt.Sprintf("b%d", turn)) + fmt.Sprintf(`"message":{"role":"assistant","content":[{"type":"text","text":%q}]}}`,
+				fmt.Sprintf("answer %d: the refund path rounds each line before summing; round the sum instead.", turn)),
+		}
+		for _, l := range lines {
+			m, err := fmt.Fprintln(w, l)
+			if err != nil {
+				f.Close()
+				return err
+			}
+			written += int64(m)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // zstdBomb: a rollout of one session_meta line and then the same user
