@@ -136,11 +136,12 @@ type fileState struct {
 // changed turns are embedded, and each file's changes are committed in one
 // transaction. It holds the store's writer lock while it runs. A full disk
 // ends the run with an error wrapping ErrDiskFull: every file after it would
-// fail the same way. The report's problems are redacted, as they may
-// quote what was read.
+// fail the same way. The report's problems and warnings are redacted, as
+// they may quote what was read.
 func (s *Store) Index(ctx context.Context, opts IndexOptions) (IndexReport, error) {
 	rep, err := s.index(ctx, opts)
 	rep.Problems = redactLines(rep.Problems)
+	rep.Warnings = redactLines(rep.Warnings)
 	return rep, err
 }
 

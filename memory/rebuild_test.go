@@ -194,6 +194,12 @@ func sessionIDsOf(t *testing.T, reg harness.Registry, path string) []string {
 // repository's fixtures and, when it is beside the repository, every
 // corpus deja has a reader for.
 func TestEveryOrderOfIndexFullForgetAndUndoGivesOneStore(t *testing.T) {
+	if raceEnabled {
+		// Forty indexes of every fixture and corpus history take minutes
+		// under the race detector; ./test.sh runs this package again
+		// without it, and this test there.
+		t.Skip("runs without -race (./test.sh's second memory step)")
+	}
 	if _, err := os.Stat(sharedCorpus); err != nil {
 		t.Logf("%s is absent: checking the repository's fixtures only", sharedCorpus)
 	}

@@ -18,6 +18,14 @@ func stdinCredentials(s string) []edit {
 				break
 			}
 			start := strings.LastIndexByte(s[:i+k], '\n') + 1
+			if needle[0] == 'e' || needle[0] == 'p' {
+				if i+k > start && isQuote(s[i+k-1]) {
+					// A command quoted in a message or a warning ("run
+					// 'echo pw | sudo -S …'"): read from the command, or
+					// the quote would make the line one word.
+					start = i + k
+				}
+			}
 			end := logicalLineEnd(s, i+k)
 			i = end
 			if done[start] {

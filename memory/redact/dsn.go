@@ -123,9 +123,11 @@ func pgpassLines(s string) []edit {
 		// The line may be quoted after words of prose: its last word.
 		from := start + strings.LastIndexAny(trimmed, " \t") + 1
 		line := s[from : start+len(trimmed)]
-		if len(line) >= 9 && strings.Count(line, ":") == 4 && !strings.ContainsAny(line, " \t\"'") {
+		// A line already redacted ("[redacted:kind]" holds a colon) is
+		// not a fifth field's password: redaction stays idempotent.
+		if len(line) >= 9 && strings.Count(line, ":") == 4 && !strings.ContainsAny(line, " \t\"'") && !strings.Contains(line, "[redacted") {
 			f := strings.Split(line, ":")
-			if f[0] != "" && f[2] != "" && f[3] != "" && len(f[4]) >= 4 && (f[1] == "*" || isNumber(f[1])) && !isPlaceholder(f[4]) {
+			if f[0] != "" && f[2] != "" && f[3] != "" && len(f[4]) >= 4 && (f[1] == "*" || f[1] != "" && isNumber(f[1])) && !isPlaceholder(f[4]) {
 				edits = append(edits, edit{from + len(line) - len(f[4]), from + len(line), "connection-string"})
 			}
 		}

@@ -295,6 +295,8 @@ func FieldShapes() []Shape {
 	cli := []string{
 		"echo %s | sudo -S apt-get update",
 		"echo '%s' | sudo -S -k systemctl restart nginx",
+		"run \"echo %s | sudo -S apt-get upgrade\" on the box",
+		"`echo %s | sudo -S reboot`",
 		"printf '%%s\\n' \"%s\" | sudo --stdin reboot",
 		"sudo -S <<< '%s' apt install -y jq",
 		"echo \"%s\" | docker login -u ci --password-stdin ghcr.io",
