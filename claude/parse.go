@@ -135,7 +135,7 @@ func (p *parser) line(l *harness.Lines) bool {
 	case metadataTypes[ln.Type]:
 		return true
 	default:
-		p.warn.Add("of unknown type "+quote(ln.Type), l.Number)
+		p.warn.Add("of unknown type "+harness.Quoted(ln.Type), l.Number)
 		return true
 	}
 	if ln.Message == nil {
@@ -382,12 +382,4 @@ func parseTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t.UTC()
-}
-
-func quote(s string) string {
-	if len(s) > 40 {
-		s = s[:40] + "…"
-	}
-	b, _ := json.Marshal(s)
-	return string(b)
 }

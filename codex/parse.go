@@ -178,7 +178,7 @@ func (p *parser) skippable(raw []byte) bool {
 
 func (p *parser) wrapped(rl rolloutLine, t time.Time, n int) {
 	if !knownTypes[rl.Type] {
-		p.warn.Add("of unknown type "+quote(rl.Type), n)
+		p.warn.Add("of unknown type "+harness.Quoted(rl.Type), n)
 		return
 	}
 	var err error
@@ -434,12 +434,4 @@ func parseTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t.UTC()
-}
-
-func quote(s string) string {
-	if len(s) > 40 {
-		s = s[:40] + "…"
-	}
-	b, _ := json.Marshal(s)
-	return string(b)
 }

@@ -184,7 +184,7 @@ func (p *parser) message(m messageRecord, n int) {
 	switch m.Type {
 	case "user", "gemini", "info", "error", "warning":
 	default:
-		p.warn.add("a record of unknown type "+quote(m.Type)+" skipped", n)
+		p.warn.add("a record of unknown type "+harness.Quoted(m.Type)+" skipped", n)
 		return
 	}
 	e := entry{id: m.ID, kind: m.Type, line: n, calls: m.ToolCalls}
@@ -198,13 +198,6 @@ func (p *parser) message(m messageRecord, n int) {
 		e.time = t
 	}
 	p.conv.put(e)
-}
-
-func quote(s string) string {
-	if len(s) > 40 {
-		s = s[:40] + "…"
-	}
-	return `"` + s + `"`
 }
 
 // lineCounter turns increasing byte offsets into 1-based line numbers of

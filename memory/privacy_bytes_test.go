@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,16 +39,7 @@ func lineShapes(step int) []redacttest.Shape {
 // be found.
 func sideHistories(t *testing.T, dir string, shapes []redacttest.Shape) []string {
 	t.Helper()
-	write := func(path, data string) string {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(path, data string) string { return writeFileAt(t, path, data) }
 	var paths []string
 	var md strings.Builder
 	for i, c := range shapes {

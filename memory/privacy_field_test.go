@@ -35,16 +35,7 @@ func js(s string) string {
 // record where the format has them, and returns the paths to index.
 func fieldHistories(t *testing.T, dir string, texts []string) []string {
 	t.Helper()
-	write := func(path, data string) string {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(path, data string) string { return writeFileAt(t, path, data) }
 	var md, cl, cx, gm strings.Builder
 	var legacy, items []string
 	for i, text := range texts {
@@ -228,4 +219,16 @@ func longestWord(s string) string {
 		}
 	}
 	return w
+}
+
+// writeFileAt writes data at path, making its directories, and returns path.
+func writeFileAt(t *testing.T, path, data string) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

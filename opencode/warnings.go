@@ -3,6 +3,8 @@ package opencode
 import (
 	"fmt"
 	"sort"
+
+	"github.com/deja-dev/deja/harness"
 )
 
 // knownParts are the part types of message-v2.ts's Part union; others are
@@ -25,7 +27,7 @@ func (s skipped) unknownPart(p *partInfo) bool {
 	if knownParts[p.Type] {
 		return false
 	}
-	s.add(fmt.Sprintf("parts of unknown type %q", p.Type))
+	s.add("parts of unknown type " + harness.Quoted(p.Type))
 	return true
 }
 

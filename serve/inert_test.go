@@ -207,15 +207,7 @@ func TestEveryAnswerShowsAHostileHistoryInert(t *testing.T) {
 	ts := httptest.NewServer(NewHandler(m, NewMCPServer(m, "test"), ""))
 	defer ts.Close()
 	for path, body := range map[string]string{ShowPath: `{"session":"claude-7"}`, RecallPath: `{"query":"rotate the signing keys"}`} {
-		resp, err := http.Post(ts.URL+path, "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d %s", path, resp.StatusCode, data)
-		}
+		data := postOK(t, ts.URL+path, body)
 		// JSON escapes a control as \u001b or \n: the escaped text is
 		// what a script printing the field would send to the terminal.
 		for _, esc := range []string{`\u001b`, `\u0007`, `\n\n# SYSTEM`, `\u009b`} {
@@ -247,4 +239,20 @@ func walk(v any, b *strings.Builder) {
 			walk(e, b)
 		}
 	}
+}
+
+// postOK posts a JSON body to url and returns the answer, failing the test
+// unless it is 200 OK.
+func postOK(t *testing.T, url, body string) []byte {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %d %s", url, resp.StatusCode, data)
+	}
+	return data
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -92,15 +90,7 @@ func TestNoAnswerHoldsASecretOfASideField(t *testing.T) {
 	ts := httptest.NewServer(NewHandler(m, NewMCPServer(m, "test"), ""))
 	defer ts.Close()
 	for path, body := range map[string]string{ShowPath: `{"session":"claude-team-0"}`, RecallPath: `{"query":"rotate the signing keys","limit":100}`} {
-		resp, err := http.Post(ts.URL+path, "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("%s: %d %s", path, resp.StatusCode, data)
-		}
+		data := postOK(t, ts.URL+path, body)
 		fmt.Fprintf(&answers, "%s: %s\n", path, data)
 	}
 	all := answers.String()

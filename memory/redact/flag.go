@@ -95,10 +95,38 @@ func commandCredentials(s string) []edit {
 		if line := s[start:end]; strings.Contains(line, " -") || strings.Contains(line, " set ") {
 			words = shellWords(words[:0], s, start, end)
 			edits = append(edits, lineCredentials(s, words)...)
+			edits = append(edits, quotedCommands(s, words, commandCredentials)...)
 		}
 		start = end + 1
 	}
 	return sortEdits(edits)
+}
+
+// quotedCommands runs find over each quoted part of words that holds a
+// blank: a command line quoted whole in a message or a warning ("run
+// 'mysql -pX …'", 1 line of unknown type "curl -u a:X …") is one shell
+// word, and its own words are read as a line of their own.
+func quotedCommands(s string, words []shellWord, find func(string) []edit) []edit {
+	var edits []edit
+	for _, w := range words {
+		for i := w.start; i < w.end; i++ {
+			if !isQuote(s[i]) {
+				continue
+			}
+			j := strings.IndexByte(s[i+1:w.end], s[i])
+			if j < 0 {
+				break
+			}
+			inner := s[i+1 : i+1+j]
+			if strings.ContainsAny(inner, " \t") {
+				for _, e := range find(inner) {
+					edits = append(edits, edit{e.start + i + 1, e.end + i + 1, e.kind})
+				}
+			}
+			i += j + 1
+		}
+	}
+	return edits
 }
 
 // logicalLineEnd is where the command line starting at start ends: the

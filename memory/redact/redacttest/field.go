@@ -297,6 +297,8 @@ func FieldShapes() []Shape {
 		"echo '%s' | sudo -S -k systemctl restart nginx",
 		"run \"echo %s | sudo -S apt-get upgrade\" on the box",
 		"`echo %s | sudo -S reboot`",
+		"I ran 'mysql -uroot -p%s shop' on the replica",
+		"the step \"curl -u deploy:%s https://ci.corp.dev/job\" failed",
 		"printf '%%s\\n' \"%s\" | sudo --stdin reboot",
 		"sudo -S <<< '%s' apt install -y jq",
 		"echo \"%s\" | docker login -u ci --password-stdin ghcr.io",
