@@ -1,10 +1,12 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,7 +24,8 @@ type RemoteTurn struct {
 	// Subject is the session's subject, where its tombstone goes. It
 	// names the member who published the session, as the server lets
 	// only that member publish there: a session received here takes
-	// turns from its own subject alone.
+	// turns from its own subject alone, the subject it was published on
+	// first in the stream.
 	Subject string
 	// Seq orders versions of a turn: the stream sequence it came with.
 	Seq uint64
@@ -48,8 +51,11 @@ type ImportReport struct {
 	// on the subject it was published on.
 	Same, Forgotten, Own int
 	// Foreign turns were refused: they name a session that another
-	// member published, or one of this machine that was not published
-	// on their subject, and would have added to or replaced its turns.
+	// member published first, or one of this machine that was not
+	// published on their subject, and would have added to or replaced
+	// its turns. The turns of a session held here that another member
+	// turns out to have published earlier in the stream are dropped and
+	// counted here too.
 	Foreign int
 }
 
@@ -95,8 +101,12 @@ func fromOf(path string) string {
 // local embedder. A turn of a forgotten session is dropped: the tombstone
 // wins over a later publish. A turn adds to or replaces only the turns of
 // a session received on its own subject, so a member cannot write into
-// another's session or this machine's own. Receiving a turn again changes
-// nothing. What it stores is redacted here, whatever the sender did.
+// another's session or this machine's own. A session belongs to the
+// member who published it first in the stream: a turn published earlier
+// than every turn held of its session, on another subject, replaces the
+// session held (folding projects through separate consumers may receive
+// a later copy first). Receiving a turn again changes nothing. What it
+// stores is redacted here, whatever the sender did.
 func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts ImportOptions) (ImportReport, error) {
 	// What this store keeps loaded for recall reflects the write.
 	defer s.Invalidate()
@@ -108,6 +118,8 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 		return rep, err
 	}
 	turns = redactRemote(turns)
+	// The first publish of a session owns it, so turns go in stream order.
+	slices.SortStableFunc(turns, func(a, b RemoteTurn) int { return cmp.Compare(a.Seq, b.Seq) })
 	lock, err := AcquireLock(ctx, s.dir, opts.Lock)
 	if err != nil {
 		return rep, err
@@ -132,7 +144,7 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 			if err != nil {
 				return err
 			}
-			if subject, ok := first[t.Session]; ok && verdict == "write" && subject != t.Subject {
+			if subject, ok := first[t.Session]; ok && (verdict == "write" || verdict == "evict") && subject != t.Subject {
 				verdict = "foreign"
 			}
 			switch verdict {
@@ -145,6 +157,13 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 			case "same":
 				rep.Same++
 			default:
+				if verdict == "evict" {
+					n, err := evict(ctx, tx, t.Session)
+					if err != nil {
+						return err
+					}
+					rep.Foreign += n
+				}
 				if _, ok := first[t.Session]; !ok {
 					first[t.Session] = t.Subject
 				}
@@ -251,8 +270,9 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 
 // importVerdict decides what a received turn is to this store: a turn of
 // a session forgotten here, of this machine's own session (echoed back by
-// the stream), of a session another subject owns here, one stored
-// already, or one to write.
+// the stream), of a session another subject owns here, of a session
+// received here that another subject published later than this turn (to
+// evict), one stored already, or one to write.
 func importVerdict(ctx context.Context, tx *sql.Tx, t RemoteTurn) (string, error) {
 	var one int
 	err := tx.QueryRowContext(ctx, `
@@ -276,6 +296,16 @@ func importVerdict(ctx context.Context, tx *sql.Tx, t RemoteTurn) (string, error
 		return "", err
 	}
 	switch {
+	case subject.String != t.Subject && origin.String != "" && t.Seq != 0:
+		var held sql.NullInt64
+		err := tx.QueryRowContext(ctx, `SELECT min(seq) FROM team_received WHERE session_id = ?`, t.Session).Scan(&held)
+		if err != nil {
+			return "", err
+		}
+		if held.Valid && t.Seq < uint64(held.Int64) {
+			return "evict", nil
+		}
+		return "foreign", nil
 	case subject.String != t.Subject:
 		return "foreign", nil
 	case origin.String == "":
@@ -298,6 +328,27 @@ func importVerdict(ctx context.Context, tx *sql.Tx, t RemoteTurn) (string, error
 		return "", err
 	}
 	return "write", nil
+}
+
+// evict removes a received session that another member published
+// earlier: its turns, their vectors and keyword rows go by cascade and
+// trigger, as with Forget, and with them what was received of it. It
+// reports how many turns went.
+func evict(ctx context.Context, tx *sql.Tx, session string) (int, error) {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM turns WHERE session_id = ?`, session).Scan(&n); err != nil {
+		return 0, err
+	}
+	for _, q := range []string{
+		`DELETE FROM sessions WHERE id = ?`,
+		`DELETE FROM team_received WHERE session_id = ?`,
+		`DELETE FROM team_sessions WHERE session_id = ?`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, session); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
 }
 
 func putRemoteSession(ctx context.Context, tx *sql.Tx, t RemoteTurn) error {

@@ -30,7 +30,9 @@ type FoldReport struct {
 	Dropped int `json:"dropped"`
 	// Refused turns and tombstones named a session that the member whose
 	// subject they came on did not publish: a member adds to, replaces
-	// and forgets only its own sessions.
+	// and forgets only its own sessions. A session is the member's who
+	// published it first in the stream; the turns of a later publisher
+	// that were folded first are dropped and counted here.
 	Refused int `json:"refused"`
 }
 
