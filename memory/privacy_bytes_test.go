@@ -9,13 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
-	"github.com/deja-dev/deja/codex"
-	"github.com/deja-dev/deja/gemini"
-	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/redact/redacttest"
-	"github.com/deja-dev/deja/opencode"
 )
 
 // lineShapes is a sample of the field table's one-line secret shapes,
@@ -89,17 +83,8 @@ func sideHistories(t *testing.T, dir string, shapes []redacttest.Shape) []string
 func TestPrivacySideFieldsAndWarnings(t *testing.T) {
 	shapes := lineShapes(9)
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "data")
-	s, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := harness.Registry{codex.Reader{}, gemini.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
-	rep, err := s.Index(ctx, IndexOptions{Paths: sideHistories(t, t.TempDir(), shapes), Harnesses: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range reg {
+	s, dir, rep := indexEveryReader(t, sideHistories(t, t.TempDir(), shapes))
+	for _, h := range everyReader {
 		if list, err := s.Sessions(ctx, Scope{Harness: h.Name()}); err != nil || len(list) < len(shapes) {
 			t.Fatalf("%s: %d sessions stored (%v), want %d: the test does not reach it", h.Name(), len(list), err, len(shapes))
 		}

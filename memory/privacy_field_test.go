@@ -155,21 +155,12 @@ func TestPrivacyFieldShapesInEveryFormat(t *testing.T) {
 		texts = append(texts, c.Text)
 	}
 	ctx := context.Background()
-	dir := filepath.Join(t.TempDir(), "data")
-	s, err := Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := harness.Registry{codex.Reader{}, gemini.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
-	rep, err := s.Index(ctx, IndexOptions{Paths: fieldHistories(t, t.TempDir(), texts), Harnesses: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, dir, rep := indexEveryReader(t, fieldHistories(t, t.TempDir(), texts))
 	if len(rep.Problems) > 0 {
 		t.Fatalf("problems indexing: %v", rep.Problems)
 	}
 	var harnesses []string
-	for _, h := range reg {
+	for _, h := range everyReader {
 		if list, err := s.Sessions(ctx, Scope{Harness: h.Name()}); err != nil || len(list) == 0 {
 			harnesses = append(harnesses, h.Name())
 		}
@@ -231,4 +222,23 @@ func writeFileAt(t *testing.T, path, data string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// everyReader reads every format deja reads.
+var everyReader = harness.Registry{codex.Reader{}, gemini.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+
+// indexEveryReader indexes paths with everyReader into a new store and
+// returns it, its data directory and the report.
+func indexEveryReader(t *testing.T, paths []string) (*Store, string, IndexReport) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	s, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Index(context.Background(), IndexOptions{Paths: paths, Harnesses: everyReader})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, dir, rep
 }

@@ -13,12 +13,8 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
-	"github.com/deja-dev/deja/codex"
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/gemini"
 	"github.com/deja-dev/deja/harness"
-	"github.com/deja-dev/deja/opencode"
 )
 
 // sharedCorpus is the corpus of real histories beside the repository; a
@@ -208,7 +204,7 @@ func TestEveryOrderOfIndexFullForgetAndUndoGivesOneStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := harness.Registry{codex.Reader{}, gemini.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+	reg := everyReader
 	groups := sessionGroups(t, reg, rebuildSources(t, filepath.Join(dir, "histories")))
 	for g, paths := range groups {
 		t.Run(fmt.Sprintf("group%d", g), func(t *testing.T) {
