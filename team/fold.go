@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -42,13 +43,20 @@ const metaMachine = "deja-machine"
 // consumerName is the member's durable consumer of one project, or of the
 // whole team when project is empty: deja-USER-PROJECT or deja-USER. It is
 // named by the member's user, so an account layout can grant each member
-// its own consumers and no other's.
+// its own consumers and no other's. USER and PROJECT are written with no
+// "-" of their own (see nameEscaper), so no two members' names meet: bob's
+// consumer of project api is deja-bob-api, and that of a member named
+// bob-api who shares nothing is deja-bob_dapi, not the same one.
 func consumerName(user, project string) string {
-	if project == "" {
-		return "deja-" + token(user)
+	name := "deja-" + nameEscaper.Replace(token(user))
+	if project != "" {
+		name += "-" + nameEscaper.Replace(projectToken(project))
 	}
-	return "deja-" + token(user) + "-" + projectToken(project)
+	return name
 }
+
+// nameEscaper writes a token without "-": "_" as "_u" and "-" as "_d".
+var nameEscaper = strings.NewReplacer("_", "_u", "-", "_d")
 
 // folded are what the member folds: the projects it shares, or the whole
 // team ("") when it shares none.

@@ -339,3 +339,42 @@ func TestFirstPublisherOwnsTheSessionWhateverTheFoldOrder(t *testing.T) {
 		}
 	}
 }
+
+// No two members share a consumer name, whatever their users and
+// projects spell: a member named bob-api who shares nothing must not be
+// granted bob's consumer of project api (both were deja-bob-api), and so
+// pull and acknowledge what bob had not read yet. Every pair of users and
+// projects built from the pieces below must name its own consumer, and
+// each name must be one NATS accepts.
+func TestConsumerNamesOfTwoMembersNeverMeet(t *testing.T) {
+	pieces := []string{"bob", "api", "-", "_", "_d", "_u", "d", "b-o", "b_o", "x-y_z", "Ünïcode", "a.b", "a*b", "q>"}
+	var words []string
+	for _, a := range pieces {
+		words = append(words, a)
+		for _, b := range pieces {
+			words = append(words, a+b, a+"-"+b)
+		}
+	}
+	owner := map[string][2]string{}
+	for _, user := range words {
+		for _, project := range append([]string{""}, words...) {
+			name := consumerName(user, project)
+			if strings.ContainsAny(name, ". *>/\\\t\n") {
+				t.Fatalf("consumerName(%q, %q) = %q, not a valid NATS name", user, project, name)
+			}
+			// Projects are folded by their base name in lower case:
+			// two that spell the same token are one project.
+			key := [2]string{user, projectToken(project)}
+			if project == "" {
+				key[1] = ""
+			}
+			if prev, ok := owner[name]; ok && prev != key {
+				t.Fatalf("%q is the consumer of both %q and %q", name, prev, key)
+			}
+			owner[name] = key
+		}
+	}
+	if a, b := consumerName("bob", "api"), consumerName("bob-api", ""); a == b {
+		t.Errorf("bob's consumer of api and bob-api's of the team are both %q", a)
+	}
+}
