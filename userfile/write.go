@@ -91,6 +91,12 @@ func resolve(path string) (string, fs.FileInfo, error) {
 		if err := mayFollow(done, fi); err != nil {
 			return "", nil, fmt.Errorf("%s: %w", next, err)
 		}
+		// A link to what is no file or directory ends the walk there:
+		// /proc's links to a pipe or a socket (/dev/fd/1 when the output
+		// is piped) read as "pipe:[583502]", no path to follow.
+		if to, err := os.Stat(next); err == nil && !to.Mode().IsRegular() && !to.IsDir() {
+			return next, to, nil
+		}
 		dest, err := os.Readlink(next)
 		if err != nil {
 			return "", nil, err

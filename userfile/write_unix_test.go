@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -242,5 +243,27 @@ func TestWriteFileRefusesADirectoryAndASocket(t *testing.T) {
 	}
 	if fi, err := os.Lstat(sock); err != nil || fi.Mode()&fs.ModeSocket == 0 {
 		t.Errorf("the socket was touched: %v %v", fi.Mode(), err)
+	}
+}
+
+// TestWriteFileRefusesAProcLinkToAPipe: /dev/fd/N and /proc/self/fd/N of
+// a pipe are links whose target reads "pipe:[inode]", no path; the write
+// is refused as one onto a pipe, not failed as a file that is not there.
+func TestWriteFileRefusesAProcLinkToAPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	for _, name := range []string{"/dev/fd/", "/proc/self/fd/"} {
+		path := name + strconv.Itoa(int(w.Fd()))
+		if _, err := os.Stat(path); err != nil {
+			t.Skipf("no %s here: %v", path, err)
+		}
+		err := WriteFile(path, []byte("digest"), 0o600)
+		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "named pipe") {
+			t.Errorf("WriteFile(%s) = %v, want a refusal naming a pipe", path, err)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	goio "io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -118,9 +119,10 @@ func runContext(cmd *cobra.Command, io *IO, opts contextOptions) error {
 	if err != nil {
 		return err
 	}
-	// /dev/stdout is a link to whatever fd 1 is (a pipe, a terminal),
-	// which -o refuses; the user who names it means -o -.
-	if opts.output == "/dev/stdout" {
+	// /dev/stdout, /dev/fd/1 and /proc/self/fd/1 are links to whatever
+	// fd 1 is (a pipe, a terminal), which -o refuses; the user who names
+	// one means -o -.
+	if namesOutput(opts.output, io.Out) {
 		opts.output = "-"
 	}
 	if opts.output == "-" && !opts.json {
@@ -282,4 +284,24 @@ func indexProject(ctx context.Context, io *IO, store *memory.Store, cfg config.C
 		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(p))
 	}
 	return nil
+}
+
+// namesOutput reports whether path names the command's own output: a
+// pipe, terminal or other non-file that out, the command's stdout, is
+// (/dev/stdout, /dev/fd/1, /proc/self/fd/1). A regular file both are is
+// written as any other file.
+func namesOutput(path string, out goio.Writer) bool {
+	if path == "/dev/stdout" {
+		return true
+	}
+	f, ok := out.(*os.File)
+	if path == "" || path == "-" || !ok {
+		return false
+	}
+	at, err := os.Stat(path)
+	if err != nil || at.Mode().IsRegular() {
+		return false
+	}
+	is, err := f.Stat()
+	return err == nil && os.SameFile(at, is)
 }

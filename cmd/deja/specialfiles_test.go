@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -150,6 +151,33 @@ func TestContextOutputOntoSpecialFiles(t *testing.T) {
 	t.Run("/dev/stdout", func(t *testing.T) {
 		if out, _ := deja(t, ctx, nil, "context", "--project", project, "-o", "/dev/stdout"); out != digest {
 			t.Errorf("-o /dev/stdout printed %q, want the digest", out)
+		}
+	})
+
+	// The kernel's names of the command's own output, when it is a pipe:
+	// /proc/self/fd/N links to "pipe:[inode]", no path. Each prints.
+	t.Run("/proc/self/fd of the output", func(t *testing.T) {
+		for _, name := range []string{"/dev/fd/%d", "/proc/self/fd/%d"} {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := fmt.Sprintf(name, w.Fd())
+			if _, err := os.Stat(path); err != nil {
+				r.Close()
+				w.Close()
+				t.Skipf("no %s here: %v", path, err)
+			}
+			got := make(chan []byte, 1)
+			go func() { b, _ := io.ReadAll(r); got <- b }()
+			root := newRootCmd(&IO{In: strings.NewReader(""), Out: w, Err: io.Discard})
+			root.SetArgs([]string{"context", "--project", project, "-o", path})
+			err = root.ExecuteContext(ctx)
+			w.Close()
+			if out := <-got; err != nil || string(out) != digest {
+				t.Errorf("-o %s onto the output's pipe = %v, printed %q; want the digest printed", path, err, out)
+			}
+			r.Close()
 		}
 	})
 
