@@ -171,7 +171,7 @@ func reportRecall(io *IO, r *memory.Recall, served *serve.RecallOutput, asJSON b
 			return err
 		}
 	} else {
-		printRecall(io, r)
+		printRecall(io, r, served)
 	}
 	if len(r.Results) == 0 {
 		return errNothingFound
@@ -195,7 +195,10 @@ func printRecallOutput(io *IO, out serve.RecallOutput) error {
 	return enc.Encode(out)
 }
 
-func printRecall(io *IO, r *memory.Recall) {
+// printRecall prints a recall for people; served, when set, is the
+// server's answer r was made of, whose cuts (records_cut, results_cut)
+// it says, as the answer itself does.
+func printRecall(io *IO, r *memory.Recall, served *serve.RecallOutput) {
 	if r.FallbackReason != "" {
 		fmt.Fprintf(io.Err, "deja: %s recall fell back to keywords: %s\n", r.Mode, r.FallbackReason)
 	}
@@ -269,6 +272,13 @@ func printRecall(io *IO, r *memory.Recall) {
 		if len(res.Commands) > 0 {
 			fmt.Fprintf(io.Out, "   %s %s\n", io.paint(sgrDim, "ran:  "), io.highlight(cutTo(quote.Line(strings.Join(res.Commands, "; ")), records), r.Query))
 		}
+		if served != nil && i < len(served.Results) && served.Results[i].RecordsCut > 0 {
+			fmt.Fprintf(io.Out, "   (… %d more files and commands cut by deja serve: 'deja show %s' lists them)\n",
+				served.Results[i].RecordsCut, serve.TurnRef(session, res.Turn))
+		}
+	}
+	if served != nil && served.ResultsCut > 0 {
+		fmt.Fprintf(io.Out, "(… %d more results cut by deja serve to keep its answer short: narrow the query or ask for fewer with --limit)\n", served.ResultsCut)
 	}
 	open := "'deja show SESSION/TURN' opens a turn"
 	for _, res := range r.Results {

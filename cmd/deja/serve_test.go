@@ -292,6 +292,17 @@ func TestServedRecallSaysWhatWasCut(t *testing.T) {
 			t.Errorf("through the server, no %s", field)
 		}
 	}
+	// Printed for people, the answer says the same: which turn's records
+	// were cut and how to see them, and that results were left out.
+	text, _ := deja(t, ctx, nil, "recall", "--mode", "keyword", "--limit", "10", "deploy the widget")
+	for _, want := range []string{
+		fmt.Sprintf("(… %d more files and commands cut by deja serve: 'deja show %s' lists them)", out.Results[0].RecordsCut, serve.TurnRef(out.Results[0].SessionID, out.Results[0].Turn)),
+		fmt.Sprintf("(… %d more results cut by deja serve", out.ResultsCut),
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("through the server, the recall printed for people does not say %q:\n%.3000s", want, text)
+		}
+	}
 }
 
 // TestStaleServeJSONTakeover: a server died and left serve.json; another
