@@ -110,7 +110,7 @@ func fieldHistories(t *testing.T, dir string, texts []string) []string {
 			write(filepath.Join(root, "session", "part", "ses_F1", a, fmt.Sprintf("prt_%d.json", j+2)), fmt.Sprintf(`{"id":"prt_%d",%s,"messageID":%q,"sessionID":"ses_F1"}`, j+2, part[1:len(part)-1], a))
 		}
 	}
-	return append(paths, root, openCodeDB(t, filepath.Join(dir, "opencode-db", "opencode.db"), texts))
+	return append(paths, root, openCodeDB(t, filepath.Join(dir, "opencode-db", "opencode.db"), texts, func(string) string { return "/home/dev/proj" }))
 }
 
 // openCodeParts are the parts of an OpenCode answer quoting text: the
@@ -125,9 +125,9 @@ func openCodeParts(text string) []string {
 }
 
 // openCodeDB writes OpenCode's SQLite store at path (the tables of
-// opencode/testdata/schema.sql) with a session a text, titled with it,
-// and returns path.
-func openCodeDB(t *testing.T, path string, texts []string) string {
+// opencode/testdata/schema.sql) with a session a text, titled with it and
+// working in cwd(text), and returns path.
+func openCodeDB(t *testing.T, path string, texts []string, cwd func(string) string) string {
 	t.Helper()
 	schema, err := os.ReadFile(filepath.Join("..", "opencode", "testdata", "schema.sql"))
 	if err != nil {
@@ -156,11 +156,11 @@ func openCodeDB(t *testing.T, path string, texts []string) string {
 	for i, text := range texts {
 		id, u, a := fmt.Sprintf("ses_Q%04d", i), fmt.Sprintf("msg_Q%04du", i), fmt.Sprintf("msg_Q%04da", i)
 		created := int64(1769953291300 + i*1000)
-		exec(`INSERT INTO session VALUES (?, 'global', NULL, 'slug', '/home/dev/proj', ?, '1.2.25', NULL, ?, ?, NULL, NULL)`, id, text, created, created+5)
+		exec(`INSERT INTO session VALUES (?, 'global', NULL, 'slug', ?, ?, '1.2.25', NULL, ?, ?, NULL, NULL)`, id, cwd(text), text, created, created+5)
 		exec(`INSERT INTO message VALUES (?, ?, ?, ?, ?)`, u, id, created, created, fmt.Sprintf(`{"role":"user","time":{"created":%d}}`, created))
 		exec(`INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)`, u+"p", u, id, created, created, fmt.Sprintf(`{"type":"text","text":%s}`, js(text)))
 		exec(`INSERT INTO message VALUES (?, ?, ?, ?, ?)`, a, id, created+1, created+2,
-			fmt.Sprintf(`{"parentID":%q,"role":"assistant","path":{"cwd":"/home/dev/proj","root":"/home/dev"},"time":{"created":%d,"completed":%d},"finish":"stop"}`, u, created+1, created+2))
+			fmt.Sprintf(`{"parentID":%q,"role":"assistant","path":{"cwd":%s,"root":"/home/dev"},"time":{"created":%d,"completed":%d},"finish":"stop"}`, u, js(cwd(text)), created+1, created+2))
 		for j, part := range openCodeParts(text) {
 			exec(`INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)`, fmt.Sprintf("%sp%d", a, j), a, id, created+1+int64(j), created+1+int64(j), part)
 		}
