@@ -84,7 +84,7 @@ func (s *Store) loadPathKey(ctx context.Context) error {
 		return fmt.Errorf("store: reading the marks of history paths: %w", err)
 	}
 	s.mu.Lock()
-	s.pathKey, s.pathMarks = key, marks
+	s.pathKey, s.pathMarks, s.rowPaths = key, marks, map[string]string{}
 	s.mu.Unlock()
 	return nil
 }
@@ -118,6 +118,7 @@ func (s *Store) notePathSecret(path string, sessions []harness.Session) {
 		d := s.pathDigest(path)
 		s.mu.Lock()
 		s.pathMarks[d] = shown
+		delete(s.rowPaths, path)
 		s.mu.Unlock()
 	}
 }
@@ -165,18 +166,30 @@ func (s *Store) keepPathMark(ctx context.Context, tx *sql.Tx, path string) error
 }
 
 // rowPath is the form in which the store keeps the history at path (see
-// above); an index run reads the key first (loadPathKey).
+// above); an index run reads the key first (loadPathKey). It is worked
+// out once a path: a run asks for each session of a history.
 func (s *Store) rowPath(path string) string {
+	s.mu.Lock()
+	row, ok := s.rowPaths[path]
+	s.mu.Unlock()
+	if ok {
+		return row
+	}
 	d := s.pathDigest(path)
 	s.mu.Lock()
 	shown, marked := s.pathMarks[d]
 	s.mu.Unlock()
+	row = path
 	if !marked {
-		if shown, _ = redactPath(path); shown == path {
-			return path
-		}
+		shown, _ = redactPath(path)
 	}
-	return shown + keyedPathMark + d
+	if shown != path {
+		row = shown + keyedPathMark + d
+	}
+	s.mu.Lock()
+	s.rowPaths[path] = row
+	s.mu.Unlock()
+	return row
 }
 
 // redactPath is path redacted name by name, each name a value of its

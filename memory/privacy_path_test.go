@@ -119,6 +119,9 @@ func TestPrivacyHistoryPaths(t *testing.T) {
 	if grew.Read != 1 || grew.NewTurns != 1 {
 		t.Errorf("after one history grew, a run read %d histories and added %d turns, want 1 and 1", grew.Read, grew.NewTurns)
 	}
+	if problems, err := s.Check(ctx); err != nil || len(problems) > 0 {
+		t.Errorf("the store's check after moving rows to their keyed paths: %v %q", err, problems)
+	}
 	known, err := s.KnownFiles(ctx)
 	if err != nil {
 		t.Fatal(err)
