@@ -129,7 +129,7 @@ func (s *Store) Context(ctx context.Context, opts ContextOptions) (*ContextDiges
 	}
 	// The digest is kept in the data directory and shown: the project and
 	// query it names are redacted as a history's text is.
-	project, _ := redact.Text(opts.Project)
+	project, _ := redactPath(opts.Project)
 	query, _ := redact.Text(opts.Query)
 	d := &ContextDigest{Project: project, Query: query, Budget: opts.Budget, Basis: ByRecency}
 	sc := Scope{Project: opts.Project}

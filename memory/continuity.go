@@ -41,6 +41,7 @@ type ledgerTurn struct {
 // planHashed). Turns are built here for their hashes only and dropped
 // again, so one session's turns are in memory at a time.
 func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Session, tomb map[string]bool, known []knownSession, full bool) ([]*sessionPlan, error) {
+	ix.s.notePathSecret(path, sessions)
 	ix.rep.Redacted += redactSessions(sessions, tomb)
 	return ix.planHashed(ctx, sessions, turnHashes(sessions, path, tomb, nil), nil, tomb, known, full)
 }

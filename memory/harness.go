@@ -16,7 +16,6 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/harness"
-	"github.com/deja-dev/deja/memory/redact"
 	"github.com/deja-dev/deja/userfile"
 )
 
@@ -75,7 +74,7 @@ func sessionProject(s harness.Session) string { return filepath.Clean(s.Project)
 // redacted as redactSession redacts a project the harness gives.
 func withProject(s harness.Session, path string) harness.Session {
 	if s.Project == "" {
-		s.Project, _ = redact.Text(filepath.Dir(path))
+		s.Project, _ = redactPath(filepath.Dir(path))
 	}
 	return s
 }

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/deja-dev/deja/chunk"
@@ -156,6 +156,9 @@ func (s *Store) index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 		return rep, err
 	}
 	defer lock.Unlock()
+	if err := s.loadPathKey(ctx); err != nil {
+		return rep, err
+	}
 	lost, err := s.repairSegments(ctx)
 	if err != nil {
 		return rep, err
@@ -252,13 +255,15 @@ func (s *Store) giveBackLog(ctx context.Context) {
 	_, _ = s.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
 }
 
-// KnownFiles lists the histories the store has indexed, deleted ones too.
+// KnownFiles lists the histories the store has indexed, deleted ones too,
+// but for those whose path held a secret: the store keeps no path of
+// theirs to open, and finds them again when a run names them.
 func (s *Store) KnownFiles(ctx context.Context) ([]string, error) {
 	paths, err := queryStrings(ctx, s.db, `SELECT path FROM files ORDER BY path`)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing files: %w", err)
 	}
-	return paths, nil
+	return slices.DeleteFunc(paths, isKeyedPath), nil
 }
 
 // registerEmbedder records the embedder's dimension, and refuses one whose
@@ -290,9 +295,9 @@ func (s *Store) registerEmbedder(ctx context.Context, emb embed.Embedder) error 
 // until its history is re-read, a session keeps its turns and vectors, and
 // recall answers from them.
 func (s *Store) track(ctx context.Context, paths []string, full bool) error {
-	known, err := s.KnownFiles(ctx)
+	known, err := queryStrings(ctx, s.db, `SELECT path FROM files`)
 	if err != nil {
-		return err
+		return fmt.Errorf("store: listing files: %w", err)
 	}
 	have := map[string]bool{}
 	for _, p := range known {
@@ -302,7 +307,7 @@ func (s *Store) track(ctx context.Context, paths []string, full bool) error {
 	for _, path := range paths {
 		// Only a regular file is tracked ahead: a path that is gone, a
 		// directory or a device is reported when it is reached.
-		if fi, err := os.Stat(path); !have[path] && err == nil && fi.Mode().IsRegular() {
+		if fi, err := os.Stat(path); !have[s.rowPath(path)] && err == nil && fi.Mode().IsRegular() {
 			fresh = append(fresh, path)
 		}
 	}
@@ -313,7 +318,7 @@ func (s *Store) track(ctx context.Context, paths []string, full bool) error {
 		for _, path := range fresh {
 			if _, err := tx.ExecContext(ctx, `
 				INSERT OR IGNORE INTO files(path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending)
-				VALUES (?, ?, -1, 0, 0, 1, x'', 0, '', 0)`, path, filepath.Dir(path)); err != nil {
+				VALUES (?, ?, -1, 0, 0, 1, x'', 0, '', 0)`, s.rowPath(path), s.rowDir(path)); err != nil {
 				return err
 			}
 		}
@@ -321,7 +326,7 @@ func (s *Store) track(ctx context.Context, paths []string, full bool) error {
 			return nil
 		}
 		for _, path := range paths {
-			if _, err := tx.ExecContext(ctx, `UPDATE files SET full_pending = 1 WHERE path = ?`, path); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE files SET full_pending = 1 WHERE path = ?`, s.rowPath(path)); err != nil {
 				return err
 			}
 		}
@@ -341,7 +346,7 @@ func (s *Store) track(ctx context.Context, paths []string, full bool) error {
 // about a file that was never indexed.
 func (s *Store) dropUntracked(ctx context.Context, path string) {
 	// Best effort: the row only makes a later run look at the file again.
-	_, _ = s.db.ExecContext(ctx, `DELETE FROM files WHERE path = ? AND size = -1`, path)
+	_, _ = s.db.ExecContext(ctx, `DELETE FROM files WHERE path = ? AND size = -1`, s.rowPath(path))
 }
 
 // write runs fn in one immediate transaction, and moves the vectors it
@@ -830,7 +835,7 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 		if w.embedFailed() {
 			return nil
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE files SET full_pending = 0 WHERE path = ?`, path)
+		_, err := tx.ExecContext(ctx, `UPDATE files SET full_pending = 0 WHERE path = ?`, ix.s.rowPath(path))
 		return err
 	})
 	if err != nil {
@@ -851,8 +856,11 @@ const putFileStateSQL = `
 
 // putFileState stores what the next index needs to know of a history.
 func (w *ledgerWriter) putFileState(path string, st fileState) error {
+	if err := w.ix.s.keepPathMark(w.ctx, w.tx, path); err != nil {
+		return err
+	}
 	_, err := w.st.fileState.ExecContext(w.ctx,
-		path, filepath.Dir(path), st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano(), st.harness, st.full)
+		w.ix.s.rowPath(path), w.ix.s.rowDir(path), st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano(), st.harness, st.full)
 	return err
 }
 
@@ -867,7 +875,7 @@ func (st *fileState) fields() []any {
 
 func (s *Store) fileState(ctx context.Context, path string) (fileState, error) {
 	var st fileState
-	err := s.db.QueryRowContext(ctx, `SELECT `+fileStateColumns+` FROM files WHERE path = ?`, path).Scan(st.fields()...)
+	err := s.db.QueryRowContext(ctx, `SELECT `+fileStateColumns+` FROM files WHERE path = ?`, s.rowPath(path)).Scan(st.fields()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return st, nil
 	}
@@ -878,7 +886,8 @@ func (s *Store) fileState(ctx context.Context, path string) (fileState, error) {
 	return st, nil
 }
 
-// fileStates reads every files row, by path.
+// fileStates reads every files row, by the path as the row keeps it
+// (rowPath).
 func (s *Store) fileStates(ctx context.Context) (map[string]fileState, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT path, `+fileStateColumns+` FROM files`)
 	if err != nil {
@@ -914,7 +923,7 @@ func (s *Store) fileSessions(ctx context.Context, path string) ([]knownSession, 
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT id, offset, header, started, present,
 			COALESCE((SELECT user FROM turns WHERE session_id = sessions.id ORDER BY turn LIMIT 1), '')
-		FROM sessions WHERE path = ?`, path)
+		FROM sessions WHERE path = ?`, s.rowPath(path))
 	if err != nil {
 		return nil, fmt.Errorf("store: reading the ledger: %w", err)
 	}
@@ -931,7 +940,7 @@ func (s *Store) fileSessions(ctx context.Context, path string) ([]knownSession, 
 }
 
 func (s *Store) tombstones(ctx context.Context, path string) (map[string]bool, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT session_id FROM tombstones WHERE path = ?`, path)
+	rows, err := s.db.QueryContext(ctx, `SELECT session_id FROM tombstones WHERE path = ?`, s.rowPath(path))
 	if err != nil {
 		return nil, fmt.Errorf("store: reading tombstones: %w", err)
 	}

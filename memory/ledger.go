@@ -530,7 +530,7 @@ func (w *ledgerWriter) upsertSession(path, harnessName string, s harness.Session
 	if v, ok := startedNS(s); ok {
 		ns = v
 	}
-	_, err := w.st.session.ExecContext(w.ctx, s.ID, path, sessionProject(s), s.Ordinal, started, ns, s.Header, s.Offset, s.End,
+	_, err := w.st.session.ExecContext(w.ctx, s.ID, w.ix.s.rowPath(path), sessionProject(s), s.Ordinal, started, ns, s.Header, s.Offset, s.End,
 		harnessName, s.Parent, s.Subagent, s.Marker)
 	return err
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/deja-dev/deja/memory/redact/redacttest"
 )
 
@@ -25,15 +27,21 @@ func lineShapes(step int) []redacttest.Shape {
 }
 
 // sideHistories writes histories whose secrets are in the fields beside
-// the messages: a Claude Code cwd and summary title, a Codex cwd, an
-// aider command and file, a Gemini CLI .project_root, an OpenCode
-// session's title and directory and an assistant message's cwd, and lines
+// the messages: a Claude Code cwd and summary title, a Codex cwd (.jsonl
+// and .jsonl.zst), an aider command and file, a Gemini CLI .project_root
+// (.jsonl and .json), an OpenCode session's title and directory and an
+// assistant message's cwd (JSON storage and SQLite), and lines
 // a reader warns about, quoting them (a record type, a session ID of the
 // wrong shape). Each session's one message says "zebracornflux" so it can
 // be found.
 func sideHistories(t *testing.T, dir string, shapes []redacttest.Shape) []string {
 	t.Helper()
 	write := func(path, data string) string { return writeFileAt(t, path, data) }
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
 	var paths []string
 	var md strings.Builder
 	for i, c := range shapes {
@@ -45,11 +53,15 @@ func sideHistories(t *testing.T, dir string, shapes []redacttest.Shape) []string
 			fmt.Sprintf(`{"type":"summary","summary":%s,"leafUuid":"a%d"}`+"\n", js("title "+secret), i)+
 				fmt.Sprintf(`{"type":%s,"uuid":"x%d"}`+"\n", js(secret), i)+
 				fmt.Sprintf(`{"type":"user","uuid":"u%d","sessionId":%q,"cwd":%s,"timestamp":%q,"message":{"role":"user","content":"zebracornflux claude"}}`+"\n", i, claudeID, js(cwd), ts)))
-		codexID := fmt.Sprintf("019b55c1-d022-7061-bbb9-%012d", i)
-		paths = append(paths, write(filepath.Join(dir, "codex", "rollout-2025-12-25T13-45-23-"+codexID+".jsonl"),
-			fmt.Sprintf(`{"timestamp":"2025-12-25T13:00:00.000Z","type":"session_meta","payload":{"id":%q,"timestamp":"2025-12-25T13:45:23.746Z","cwd":%s,"originator":"codex_cli_rs","cli_version":"0.77.0","source":"cli","model_provider":"openai"}}`+"\n", codexID, js(cwd))+
-				fmt.Sprintf(`{"timestamp":%q,"type":%s,"payload":{}}`+"\n", ts, js(secret))+
-				fmt.Sprintf(`{"timestamp":%q,"type":"event_msg","payload":{"type":"user_message","message":"zebracornflux codex"}}`+"\n", ts)))
+		rollout := func(id string) string {
+			return fmt.Sprintf(`{"timestamp":"2025-12-25T13:00:00.000Z","type":"session_meta","payload":{"id":%q,"timestamp":"2025-12-25T13:45:23.746Z","cwd":%s,"originator":"codex_cli_rs","cli_version":"0.77.0","source":"cli","model_provider":"openai"}}`+"\n", id, js(cwd)) +
+				fmt.Sprintf(`{"timestamp":%q,"type":%s,"payload":{}}`+"\n", ts, js(secret)) +
+				fmt.Sprintf(`{"timestamp":%q,"type":"event_msg","payload":{"type":"user_message","message":"zebracornflux codex"}}`+"\n", ts)
+		}
+		codexID, zstID := fmt.Sprintf("019b55c1-d022-7061-bbb9-%012d", i), fmt.Sprintf("019b55c1-d022-7061-bbbb-%012d", i)
+		zst := enc.EncodeAll([]byte(rollout(zstID)), nil)
+		paths = append(paths, write(filepath.Join(dir, "codex", "rollout-2025-12-25T13-45-23-"+codexID+".jsonl"), rollout(codexID)),
+			write(filepath.Join(dir, "codex", "rollout-2025-12-25T13-45-23-"+zstID+".jsonl.zst"), string(zst)))
 		// A Codex rollout whose session ID is the secret: refused, and
 		// the refusal names the ID.
 		paths = append(paths, write(filepath.Join(dir, "codex", fmt.Sprintf("rollout-2025-12-25T13-45-23-bad%d.jsonl", i)),
@@ -61,7 +73,9 @@ func sideHistories(t *testing.T, dir string, shapes []redacttest.Shape) []string
 		paths = append(paths, write(filepath.Join(project, "chats", "session-2026-05-01T10-00-1111111"+fmt.Sprint(i%10)+".jsonl"),
 			fmt.Sprintf(`{"sessionId":"11111111-aaaa-4bbb-8ccc-%012d","projectHash":"bb97ae4cdb5b0dd7e32b198a7ebcb35332fca3343779f0895ffb11258627aa8f","startTime":"2026-04-24T23:16:28.708Z","lastUpdated":"2026-04-24T23:16:28.708Z","kind":"main"}`+"\n", i)+
 				fmt.Sprintf(`{"id":"u%d","timestamp":%q,"type":"user","content":[{"text":"zebracornflux gemini"}]}`+"\n", i, ts)+
-				fmt.Sprintf(`{"id":"x%d","timestamp":%q,"type":%s,"content":[]}`+"\n", i, ts, js(secret))))
+				fmt.Sprintf(`{"id":"x%d","timestamp":%q,"type":%s,"content":[]}`+"\n", i, ts, js(secret))),
+			write(filepath.Join(project, "chats", "session-2025-09-28T10-46-3333333"+fmt.Sprint(i%10)+".json"),
+				fmt.Sprintf(`{"sessionId":"33333333-cccc-4ddd-8eee-%012d","projectHash":"bb97ae4cdb5b0dd7e32b198a7ebcb35332fca3343779f0895ffb11258627aa8f","startTime":"2025-09-28T10:46:25.456Z","lastUpdated":"2025-09-28T12:22:25.235Z","messages":[{"id":"m%d","timestamp":%q,"type":"user","content":"zebracornflux gemini json"}]}`, i, i, ts)))
 	}
 	paths = append(paths, write(filepath.Join(dir, "aider", ".aider.chat.history.md"), md.String()))
 	root := filepath.Join(dir, "opencode", "storage")
@@ -73,7 +87,12 @@ func sideHistories(t *testing.T, dir string, shapes []redacttest.Shape) []string
 		write(filepath.Join(root, "session", "message", id, a+".json"), fmt.Sprintf(`{"id":%q,"role":"assistant","mode":"build","path":{"cwd":%s,"root":"/"},"time":{"created":%d,"completed":%d},"sessionID":%q}`, a, js("/home/dev/q "+c.Text), created+1, created+2, id))
 		write(filepath.Join(root, "session", "part", id, u, "prt_1.json"), fmt.Sprintf(`{"id":"prt_1","type":"text","text":"zebracornflux opencode","messageID":%q,"sessionID":%q}`, u, id))
 	}
-	return append(paths, root)
+	var texts []string
+	for _, c := range shapes {
+		texts = append(texts, c.Text)
+	}
+	db := openCodeDB(t, filepath.Join(dir, "opencode-db", "opencode.db"), texts, func(text string) string { return "/home/dev/r " + text })
+	return append(paths, root, db)
 }
 
 // Issue 27, item 3: a secret in a field beside the messages (a project
@@ -85,8 +104,14 @@ func TestPrivacySideFieldsAndWarnings(t *testing.T) {
 	ctx := context.Background()
 	s, dir, rep := indexEveryReader(t, sideHistories(t, t.TempDir(), shapes))
 	for _, h := range everyReader {
-		if list, err := s.Sessions(ctx, Scope{Harness: h.Name()}); err != nil || len(list) < len(shapes) {
-			t.Fatalf("%s: %d sessions stored (%v), want %d: the test does not reach it", h.Name(), len(list), err, len(shapes))
+		// Codex, Gemini CLI and OpenCode: a session a shape in each of
+		// their two forms.
+		want := len(shapes)
+		if h.Name() != "claude" && h.Name() != "aider" {
+			want *= 2
+		}
+		if list, err := s.Sessions(ctx, Scope{Harness: h.Name()}); err != nil || len(list) < want {
+			t.Fatalf("%s: %d sessions stored (%v), want %d: the test does not reach it", h.Name(), len(list), err, want)
 		}
 	}
 	if len(rep.Problems) < len(shapes) {

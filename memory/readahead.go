@@ -171,7 +171,7 @@ func (ix *indexer) readAhead(ctx context.Context, paths []string) <-chan *fileJo
 // channel made; readWindows fills it.
 func (ix *indexer) openFile(ctx context.Context, path string, known map[string]fileState) *fileJob {
 	job := &fileJob{path: path}
-	st, ok := known[path]
+	st, ok := known[ix.s.rowPath(path)]
 	if known == nil {
 		var err error
 		if st, err = ix.s.fileState(ctx, path); err != nil {
@@ -358,6 +358,7 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 			Location:     ix.opts.Location,
 		})
 		shiftLines(wj.hist.Sessions, lines.n)
+		ix.s.notePathSecret(job.path, wj.hist.Sessions)
 		wj.redacted = redactSessions(wj.hist.Sessions, job.tomb)
 		for _, sess := range wj.hist.Sessions {
 			parsed[sess.ID] = true

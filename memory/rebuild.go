@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -89,6 +90,8 @@ func (sal *Salvage) read(ctx context.Context, dir string) {
 	if sal.Files, err = queryStrings(ctx, db, `SELECT path FROM files`); err != nil {
 		sal.Problems = append(sal.Problems, fmt.Sprintf("the list of histories indexed cannot be read (%v): only those 'deja sources' finds are indexed again; 'deja index PATH' indexes the others", err))
 	}
+	// A path kept in its keyed form is no path to read again.
+	sal.Files = slices.DeleteFunc(sal.Files, isKeyedPath)
 	if sal.Sessions, err = salvageSessions(ctx, db, `SELECT id, path FROM sessions`); err != nil {
 		if sal.Sessions = segmentSessions(dir); len(sal.Sessions) > 0 {
 			sal.Problems = append(sal.Problems, fmt.Sprintf("the list of sessions cannot be read (%v): those the vector segments name (with their project) stand for it", err))

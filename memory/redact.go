@@ -23,7 +23,7 @@ import (
 func redactSession(s *harness.Session) int {
 	var n, k int
 	s.Header, n = redact.Header(s.Header)
-	s.Project, k = redact.Text(s.Project)
+	s.Project, k = redactPath(s.Project)
 	n += k
 	for i := range s.Messages {
 		var k int
@@ -87,7 +87,7 @@ func redactLines(lines []string) []string {
 func redactRemote(turns []RemoteTurn) []RemoteTurn {
 	out := make([]RemoteTurn, len(turns))
 	for i, t := range turns {
-		t.Project, _ = redact.Text(t.Project)
+		t.Project, _ = redactPath(t.Project)
 		t.Person, _ = redact.Text(t.Person)
 		t.Origin, _ = redact.Text(t.Origin)
 		t.User, _ = redact.Text(t.User)

@@ -50,6 +50,13 @@ type Store struct {
 	// floats are the pending floats of each open write transaction.
 	floatsMu sync.Mutex
 	floats   map[*sql.Tx]*pendingFloats
+	// pathKey is the key of the digests of history paths that hold a
+	// secret, pathMarks the paths marked as spelling a cwd that holds
+	// one, by digest, and rowPaths the form of each path a run asked for
+	// (historypath.go); under mu, read by an index run.
+	pathKey   []byte
+	pathMarks map[string]string
+	rowPaths  map[string]string
 }
 
 // Open opens the store in dir, creating the directory and the database when

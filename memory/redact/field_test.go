@@ -29,6 +29,22 @@ func TestFieldShapes(t *testing.T) {
 	t.Logf("secrets: %d of %d redacted", len(shapes)-leaked, len(shapes))
 }
 
+// A command line or a file name made of a secret holds it on one line,
+// its blanks joined: every shape is gone from that line too (a private
+// key flattened so kept its short last line).
+func TestFieldShapesOnOneLine(t *testing.T) {
+	for _, c := range redacttest.FieldShapes() {
+		line := strings.Join(strings.Fields(c.Text), " ")
+		got, n := Text(line)
+		for _, v := range c.Values {
+			if strings.Contains(got, v) {
+				t.Errorf("%s (%s): %q survived %d redactions in\n%s", c.Name, c.Family, v, n, got)
+				break
+			}
+		}
+	}
+}
+
 func TestFieldLookalikes(t *testing.T) {
 	looks := redacttest.FieldLookalikes()
 	if len(looks) < 150 {

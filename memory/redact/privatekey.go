@@ -6,9 +6,12 @@ package redact
 // JSON; a pasted block is often cut short, so the END line is optional.
 // Lines are found by their content whatever surrounds it: trailing spaces,
 // lines of only spaces, CRLF, an indentation or a "> " quote before each.
+// A block whose lines were joined by spaces (a command line or a file
+// name made of it, a key pasted flat) is taken up to its END line.
 var privateKeyBlock = anchor(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----` +
-	`(?:[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t>]*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: [A-Za-z0-9,-]+)?)*` +
-	`(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?`)
+	`(?:(?:[ \t>]+(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: [A-Za-z0-9,-]+))+[ \t>]+-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----` +
+	`|(?:[ \t]*(?:\r?\n|\\r\\n|\\n)[ \t>]*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+: [A-Za-z0-9,-]+)?)*` +
+	`(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?)`)
 
 // hasKeyMaterial rejects a BEGIN line with no key after it: prose about
 // the format, or a "..." placeholder. Public keys and certificates never

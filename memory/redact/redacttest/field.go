@@ -89,14 +89,16 @@ func FieldShapes() []Shape {
 		lines := wrap(base64.StdEncoding.EncodeToString(g.bytes(300)))
 		begin, end := "-----BEGIN "+lbl+"-----", "-----END "+lbl+"-----"
 		body := strings.Join(lines, "\n")
-		first, last := lines[0], lines[len(lines)-2]
-		add("pem", lbl+" with a trailing space on BEGIN", begin+" \n"+body+"\n"+end, first, last)
-		add("pem", lbl+" after a whitespace-only line", begin+"\n   \n"+body+"\n"+end, first, last)
-		add("pem", lbl+" with trailing spaces on every line", begin+"  \n"+strings.Join(lines, "  \n")+"  \n"+end+"  ", first, last)
-		add("pem", lbl+" with CRLF", begin+"\r\n"+strings.Join(lines, "\r\n")+"\r\n"+end+"\r\n", first, last)
-		add("pem", lbl+" indented in YAML", "tls:\n  key: |\n    "+begin+"\n    "+strings.Join(lines, "\n    ")+"\n    "+end+"\n  cert: cert.pem", first, last)
-		add("pem", lbl+" with escaped newlines in JSON", `{"private_key": "`+begin+`\n`+strings.Join(lines, `\n`)+`\n`+end+`\n"}`, first, last)
-		add("pem", lbl+" quoted in markdown", "> "+begin+"\n> "+strings.Join(lines, "\n> ")+"\n> "+end, first, last)
+		// The short last line is key material too: a flattened block must
+		// not leave it behind.
+		first, last, tail := lines[0], lines[len(lines)-2], lines[len(lines)-1]
+		add("pem", lbl+" with a trailing space on BEGIN", begin+" \n"+body+"\n"+end, first, last, tail)
+		add("pem", lbl+" after a whitespace-only line", begin+"\n   \n"+body+"\n"+end, first, last, tail)
+		add("pem", lbl+" with trailing spaces on every line", begin+"  \n"+strings.Join(lines, "  \n")+"  \n"+end+"  ", first, last, tail)
+		add("pem", lbl+" with CRLF", begin+"\r\n"+strings.Join(lines, "\r\n")+"\r\n"+end+"\r\n", first, last, tail)
+		add("pem", lbl+" indented in YAML", "tls:\n  key: |\n    "+begin+"\n    "+strings.Join(lines, "\n    ")+"\n    "+end+"\n  cert: cert.pem", first, last, tail)
+		add("pem", lbl+" with escaped newlines in JSON", `{"private_key": "`+begin+`\n`+strings.Join(lines, `\n`)+`\n`+end+`\n"}`, first, last, tail)
+		add("pem", lbl+" quoted in markdown", "> "+begin+"\n> "+strings.Join(lines, "\n> ")+"\n> "+end, first, last, tail)
 	}
 	pemKey := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Join(wrap(base64.StdEncoding.EncodeToString(g.bytes(600))), "\n") + "\n-----END RSA PRIVATE KEY-----\n"
 	keyData := base64.StdEncoding.EncodeToString([]byte(pemKey))
