@@ -67,24 +67,31 @@ var metadataTypes = map[string]bool{
 // resumed session appends to its file (§1.7) and its copied history must
 // be seen again to be recognised.
 func Parse(data []byte, opts harness.ParseOptions) *harness.History {
-	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, byKey: map[string]*state{}, seen: map[string]bool{}}
-	p.own = fileSessionID(opts.Path)
-	if p.own == "" {
-		p.own = lastSessionID(data)
+	own := fileSessionID(opts.Path)
+	if own == "" {
+		own = lastSessionID(data)
 	}
+	p := newParser(opts, own, json.ZeroCopy)
+	lines := harness.NewLines(data)
+	end := 0
+	for lines.Next() {
+		if p.Line(lines) {
+			end = lines.End()
+		}
+	}
+	return p.Finish(opts.Offset + int64(end))
+}
+
+// newParser starts the parse of a transcript whose session id is own ("":
+// its file's name), decoding with flags.
+func newParser(opts harness.ParseOptions, own string, flags json.ParseFlags) *parser {
+	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, byKey: map[string]*state{}, seen: map[string]bool{}, flags: flags}
+	p.own = own
 	if p.own == "" {
 		// Lines without a sessionId at all: the file's name is the id.
 		p.own = strings.TrimSuffix(filepath.Base(opts.Path), ".jsonl")
 	}
-	lines := harness.NewLines(data)
-	end := 0
-	for lines.Next() {
-		if p.line(lines) {
-			end = lines.End()
-		}
-	}
-	p.finish(opts.Offset + int64(end))
-	return p.hist
+	return p
 }
 
 type parser struct {
@@ -100,6 +107,9 @@ type parser struct {
 	parent string
 	seen   map[string]bool
 	warn   harness.Warnings
+	// flags decode each line: ZeroCopy for bytes held whole, none for
+	// lines streamed (see Reader.Stream), whose bytes are let go.
+	flags json.ParseFlags
 }
 
 // state is one session being built.
@@ -108,9 +118,9 @@ type state struct {
 	turn int
 }
 
-// line handles one line and reports whether it was consumed (a partial
+// Line handles one line and reports whether it was consumed (a partial
 // last line that is not yet complete JSON is not).
-func (p *parser) line(l *harness.Lines) bool {
+func (p *parser) Line(l *harness.Lines) bool {
 	raw := bytes.TrimSpace(l.Line)
 	if len(raw) == 0 {
 		return true
@@ -123,7 +133,7 @@ func (p *parser) line(l *harness.Lines) bool {
 		return true
 	}
 	var ln line
-	if _, err := json.Parse(raw, &ln, json.ZeroCopy); err != nil {
+	if _, err := json.Parse(raw, &ln, p.flags); err != nil {
 		if l.Partial {
 			return false
 		}
@@ -350,10 +360,10 @@ func injected(s string) bool {
 		strings.HasPrefix(s, "[Request interrupted by user")
 }
 
-// finish closes the sessions: each ends where the parse stopped; the own
-// session gets the parent it was resumed from. A transcript with no
-// message and no record (a summary-only file, §1.7) has no session.
-func (p *parser) finish(end int64) {
+// Finish closes the sessions: each ends at end, where the parse stopped;
+// the own session gets the parent it was resumed from. A transcript with
+// no message and no record (a summary-only file, §1.7) has no session.
+func (p *parser) Finish(end int64) *harness.History {
 	ordinal := p.opts.FirstOrdinal
 	if ordinal == 0 {
 		ordinal = 1
@@ -371,6 +381,7 @@ func (p *parser) finish(end int64) {
 		p.hist.Sessions = append(p.hist.Sessions, st.sess)
 	}
 	p.hist.Warnings = p.warn.List()
+	return p.hist
 }
 
 func parseTime(s string) time.Time {

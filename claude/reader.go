@@ -16,8 +16,8 @@ const Name = "claude"
 type Reader struct{}
 
 var (
-	_ harness.FileReader = Reader{}
-	_ harness.Resumer    = Reader{}
+	_ harness.LineStreamer = Reader{}
+	_ harness.Resumer      = Reader{}
 )
 
 // Name returns "claude".
@@ -26,6 +26,17 @@ func (Reader) Name() string { return Name }
 // Parse parses one transcript; see the package function Parse.
 func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
 	return Parse(data, opts)
+}
+
+// Streams reports a transcript named by its session id: one of another
+// name takes its id from its last lines (lastSessionID), and is read
+// whole.
+func (Reader) Streams(path string, head []byte) bool { return fileSessionID(path) != "" }
+
+// Stream starts the parse of a transcript that Streams, its lines decoded
+// into strings of their own.
+func (Reader) Stream(opts harness.ParseOptions) harness.LineParser {
+	return newParser(opts, fileSessionID(opts.Path), 0)
 }
 
 // errNotTranscript is Sniff's answer for a file that is not one.

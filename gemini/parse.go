@@ -41,15 +41,31 @@ const IDPrefix = "gemini-"
 // unknown record types and a truncated file are skipped and counted in
 // Warnings.
 func Parse(data []byte, opts Options) *harness.History {
-	p := &parser{opts: opts, conv: conversation{index: map[string]int{}}, warn: warnings{}}
-	end := int64(len(data))
 	if isLegacy(data, opts.Path) {
+		p := newParser(opts)
 		p.readLegacy(data)
-	} else {
-		end = p.readJSONL(data)
+		return p.Finish(opts.Offset + int64(len(data)))
 	}
-	h := &harness.History{Path: opts.Path}
-	if s, ok := p.session(opts.Offset, opts.Offset+end); ok {
+	p := newParser(opts)
+	lines := harness.NewLines(data)
+	end := 0
+	for lines.Next() {
+		if p.Line(lines) {
+			end = lines.End()
+		}
+	}
+	return p.Finish(opts.Offset + int64(end))
+}
+
+func newParser(opts Options) *parser {
+	return &parser{opts: opts, conv: conversation{index: map[string]int{}}, warn: warnings{}}
+}
+
+// Finish returns the history: its session, when it has one, ending at
+// end.
+func (p *parser) Finish(end int64) *harness.History {
+	h := &harness.History{Path: p.opts.Path}
+	if s, ok := p.session(p.opts.Offset, end); ok {
 		h.Sessions = []harness.Session{s}
 	}
 	h.Warnings = p.warn.list()
@@ -78,29 +94,25 @@ type parser struct {
 	conv  conversation
 	warn  warnings
 	scan  jsonscan.Scanner
+	// begun: a line was read, so a byte order mark is no longer first.
+	begun bool
 }
 
-// readJSONL replays the recording line by line and returns how many bytes
-// of data it consumed: an unterminated last line that is not yet whole
-// JSON is the CLI still writing, left for the next read.
-func (p *parser) readJSONL(data []byte) int64 {
-	pos, n := 0, 0
-	if bytes.HasPrefix(data, utf8BOM) {
-		pos = len(utf8BOM)
+// Line replays one line of a JSONL recording: an unterminated last line
+// that is not yet whole JSON is the CLI still writing, left for the next
+// read.
+func (p *parser) Line(l *harness.Lines) bool {
+	raw := l.Line
+	if !p.begun {
+		p.begun = true
+		raw = bytes.TrimPrefix(raw, utf8BOM)
 	}
-	for pos < len(data) {
-		n++
-		raw := data[pos:]
-		next := len(data)
-		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
-			raw, next = raw[:i], pos+i+1
-		} else if !json.Valid(bytes.TrimSpace(raw)) {
-			return int64(pos)
-		}
-		pos = next
-		p.line(bytes.TrimSpace(raw), n)
+	raw = bytes.TrimSpace(raw)
+	if l.Partial && !json.Valid(raw) {
+		return false
 	}
-	return int64(pos)
+	p.line(raw, l.Number)
+	return true
 }
 
 // line applies one JSONL line to the conversation.

@@ -56,12 +56,27 @@ func (Reader) Sniff(path string, head []byte) error {
 
 // Parse parses one recording; see the package function Parse.
 func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
-	return Parse(data, Options{
+	return Parse(data, options(opts))
+}
+
+func options(opts harness.ParseOptions) Options {
+	return Options{
 		Path:         opts.Path,
 		Offset:       opts.Offset,
 		FirstOrdinal: opts.FirstOrdinal,
 		Project:      ProjectResolver(opts.Path),
-	})
+	}
+}
+
+var _ harness.LineStreamer = Reader{}
+
+// Streams reports a JSONL recording; the legacy single JSON object is
+// read whole.
+func (Reader) Streams(path string, head []byte) bool { return filepath.Ext(path) == ".jsonl" }
+
+// Stream starts the parse of a JSONL recording, line by line.
+func (Reader) Stream(opts harness.ParseOptions) harness.LineParser {
+	return newParser(options(opts))
 }
 
 var _ harness.Resumer = Reader{}

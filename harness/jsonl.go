@@ -15,8 +15,10 @@ type Lines struct {
 	data []byte
 	pos  int
 	n    int
+	// base is where data starts in what is walked (ParseStream's chunks).
+	base int
 	// Line is the current line without its line end; Number is 1-based
-	// and Offset is its byte offset in data.
+	// and Offset is its byte offset in what is walked.
 	Line    []byte
 	Number  int
 	Offset  int
@@ -32,7 +34,7 @@ func (l *Lines) Next() bool {
 		return false
 	}
 	l.n++
-	l.Number, l.Offset = l.n, l.pos
+	l.Number, l.Offset = l.n, l.base+l.pos
 	rest := l.data[l.pos:]
 	i := bytes.IndexByte(rest, '\n')
 	if i < 0 {
@@ -45,7 +47,7 @@ func (l *Lines) Next() bool {
 }
 
 // End is the offset just past the current line.
-func (l *Lines) End() int { return l.pos }
+func (l *Lines) End() int { return l.base + l.pos }
 
 // RelPath writes p relative to the session's working directory cwd when it
 // lies under it, with "/" separators; other paths are returned cleaned.

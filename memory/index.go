@@ -48,6 +48,9 @@ type IndexOptions struct {
 	// window replaces windowSize when set, so a test can parse a history
 	// a session at a time.
 	window int
+	// chunk replaces the bytes of lines a streamed history's parse is
+	// handed at a time (harness.ParseStream), so a test can cut it small.
+	chunk int
 	// limits replace the bounds on what a history hands its reader
 	// (harness.MaxLine, MaxDecoded), so a test stays small.
 	limits harness.Limits
@@ -586,7 +589,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 			if err != nil {
 				return err
 			}
-			data, offset := wj.data, wj.offset
+			offset := wj.offset
 			last = wj.last
 			ix.progress(Progress{Phase: "parsing", FileBytes: offset, FileSize: fi.Size()})
 			ix.readTo = offset + int64(wj.size)
@@ -605,20 +608,17 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 			// ID is reserved, and the window parsed again, until every
 			// taken ID names the session it named before; each pass
 			// reserves one more known ID, so this ends.
-			if !inStep && data == nil {
-				// letGo keeps the bytes of a history with known sessions.
-				return fmt.Errorf("%s: its bytes were let go before they were parsed again", path)
-			}
 			for !inStep {
-				hist = harness.ParseFile(fr, data, harness.ParseOptions{
+				hist, err = ix.parseAgain(job, wj, harness.ParseOptions{
 					Path:         path,
 					Offset:       offset,
 					FirstOrdinal: wj.ordinal,
 					Reserved:     func(id string) bool { return reserved[id] || parsedID[id] },
 					Location:     ix.opts.Location,
 				})
-				// The parser numbers lines from the start of what it reads.
-				shiftLines(hist.Sessions, wj.lines)
+				if err != nil {
+					return err
+				}
 				if plans, err = ix.plan(ctx, path, hist.Sessions, tomb, known, full); err != nil {
 					return err
 				}
@@ -722,17 +722,28 @@ func nextWindow(ctx context.Context, job *fileJob) (windowJob, error) {
 // sessionStarter is implemented by a FileReader whose sessions each begin
 // at a line its parser takes as a session start whatever came before
 // (aider's header): such a history is read a window of whole sessions at a
-// time (see windowReader). Other histories are read whole.
+// time (see windowReader). A harness.LineStreamer's history is parsed as
+// its lines are read (see streamWindow); other histories are read whole.
 type sessionStarter interface {
 	SessionStart() []byte
 }
 
+// opened is a history opened for reading by source.
+type opened struct {
+	src io.ReadSeekCloser
+	// marker is the session start its windows end at; stream, when set,
+	// parses it as its lines are read; neither: it was read whole, and
+	// dropped are the warnings for the lines that dropped.
+	marker  []byte
+	stream  harness.LineStreamer
+	dropped []string
+}
+
 // source opens a history for reading from its first byte, after checking
-// that its harness reads it, and returns the session start its windows
-// end at (nil: read it whole). A history read whole is read through
-// harness.ReadAll's bounds, decoded first when it must be; the warnings
-// are for the lines it dropped.
-func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser, []byte, []string, error) {
+// that its harness reads it, and says how it is read: a window at a time,
+// streamed, or whole. A history read whole is read through
+// harness.ReadAll's bounds, decoded first when it must be.
+func (ix *indexer) source(path string, fr harness.FileReader) (opened, error) {
 	// Not os.Open: the path may have become a FIFO since it was looked at.
 	open := func(p string) (*os.File, error) {
 		f, _, err := userfile.Open(p)
@@ -744,13 +755,14 @@ func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser
 	f, err := open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil, nil, err
+			return opened{}, err
 		}
-		return nil, nil, nil, fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
+		return opened{}, fmt.Errorf("%s: %v, skipped (check its permissions)", path, unwrapPath(err))
 	}
 	starter, windowed := fr.(sessionStarter)
+	streamer, streams := fr.(harness.LineStreamer)
 	dec, decodes := fr.(harness.Decoder)
-	if windowed && !decodes {
+	if (windowed || streams) && !decodes {
 		head := make([]byte, sniffBytes)
 		n, err := io.ReadFull(f, head)
 		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -761,19 +773,24 @@ func (ix *indexer) source(path string, fr harness.FileReader) (io.ReadSeekCloser
 		}
 		if err != nil {
 			f.Close()
-			return nil, nil, nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+			return opened{}, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 		}
-		return f, starter.SessionStart(), nil, nil
+		switch {
+		case windowed:
+			return opened{src: f, marker: starter.SessionStart()}, nil
+		case streamer.Streams(path, head[:n]):
+			return opened{src: f, stream: streamer}, nil
+		}
 	}
 	data, dropped, err := harness.ReadAll(path, f, dec, ix.opts.limits)
 	f.Close()
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
+		return opened{}, fmt.Errorf("%s: %v, skipped", path, unwrapPath(err))
 	}
 	if err := fr.Sniff(path, data); err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %v, skipped", path, err)
+		return opened{}, fmt.Errorf("%s: %v, skipped", path, err)
 	}
-	return heldBytes{bytes.NewReader(data), data}, nil, dropped, nil
+	return opened{src: heldBytes{bytes.NewReader(data), data}, dropped: dropped}, nil
 }
 
 // heldBytes is a history read whole, as a ReadSeeker with a Close that

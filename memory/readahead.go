@@ -63,6 +63,7 @@ type fileJob struct {
 	fr       harness.FileReader
 	src      io.ReadSeekCloser
 	marker   []byte
+	stream   harness.LineStreamer
 	from     int64
 	ordinal  int
 	lines    int
@@ -222,7 +223,7 @@ func (ix *indexer) openFile(ctx context.Context, path string, known map[string]f
 		job.err = fmt.Errorf("%s: harness %s reads no files, skipped", path, reader.Name())
 		return job
 	}
-	src, marker, dropped, err := ix.source(path, fr)
+	o, err := ix.source(path, fr)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			// Deleted since the Stat: the same as deleted before it.
@@ -236,7 +237,7 @@ func (ix *indexer) openFile(ctx context.Context, path string, known map[string]f
 		job.err = err
 		return job
 	}
-	job.read, job.fi, job.fr, job.src, job.marker, job.dropped = true, fi, fr, src, marker, dropped
+	job.read, job.fi, job.fr, job.src, job.marker, job.stream, job.dropped = true, fi, fr, o.src, o.marker, o.stream, o.dropped
 
 	// Re-read from the start of the last known session when the bytes
 	// before it are the ones already read; any other change (the file
@@ -246,7 +247,7 @@ func (ix *indexer) openFile(ctx context.Context, path string, known map[string]f
 	lines := &lineCounter{}
 	job.from, job.ordinal = 0, 1
 	if !job.full && st.known && st.harness == fr.Name() && fi.Size() >= st.size {
-		if n, err := io.CopyN(io.MultiWriter(sum, lines), src, st.lastOffset); err == nil && n == st.lastOffset {
+		if n, err := io.CopyN(io.MultiWriter(sum, lines), o.src, st.lastOffset); err == nil && n == st.lastOffset {
 			job.incrReal = bytes.Equal(sum.Sum(nil), st.fingerprint)
 		}
 	}
@@ -256,7 +257,7 @@ func (ix *indexer) openFile(ctx context.Context, path string, known map[string]f
 		sum.Reset()
 	}
 	job.sum = sum
-	if _, err := src.Seek(job.from, io.SeekStart); err != nil {
+	if _, err := o.src.Seek(job.from, io.SeekStart); err != nil {
 		job.fail(fmt.Errorf("%s: %v, skipped", path, unwrapPath(err)))
 		return job
 	}
@@ -300,6 +301,9 @@ func (job *fileJob) fail(err error) {
 // ends, and returns the embedder for what follows (nil once a call
 // failed).
 func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embedder) embed.Embedder {
+	if job.stream != nil {
+		return ix.streamWindow(ctx, job, emb)
+	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	job.setStop(stop)
@@ -377,7 +381,7 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 			wj.data, data = nil, nil
 			job.src = heldBytes{Reader: bytes.NewReader(nil)}
 		}
-		wj.sigs, wj.made, emb = ix.cutWindow(ctx, job, wj.hist.Sessions, emb)
+		wj.sigs, wj.made, emb = ix.cutWindow(ctx, job, wj.hist.Sessions, wj.size, emb)
 		if last {
 			if bound != nil {
 				job.dropped = append(job.dropped, bound.Warnings()...)
@@ -398,6 +402,96 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 		}
 	}
 	return emb
+}
+
+// streamWindow is readWindows for a history its harness parses as its
+// lines are read (harness.LineStreamer): one window, whose bytes are read
+// a chunk of lines at a time and let go as they are parsed, so that
+// memory follows what the parse keeps, not the file. Its sessions all
+// start where the reading starts, so the fingerprint covers the bytes
+// before it, hashed when the history was opened.
+func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Embedder) embed.Embedder {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	job.setStop(stop)
+	defer close(job.windows)
+	defer job.src.Close()
+	wj := windowJob{offset: job.from, last: true, ordinal: job.ordinal, lines: job.lines}
+	reserved := reservedIDs(job.known, job.incrReal, job.from)
+	bound := harness.NewLineBound(job.src, ix.opts.limits, job.lines)
+	hist, size, err := harness.ParseStream(job.stream, bound, ix.opts.chunk, job.lines, harness.ParseOptions{
+		Path:         job.path,
+		Offset:       job.from,
+		FirstOrdinal: job.ordinal,
+		Reserved:     func(id string) bool { return reserved[id] },
+		Location:     ix.opts.Location,
+	})
+	wj.size = int(size)
+	if err != nil {
+		wj.err = fmt.Errorf("reading: %v", unwrapPath(err))
+		send(ctx, job.windows, wj)
+		return emb
+	}
+	wj.hist = hist
+	wj.redacted = redactSessions(hist.Sessions, job.tomb)
+	job.fingerprint = job.sum.Sum(nil)
+	for _, sess := range hist.Sessions {
+		if sess.Offset != job.from {
+			// Not the harness's promise: no fingerprint, so the next
+			// run reads the history whole.
+			job.fingerprint = nil
+		}
+	}
+	wj.sigs, wj.made, emb = ix.cutWindow(ctx, job, hist.Sessions, wj.size, emb)
+	job.dropped = append(job.dropped, bound.Warnings()...)
+	if after, err := os.Stat(job.path); err == nil && after.ModTime().UnixNano() != job.fi.ModTime().UnixNano() {
+		job.rewritten = true
+	}
+	if job.staged {
+		if wj.held = min(int64(wj.size), readAheadBytes); ix.ahead.Acquire(ctx, wj.held) != nil {
+			return emb
+		}
+	}
+	if !send(ctx, job.windows, wj) {
+		ix.giveBack(wj)
+	}
+	return emb
+}
+
+// parseAgain parses a window again with opts, for the writer (see
+// reserveTakenIDs): from its bytes, or from the file for a history
+// streamed. A history streamed that changed since is marked rewritten,
+// so the next run looks at it again.
+func (ix *indexer) parseAgain(job *fileJob, wj windowJob, opts harness.ParseOptions) (*harness.History, error) {
+	if job.stream == nil {
+		if wj.data == nil {
+			// letGo keeps the bytes of a history with known sessions.
+			return nil, errors.New("its bytes were let go before they were parsed again")
+		}
+		hist := harness.ParseFile(job.fr, wj.data, opts)
+		// The parser numbers lines from the start of what it reads.
+		shiftLines(hist.Sessions, wj.lines)
+		return hist, nil
+	}
+	o, err := ix.source(job.path, job.fr)
+	if err != nil {
+		return nil, err
+	}
+	defer o.src.Close()
+	if o.stream == nil {
+		return nil, errors.New("it changed while it was read")
+	}
+	if _, err := o.src.Seek(job.from, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("reading: %v", unwrapPath(err))
+	}
+	hist, _, err := harness.ParseStream(o.stream, harness.NewLineBound(o.src, ix.opts.limits, wj.lines), ix.opts.chunk, wj.lines, opts)
+	if err != nil {
+		return nil, fmt.Errorf("reading: %v", unwrapPath(err))
+	}
+	if after, err := os.Stat(job.path); err != nil || after.Size() != job.fi.Size() || after.ModTime().UnixNano() != job.fi.ModTime().UnixNano() {
+		job.rewritten = true
+	}
+	return hist, nil
 }
 
 // letGo says whether the reading stage may let a history's bytes, read
@@ -422,7 +516,14 @@ func (ix *indexer) giveBack(wj windowJob) {
 // project and the indexes and hashes of their turns, and cuts those the
 // file did not hold before into the parts the writer writes, embedded with
 // emb (see cutSession): all their turns are new, whatever the store holds.
-func (ix *indexer) cutWindow(ctx context.Context, job *fileJob, sessions []harness.Session, emb embed.Embedder) (map[*harness.Session]turnSigs, map[*harness.Session][]sessionPart, embed.Embedder) {
+// A window of more than windowSize bytes is not cut: its parts, vectors
+// and all, would be held until the writer took the window, and the writer
+// cuts it as it writes, a part at a time (ledgerWriter.prepare); a 1 GB
+// transcript streamed peaked at 787 MB with its parts cut here.
+func (ix *indexer) cutWindow(ctx context.Context, job *fileJob, sessions []harness.Session, size int, emb embed.Embedder) (map[*harness.Session]turnSigs, map[*harness.Session][]sessionPart, embed.Embedder) {
+	if size > windowSize {
+		return turnHashes(sessions, job.path, job.tomb, nil), nil, emb
+	}
 	known := make(map[string]bool, len(job.known))
 	for _, ks := range job.known {
 		known[ks.id] = true

@@ -21,6 +21,9 @@ var ErrTooDeep = errors.New("nested deeper than " + strconv.Itoa(MaxDepth) + " l
 // RawMessage is a raw encoded JSON value.
 type RawMessage = json.RawMessage
 
+// ParseFlags tune Parse.
+type ParseFlags = json.ParseFlags
+
 // ZeroCopy lets Parse's strings share the input's bytes.
 const ZeroCopy = json.ZeroCopy
 

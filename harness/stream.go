@@ -1,0 +1,96 @@
+package harness
+
+import (
+	"bufio"
+	"errors"
+	"io"
+)
+
+// LineStreamer is a FileReader that can parse a history as its lines are
+// read, so that the indexer holds no more of its bytes than a chunk of
+// lines: a 1 GB transcript read whole took deja index to 1.6 GB.
+type LineStreamer interface {
+	FileReader
+	// Streams reports whether the history at path, whose first bytes are
+	// head, can be parsed so; one that cannot is read whole.
+	Streams(path string, head []byte) bool
+	// Stream starts a parse of a history that Streams. Every session it
+	// returns starts at opts.Offset, as a history that holds one session
+	// does.
+	Stream(opts ParseOptions) LineParser
+}
+
+// LineParser is a parse fed a history's lines in order, through a Lines
+// walk over each chunk of them. Its strings must not share the bytes of
+// a line: a chunk is let go once parsed.
+type LineParser interface {
+	// Line reads the current line and reports whether it was consumed;
+	// a partial last line that is not yet whole is not.
+	Line(l *Lines) bool
+	// Finish returns the history, its sessions ending at end (absolute).
+	Finish(end int64) *History
+}
+
+// streamChunk is about how many bytes of whole lines ParseStream hands
+// its parser at a time.
+const streamChunk = 1 << 20
+
+// ParseStream parses the history r holds from opts.Offset, a chunk of
+// whole lines of about chunk bytes (0: streamChunk) at a time, with the
+// parse ls.Stream starts, and drops the sessions whose IDs are not of its
+// shape (CheckIDs), as ParseFile does for bytes held whole. before is how
+// many lines of the history come before opts.Offset. It returns how many
+// bytes it read.
+func ParseStream(ls LineStreamer, r io.Reader, chunk int, before int, opts ParseOptions) (*History, int64, error) {
+	if chunk <= 0 {
+		chunk = streamChunk
+	}
+	lp := ls.Stream(opts)
+	br := bufio.NewReaderSize(r, 64<<10)
+	var read, end int64
+	n := before
+	for {
+		data, err := readLines(br, chunk)
+		if err != nil {
+			return nil, read, err
+		}
+		if len(data) == 0 {
+			break
+		}
+		lines := &Lines{data: data, n: n, base: int(read)}
+		for lines.Next() {
+			if lp.Line(lines) {
+				end = int64(lines.End())
+			}
+		}
+		n = lines.n
+		read += int64(len(data))
+	}
+	h := lp.Finish(opts.Offset + end)
+	CheckIDs(ls, h)
+	return h, read, nil
+}
+
+// readLines reads whole lines, about chunk bytes of them (one line may be
+// longer), into a buffer of their own; the last line of r may lack its
+// line end. It returns no bytes at the end of r.
+func readLines(br *bufio.Reader, chunk int) ([]byte, error) {
+	var buf []byte
+	for len(buf) < chunk {
+		piece, err := br.ReadSlice('\n')
+		if buf == nil {
+			buf = make([]byte, 0, max(chunk, len(piece))+4096)
+		}
+		buf = append(buf, piece...)
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			// A line longer than the reader's buffer: read on to its end.
+			continue
+		case errors.Is(err, io.EOF):
+			return buf, nil
+		case err != nil:
+			return nil, err
+		}
+	}
+	return buf, nil
+}
