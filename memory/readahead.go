@@ -433,6 +433,7 @@ func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Emb
 		return emb
 	}
 	wj.hist = hist
+	ix.s.notePathSecret(job.path, hist.Sessions)
 	wj.redacted = redactSessions(hist.Sessions, job.tomb)
 	job.fingerprint = job.sum.Sum(nil)
 	for _, sess := range hist.Sessions {
