@@ -42,10 +42,10 @@ step go test -count=1 ./bench/eval ./memory
 # fixed in Go 1.27). Each takes 7-22 s on this 2-core machine at load 3;
 # a more loaded one takes longer instead of failing.
 step go test -run '^$' -fuzz FuzzParse -fuzztime 100000x ./aider
-for pkg in ./claude ./codex ./gemini; do
+for pkg in ./harness/claude ./harness/codex ./harness/gemini; do
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 100000x "$pkg"
 done
-step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./opencode
+step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/opencode
 step go test -run '^$' -fuzz FuzzText -fuzztime 150000x ./memory/redact
 step go test -run '^$' -fuzz FuzzBlock -fuzztime 150000x ./quote
 

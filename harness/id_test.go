@@ -8,11 +8,11 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
-	"github.com/deja-dev/deja/codex"
-	"github.com/deja-dev/deja/gemini"
 	"github.com/deja-dev/deja/harness"
-	"github.com/deja-dev/deja/opencode"
+	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/gemini"
+	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -23,7 +23,12 @@ var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, codex.Reader{}, 
 // loses no real session.
 func TestEveryReaderAcceptsItsOwnIDs(t *testing.T) {
 	for _, r := range readers {
-		goldens, _ := filepath.Glob(filepath.Join("..", r.Name(), "testdata", "*.golden.json"))
+		// aider stays at the top level; every other reader is under harness/.
+		dir := r.Name()
+		if dir == "aider" {
+			dir = filepath.Join("..", dir)
+		}
+		goldens, _ := filepath.Glob(filepath.Join(dir, "testdata", "*.golden.json"))
 		if len(goldens) == 0 {
 			t.Fatalf("%s: no golden files", r.Name())
 		}

@@ -12,9 +12,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
-	"github.com/deja-dev/deja/codex"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/codex"
 )
 
 // writeHistory writes data at dir/name and returns the resolved path.

@@ -11,9 +11,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
-	"github.com/deja-dev/deja/codex"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/codex"
 )
 
 const transcriptID = "11111111-2222-4333-8444-555555555555"
@@ -202,7 +202,7 @@ func TestIndexKeepsASessionThatLeftATranscript(t *testing.T) {
 // decoded before it is sniffed and parsed, and read once when unchanged.
 func TestIndexCompressedRollout(t *testing.T) {
 	s, _ := fixture(t)
-	plain, err := os.ReadFile("../codex/testdata/double_logged_messages_read_once.jsonl")
+	plain, err := os.ReadFile("../harness/codex/testdata/double_logged_messages_read_once.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

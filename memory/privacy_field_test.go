@@ -14,12 +14,12 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
-	"github.com/deja-dev/deja/codex"
-	"github.com/deja-dev/deja/gemini"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/gemini"
+	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/memory/redact/redacttest"
-	"github.com/deja-dev/deja/opencode"
 )
 
 // js is s as a JSON string literal.
@@ -125,11 +125,11 @@ func openCodeParts(text string) []string {
 }
 
 // openCodeDB writes OpenCode's SQLite store at path (the tables of
-// opencode/testdata/schema.sql) with a session a text, titled with it and
+// harness/opencode/testdata/schema.sql) with a session a text, titled with it and
 // working in cwd(text), and returns path.
 func openCodeDB(t *testing.T, path string, texts []string, cwd func(string) string) string {
 	t.Helper()
-	schema, err := os.ReadFile(filepath.Join("..", "opencode", "testdata", "schema.sql"))
+	schema, err := os.ReadFile(filepath.Join("..", "harness", "opencode", "testdata", "schema.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
 )
 
 // storeDump is a store's sessions, turns, files rows and vectors, by

@@ -67,15 +67,15 @@ func rebuildSources(t *testing.T, dir string) []string {
 	for _, f := range glob("testdata/*.md", "../testdata/*/"+aider.HistoryFileName, "../aider/testdata/*.md", filepath.Join(sharedCorpus, "aider", "corpus", "*.md")) {
 		paths = append(paths, place(aider.HistoryFileName, read(f)))
 	}
-	for _, f := range glob("../claude/testdata/*.jsonl", "../codex/testdata/*.jsonl", "../gemini/testdata/*.json*",
+	for _, f := range glob("../harness/claude/testdata/*.jsonl", "../harness/codex/testdata/*.jsonl", "../harness/gemini/testdata/*.json*",
 		corpus("claude-code", "*.jsonl"), corpus("codex", "*.json*"), corpus("gemini-cli", "*.json*")) {
 		paths = append(paths, place(filepath.Base(f), read(f)))
 	}
 	for _, f := range glob(corpus("opencode", "*.db")) {
 		paths = append(paths, place("opencode.db", read(f)))
 	}
-	schema := read("../opencode/testdata/schema.sql")
-	for _, f := range glob("../opencode/testdata/*.sql") {
+	schema := read("../harness/opencode/testdata/schema.sql")
+	for _, f := range glob("../harness/opencode/testdata/*.sql") {
 		if filepath.Base(f) == "schema.sql" {
 			continue
 		}
@@ -92,7 +92,7 @@ func rebuildSources(t *testing.T, dir string) []string {
 		db.Close()
 		paths = append(paths, path)
 	}
-	for _, f := range glob("../opencode/testdata/*.txtar") {
+	for _, f := range glob("../harness/opencode/testdata/*.txtar") {
 		ar := txtar.Parse(read(f))
 		n++
 		root := filepath.Join(dir, fmt.Sprint(n))

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/claude"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
 )
 
 // readWhole is a Claude Code reader that is not a harness.LineStreamer:

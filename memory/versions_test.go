@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
 )
 
 // flipVersions writes each version of a history to one path in turn,

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
-	"github.com/deja-dev/deja/codex"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/codex"
 	"github.com/deja-dev/deja/memory"
 	"github.com/deja-dev/deja/quote"
 )

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/claude"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/memory"
 	"github.com/deja-dev/deja/memory/redact/redacttest"
 )

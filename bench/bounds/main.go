@@ -206,7 +206,7 @@ func zstdBomb(dir string, n int64) error {
 }
 
 // schema is the tables OpenCode 1.2.25 creates, as far as deja reads them
-// (opencode/testdata/schema.sql).
+// (harness/opencode/testdata/schema.sql).
 const schema = `
 CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, parent_id text, slug text NOT NULL, directory text NOT NULL,
 	title text NOT NULL, version text NOT NULL, share_url text, time_created integer NOT NULL, time_updated integer NOT NULL,

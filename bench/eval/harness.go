@@ -10,13 +10,13 @@ import (
 	"text/tabwriter"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
-	"github.com/deja-dev/deja/codex"
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/gemini"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/gemini"
+	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/memory"
-	"github.com/deja-dev/deja/opencode"
 )
 
 // harnessCorpora are the harness corpora (directories of

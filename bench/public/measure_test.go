@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deja-dev/deja/claude"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/memory"
 )
 

@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/deja-dev/deja/claude"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/memory"
 )
 

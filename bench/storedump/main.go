@@ -7,8 +7,9 @@
 //	DEJA_DATA_DIR=$(mktemp -d) OLLAMA_HOST=http://127.0.0.1:1 deja index -q FILES...
 //	go run ./bench/storedump $DEJA_DATA_DIR > before.txt
 //
-// Left out is what the time of the run decides: files.indexed_at, and
-// meta's ledger checksum, which covers it.
+// Left out is what the run itself decides: files.indexed_at, meta's ledger
+// checksum, which covers it, and meta's path_key, the store's random key
+// for the paths that held a secret.
 package main
 
 import (
@@ -64,7 +65,7 @@ func dump(dir string) error {
 		list := strings.Join(cols, ", ")
 		where := ""
 		if t == "meta" {
-			where = ` WHERE key != 'ledger'`
+			where = ` WHERE key NOT IN ('ledger', 'path_key')`
 		}
 		rows, err := db.Query(`SELECT ` + list + ` FROM "` + t + `"` + where + ` ORDER BY ` + list)
 		if err != nil {

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/deja-dev/deja/claude"
 	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/memory"
 )
 

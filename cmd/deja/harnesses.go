@@ -10,12 +10,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/claude"
-	"github.com/deja-dev/deja/codex"
 	"github.com/deja-dev/deja/config"
-	"github.com/deja-dev/deja/gemini"
 	"github.com/deja-dev/deja/harness"
-	"github.com/deja-dev/deja/opencode"
+	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/gemini"
+	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/userfile"
 )
 

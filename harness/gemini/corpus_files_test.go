@@ -7,7 +7,7 @@ import (
 
 // corpusDir holds real recordings beside the repository; a user's clone
 // has none, so the tests that read it skip.
-const corpusDir = "../../shared/harness/corpus/gemini-cli"
+const corpusDir = "../../../shared/harness/corpus/gemini-cli"
 
 // corpusChats returns the corpus's chat recordings (not logs.json or
 // checkpoints, which are not chats).

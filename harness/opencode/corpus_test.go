@@ -14,7 +14,7 @@ import (
 
 // corpusDir holds real stores beside the repository; a user's clone has
 // none, so the tests that read it skip.
-const corpusDir = "../../shared/harness/corpus/opencode"
+const corpusDir = "../../../shared/harness/corpus/opencode"
 
 func corpusStores(t testing.TB) []string {
 	t.Helper()

@@ -13,7 +13,7 @@ import (
 
 // corpusDir holds real public transcripts beside the repository; a user's
 // clone has none, so the tests that read it skip.
-const corpusDir = "../../shared/harness/corpus/claude-code"
+const corpusDir = "../../../shared/harness/corpus/claude-code"
 
 func corpusFiles(t testing.TB) []string {
 	t.Helper()

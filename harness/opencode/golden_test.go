@@ -1,7 +1,8 @@
-package gemini
+package opencode
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -14,31 +15,7 @@ import (
 	"github.com/deja-dev/deja/harness"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files from the parser's output")
-
-// fixtureProject is the directory fixtures pretend to have run in: their
-// headers carry its hash, so file records under it come out relative.
-const fixtureProject = "/home/dev/proj"
-
-// fixtureChats is where fixtures pretend to live; subagent_* fixtures sit
-// in a parent session's directory below it, as the CLI writes them.
-const fixtureChats = "/home/dev/.gemini/tmp/proj/chats"
-
-const fixtureParent = "99999999-0000-4000-8000-000000000001"
-
-func fixturePath(name string) string {
-	if strings.HasPrefix(name, "subagent_") {
-		return filepath.Join(fixtureChats, fixtureParent, name)
-	}
-	return filepath.Join(fixtureChats, name)
-}
-
-func fixtureResolver(hash string) string {
-	if hash == hashOf(fixtureProject) {
-		return fixtureProject
-	}
-	return ""
-}
+var update = flag.Bool("update", false, "rewrite the golden files from the reader's output")
 
 type goldenHistory struct {
 	Warnings []string        `json:"warnings"`
@@ -49,8 +26,6 @@ type goldenSession struct {
 	ID       string          `json:"id"`
 	Ordinal  int             `json:"ordinal"`
 	Started  string          `json:"started"`
-	Offset   int64           `json:"offset"`
-	End      int64           `json:"end"`
 	Project  string          `json:"project"`
 	Parent   string          `json:"parent"`
 	Subagent bool            `json:"subagent"`
@@ -81,12 +56,16 @@ func stamp(t time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-func golden(h *harness.History) goldenHistory {
-	g := goldenHistory{Warnings: append([]string{}, h.Warnings...), Sessions: []goldenSession{}}
+// golden leaves out the Marker, which for a storage tree holds the files'
+// modification times; TestMarker checks it.
+func golden(h *harness.History, root string) goldenHistory {
+	g := goldenHistory{Warnings: []string{}, Sessions: []goldenSession{}}
+	for _, w := range h.Warnings {
+		g.Warnings = append(g.Warnings, strings.ReplaceAll(w, root, "<store>"))
+	}
 	for _, s := range h.Sessions {
-		gs := goldenSession{ID: s.ID, Ordinal: s.Ordinal, Started: stamp(s.Started), Offset: s.Offset, End: s.End,
-			Project: s.Project, Parent: s.Parent, Subagent: s.Subagent,
-			Messages: []goldenMessage{}, Records: []goldenRecord{}}
+		gs := goldenSession{ID: s.ID, Ordinal: s.Ordinal, Started: stamp(s.Started), Project: s.Project,
+			Parent: s.Parent, Subagent: s.Subagent, Messages: []goldenMessage{}, Records: []goldenRecord{}}
 		for _, m := range s.Messages {
 			gs.Messages = append(gs.Messages, goldenMessage{string(m.Role), m.Turn, m.Line, stamp(m.Time), m.Text})
 		}
@@ -98,37 +77,48 @@ func golden(h *harness.History) goldenHistory {
 	return g
 }
 
-func fixtures(t testing.TB) []string {
+// readFixture reads a *.sql fixture as a SQLite store and a *.txtar one as
+// a JSON storage tree, through the harness seam.
+func readFixture(t testing.TB, fx string) (*harness.History, string) {
+	var path string
+	if strings.HasSuffix(fx, ".sql") {
+		path = loadSQL(t, fx)
+	} else {
+		path = unpackTree(t, fx)
+	}
+	h, err := Reader{}.Read(context.Background(), path, harness.ParseOptions{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, path
+}
+
+func goldenFixtures(t testing.TB) []string {
+	sqls, _ := filepath.Glob("testdata/*.sql")
+	trees, _ := filepath.Glob("testdata/*.txtar")
 	var out []string
-	for _, pat := range []string{"testdata/*.jsonl", "testdata/*.json"} {
-		m, _ := filepath.Glob(pat)
-		for _, f := range m {
-			if !strings.HasSuffix(f, ".golden.json") {
-				out = append(out, f)
-			}
+	for _, f := range append(sqls, trees...) {
+		if filepath.Base(f) != "schema.sql" {
+			out = append(out, f)
 		}
 	}
-	if len(out) < 12 {
+	if len(out) < 6 {
 		t.Fatalf("found %d fixtures, want the whole set", len(out))
 	}
 	return out
 }
 
 func TestGolden(t *testing.T) {
-	for _, fx := range fixtures(t) {
-		name := filepath.Base(fx)
+	for _, fx := range goldenFixtures(t) {
+		name := strings.TrimSuffix(filepath.Base(fx), filepath.Ext(fx))
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(fx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h := Parse(data, Options{Path: fixturePath(name), Project: fixtureResolver})
-			got, err := json.MarshalIndent(golden(h), "", "  ")
+			h, root := readFixture(t, fx)
+			got, err := json.MarshalIndent(golden(h, root), "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			file := strings.TrimSuffix(fx, filepath.Ext(fx)) + ".golden.json"
+			file := filepath.Join("testdata", name+".golden.json")
 			if *update {
 				if err := os.WriteFile(file, got, 0o644); err != nil {
 					t.Fatal(err)
@@ -137,10 +127,10 @@ func TestGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(file)
 			if err != nil {
-				t.Fatalf("%v (run go test ./gemini -update to create it)", err)
+				t.Fatalf("%v (run go test ./harness/opencode -update to create it)", err)
 			}
 			if !bytes.Equal(got, want) {
-				t.Errorf("parse differs from %s (run go test ./gemini -update and review the diff):\n%s", file, firstDiff(string(want), string(got)))
+				t.Errorf("read differs from %s (run go test ./harness/opencode -update and review the diff):\n%s", file, firstDiff(string(want), string(got)))
 			}
 		})
 	}

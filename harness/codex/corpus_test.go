@@ -13,7 +13,7 @@ import (
 
 // corpusDir holds real public rollouts beside the repository; a user's
 // clone has none, so the tests that read it skip.
-const corpusDir = "../../shared/harness/corpus/codex"
+const corpusDir = "../../../shared/harness/corpus/codex"
 
 func corpusFiles(t testing.TB) []string {
 	t.Helper()
