@@ -118,7 +118,7 @@ func (r Reason) String() string {
 
 // Source is one history file Discover found.
 type Source struct {
-	// Path is absolute with symlinks resolved; see ResolvePath.
+	// Path is absolute with symlinks resolved; see userfile.ResolvePath.
 	Path string
 	// Reasons are the places that led to the file, in the order Discover
 	// looks (home, env, project, root); there is at least one.
@@ -180,7 +180,7 @@ func (d *discovery) warn(format string, args ...any) {
 // a source. ifMissing, when set, is the warning for a file that does not
 // exist; an empty ifMissing makes absence silent.
 func (d *discovery) add(path string, r Reason, ifMissing string) bool {
-	resolved, err := ResolvePath(path)
+	resolved, err := userfile.ResolvePath(path)
 	if err != nil {
 		d.warn("%v (from %s)", err, r)
 		return false
@@ -298,7 +298,7 @@ func (d *discovery) readProjects(file string) {
 // the given kind, and marks it searched. A project and a root may be the
 // same directory: the root is still walked below it.
 func (d *discovery) firstVisit(kind ReasonKind, dir string) bool {
-	resolved, err := ResolvePath(dir)
+	resolved, err := userfile.ResolvePath(dir)
 	if err != nil {
 		resolved = dir
 	}

@@ -14,7 +14,7 @@ import (
 var ErrBinary = errors.New("not a text file")
 
 // ParseFile reads the history at path from opts.Offset and parses it. The
-// path should be absolute (see ResolvePath); opts.Path defaults to it. A
+// path should be absolute (see userfile.ResolvePath); opts.Path defaults to it. A
 // binary file yields an error wrapping ErrBinary and no sessions; a FIFO,
 // device or socket one wrapping userfile.ErrNotRegular, without being
 // opened.

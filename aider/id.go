@@ -15,7 +15,7 @@ import (
 const idTimeLayout = "20060102T150405"
 
 // PathHash is the first 12 hex digits of the SHA-256 of a history's
-// absolute, cleaned path (resolve symlinks first; see ResolvePath). Moving a
+// absolute, cleaned path (resolve symlinks first; see userfile.ResolvePath). Moving a
 // history therefore changes the IDs of its sessions.
 func PathHash(absPath string) string {
 	sum := sha256.Sum256([]byte(absPath))

@@ -15,6 +15,7 @@ import (
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // writeHistory writes data at dir/name and returns the resolved path.
@@ -24,7 +25,7 @@ func writeHistory(t *testing.T, dir, name string, data []byte) string {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path, err := aider.ResolvePath(path)
+	path, err := userfile.ResolvePath(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // TestCheckFindsNothingInAHealthyStore: a store indexed, indexed again
@@ -35,7 +36,7 @@ func TestCheckFindsNothingInAHealthyStore(t *testing.T) {
 	// row, and no vector in the segment.
 	blank := filepath.Join(t.TempDir(), aider.HistoryFileName)
 	os.WriteFile(blank, []byte("# aider chat started at 2026-07-20 10:00:00\n\n#### xyzzy xyzzy\n\nok\n"), 0o644)
-	blank, _ = aider.ResolvePath(blank)
+	blank, _ = userfile.ResolvePath(blank)
 	index(t, s, emb, blank)
 	check("a turn with a zero vector")
 	ids := sessionIDs(t, s)

@@ -14,6 +14,7 @@ import (
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/userfile"
 )
 
 const transcriptID = "11111111-2222-4333-8444-555555555555"
@@ -35,7 +36,7 @@ func transcript(t *testing.T, dir string) string {
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path, err := aider.ResolvePath(path)
+	path, err := userfile.ResolvePath(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +215,7 @@ func TestIndexCompressedRollout(t *testing.T) {
 	if err := os.WriteFile(path, enc.EncodeAll(plain, nil), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path, _ = aider.ResolvePath(path)
+	path, _ = userfile.ResolvePath(path)
 	reg := harness.Registry{codex.Reader{}, claude.Reader{}, aider.Reader{}}
 	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Harnesses: reg})
 	if err != nil || len(rep.Problems) > 0 || rep.NewTurns != 2 {

@@ -21,7 +21,7 @@ import (
 
 // IndexOptions say what Index reads and how it embeds.
 type IndexOptions struct {
-	// Paths are history files, absolute and resolved (aider.ResolvePath).
+	// Paths are history files, absolute and resolved (userfile.ResolvePath).
 	Paths []string
 	// Harnesses read the histories: a file the store knows goes to the
 	// harness that read it before, a new one to the first harness that

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/userfile"
 )
 
 const thirdSession = `
@@ -236,7 +237,7 @@ func secondHistory(t *testing.T) string {
 	if err := os.WriteFile(path, []byte(thirdSession), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path, err := aider.ResolvePath(path)
+	path, err := userfile.ResolvePath(path)
 	if err != nil {
 		t.Fatal(err)
 	}

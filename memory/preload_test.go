@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // manyTurns writes an aider history of n turns, some short and thin, some
@@ -41,7 +42,7 @@ func manyTurns(t *testing.T, dir string, n int) string {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path, err := aider.ResolvePath(path)
+	path, err := userfile.ResolvePath(path)
 	if err != nil {
 		t.Fatal(err)
 	}

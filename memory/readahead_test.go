@@ -16,6 +16,7 @@ import (
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // storeDump is a store's sessions, turns, files rows and vectors, by
@@ -87,7 +88,7 @@ func TestReadAheadWritesWhatOneHistoryAtATimeWrites(t *testing.T) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		path, err := aider.ResolvePath(path)
+		path, err := userfile.ResolvePath(path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // sharedCorpus is the corpus of real histories beside the repository; a
@@ -108,7 +109,7 @@ func rebuildSources(t *testing.T, dir string) []string {
 		paths = append(paths, filepath.Join(root, "storage"))
 	}
 	for i, p := range paths {
-		resolved, err := aider.ResolvePath(p)
+		resolved, err := userfile.ResolvePath(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,7 +324,7 @@ func TestIndexFullKeepsTheFilesAddedBeforeTheFirstMessage(t *testing.T) {
 	if err := os.WriteFile(path, []byte(history), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path, err = aider.ResolvePath(path)
+	path, err = userfile.ResolvePath(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // Scope narrows recall to part of the store. The zero Scope is everything.
@@ -147,7 +147,7 @@ func ResolveProject(p string) (string, error) {
 		}
 		p = filepath.Join(home, p[1:])
 	}
-	return aider.ResolvePath(p)
+	return userfile.ResolvePath(p)
 }
 
 // CheckScope refuses a scope that can match nothing because of how it was

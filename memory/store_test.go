@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // fixture copies testdata/history.md to a temp project and opens a store.
@@ -25,7 +26,7 @@ func fixture(t *testing.T) (*Store, string) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path, err = aider.ResolvePath(path)
+	path, err = userfile.ResolvePath(path)
 	if err != nil {
 		t.Fatal(err)
 	}

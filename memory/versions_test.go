@@ -13,6 +13,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // flipVersions writes each version of a history to one path in turn,
@@ -74,7 +75,7 @@ func TestIndexHistorySwitchingBranchesStoresEachSessionOnce(t *testing.T) {
 		t.Run(fmt.Sprintf("window %d", window), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), aider.HistoryFileName)
 			os.WriteFile(path, nil, 0o644)
-			path, err := aider.ResolvePath(path)
+			path, err := userfile.ResolvePath(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -117,7 +118,7 @@ func TestIndexTranscriptSwitchingVersionsStoresEachSessionOnce(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), transcriptID+".jsonl")
 	os.WriteFile(path, nil, 0o644)
-	path, err := aider.ResolvePath(path)
+	path, err := userfile.ResolvePath(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/memory"
 	"github.com/deja-dev/deja/quote"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // craftedHistory tries to steer the agent that reads it: instructions, a
@@ -46,7 +47,7 @@ func TestMCPTextQuotesACraftedHistory(t *testing.T) {
 			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
-	path, err := aider.ResolvePath(path)
+	path, err := userfile.ResolvePath(path)
 	if err != nil {
 		t.Fatal(err)
 	}

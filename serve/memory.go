@@ -118,10 +118,10 @@ func scopeOf(req RecallRequest, now time.Time) (memory.Scope, error) {
 		return sc, badRequest("mine and from exclude each other: this machine's turns are from no one else")
 	}
 	var err error
-	if sc.Since, err = ParseWhen(req.Since, now, false); err != nil {
+	if sc.Since, err = memory.ParseWhen(req.Since, now, false); err != nil {
 		return sc, badRequest("since: %v", err)
 	}
-	if sc.Until, err = ParseWhen(req.Until, now, true); err != nil {
+	if sc.Until, err = memory.ParseWhen(req.Until, now, true); err != nil {
 		return sc, badRequest("until: %v", err)
 	}
 	if p := strings.TrimSpace(req.Project); p != "" {

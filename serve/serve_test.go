@@ -17,6 +17,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // fixture indexes the sample history (testdata/sample) into a new data
@@ -38,7 +39,7 @@ func fixture(t testing.TB) (*Memory, string) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if path, err = aider.ResolvePath(path); err != nil {
+	if path, err = userfile.ResolvePath(path); err != nil {
 		t.Fatal(err)
 	}
 	emb, err := embed.NewBuiltin()

@@ -33,6 +33,7 @@ import (
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
 	"github.com/deja-dev/deja/serve"
+	"github.com/deja-dev/deja/userfile"
 )
 
 var queries = []string{
@@ -268,7 +269,7 @@ func copyHistories(corpus, into string) ([]string, error) {
 		if err := os.WriteFile(dst, data, 0o644); err != nil {
 			return nil, err
 		}
-		resolved, err := aider.ResolvePath(dst)
+		resolved, err := userfile.ResolvePath(dst)
 		if err != nil {
 			return nil, err
 		}

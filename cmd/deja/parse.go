@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/quote"
@@ -106,7 +105,7 @@ func runParse(ctx context.Context, io *IO, cfg config.Config, opts parseOptions)
 	}
 	failed := 0
 	for _, p := range paths {
-		abs, err := aider.ResolvePath(p)
+		abs, err := userfile.ResolvePath(p)
 		if err != nil {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%s: %v", p, err))
 			failed++

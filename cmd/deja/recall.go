@@ -96,10 +96,10 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	if err := checkOrigin(cmd, sc); err != nil {
 		return err
 	}
-	if sc.Since, err = serve.ParseWhen(opts.since, now, false); err != nil {
+	if sc.Since, err = memory.ParseWhen(opts.since, now, false); err != nil {
 		return fmt.Errorf("--since: %w", err)
 	}
-	if sc.Until, err = serve.ParseWhen(opts.until, now, true); err != nil {
+	if sc.Until, err = memory.ParseWhen(opts.until, now, true); err != nil {
 		return fmt.Errorf("--until: %w", err)
 	}
 	if sc.Project, err = projectFlag(opts.project); err != nil {

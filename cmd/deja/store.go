@@ -14,6 +14,7 @@ import (
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory"
 	"github.com/deja-dev/deja/quote"
+	"github.com/deja-dev/deja/userfile"
 )
 
 // openStore opens the store in the configured data directory.
@@ -91,7 +92,7 @@ func historyPaths(args []string, claims func(path string) bool) ([]string, []str
 		}
 	}
 	for _, a := range args {
-		abs, err := aider.ResolvePath(a)
+		abs, err := userfile.ResolvePath(a)
 		if err != nil {
 			problems = append(problems, err.Error())
 			continue
@@ -169,7 +170,7 @@ func (w *historyWalk) walk(dir string, depth int) {
 }
 
 func (w *historyWalk) addResolved(p string) {
-	resolved, err := aider.ResolvePath(p)
+	resolved, err := userfile.ResolvePath(p)
 	if err != nil {
 		w.problems = append(w.problems, err.Error())
 		return
@@ -225,5 +226,5 @@ func oneLine(s string, n int) string {
 // resolveDir makes a --project directory absolute with symlinks resolved,
 // as the store names projects.
 func resolveDir(dir string) (string, error) {
-	return aider.ResolvePath(dir)
+	return userfile.ResolvePath(dir)
 }

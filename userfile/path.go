@@ -1,4 +1,4 @@
-package aider
+package userfile
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 // ResolvePath returns p the way deja names a history file: absolute, cleaned,
 // and with symlinks resolved as far as the path exists. A relative p is taken
-// from the working directory, as aider takes a relative history path.
+// from the working directory, as an agent takes a relative history path.
 //
 // Two spellings of one file (relative, through a symlinked project
 // directory, with "..") give one name, so a history is indexed once and its
@@ -17,11 +17,11 @@ import (
 // name does not change when the file appears or goes.
 func ResolvePath(p string) (string, error) {
 	if p == "" {
-		return "", errors.New("aider: empty path: name a history file")
+		return "", errors.New("empty path: name a history file")
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return "", fmt.Errorf("aider: making %s absolute: %w", p, err)
+		return "", fmt.Errorf("making %s absolute: %w", p, err)
 	}
 	rest := ""
 	for dir := abs; ; {
