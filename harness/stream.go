@@ -31,6 +31,22 @@ type LineParser interface {
 	Finish(end int64) *History
 }
 
+// PieceParser is a LineParser that can hand over, before the end, the
+// turns it has finished, so that the indexer holds a piece of a session at
+// a time however long the session is: a 1 GB transcript of one session
+// held its text, about 300 MB, until the session was written.
+type PieceParser interface {
+	LineParser
+	// Piece returns, for each session, the messages and records of the
+	// turns that no later line can add to (every turn before the one
+	// being read), and lets them go; a session with none is left out.
+	// Each session carries its header as parsed so far, ending at end
+	// (absolute). Finish then returns what is left, and every session
+	// that had a turn in a piece, even with none left, so that the last
+	// piece carries each session's final header.
+	Piece(end int64) *History
+}
+
 // streamChunk is about how many bytes of whole lines ParseStream hands
 // its parser at a time.
 const streamChunk = 1 << 20
@@ -42,12 +58,24 @@ const streamChunk = 1 << 20
 // many lines of the history come before opts.Offset. It returns how many
 // bytes it read.
 func ParseStream(ls LineStreamer, r io.Reader, chunk int, before int, opts ParseOptions) (*History, int64, error) {
+	return ParsePieces(ls, r, chunk, 0, before, opts, nil)
+}
+
+// ParsePieces is ParseStream handing the parse over in pieces: when the
+// parser is a PieceParser and emit is set, each time about piece bytes
+// have been read since the last piece, emit gets the finished turns (see
+// PieceParser.Piece) and how many bytes were read for them; the history
+// returned is the last piece. A piece emit refuses (an error) ends the
+// parse with that error.
+func ParsePieces(ls LineStreamer, r io.Reader, chunk, piece int, before int, opts ParseOptions, emit func(h *History, size int64) error) (*History, int64, error) {
 	if chunk <= 0 {
 		chunk = streamChunk
 	}
 	lp := ls.Stream(opts)
+	pp, pieces := lp.(PieceParser)
+	pieces = pieces && emit != nil && piece > 0
 	br := bufio.NewReaderSize(r, 64<<10)
-	var read, end int64
+	var read, end, emitted int64
 	n := before
 	for {
 		data, err := readLines(br, chunk)
@@ -65,6 +93,16 @@ func ParseStream(ls LineStreamer, r io.Reader, chunk int, before int, opts Parse
 		}
 		n = lines.n
 		read += int64(len(data))
+		if pieces && read-emitted >= int64(piece) {
+			h := pp.Piece(opts.Offset + end)
+			CheckIDs(ls, h)
+			if len(h.Sessions) > 0 {
+				if err := emit(h, read-emitted); err != nil {
+					return nil, read, err
+				}
+				emitted = read
+			}
+		}
 	}
 	h := lp.Finish(opts.Offset + end)
 	CheckIDs(ls, h)

@@ -27,6 +27,10 @@ type sessionPlan struct {
 	// made, for a session the store did not know, are the parts the
 	// reading stage cut it into and embedded (see cutSession).
 	made []sessionPart
+	// readBefore are the indexes of the turns read of the session in the
+	// windows before, for a session streamed in pieces; readAll, once it
+	// is written, those and this window's: prune keeps them all.
+	readBefore, readAll []int
 }
 
 // ledgerTurn is what the store holds of one turn.

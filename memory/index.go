@@ -51,6 +51,9 @@ type IndexOptions struct {
 	// chunk replaces the bytes of lines a streamed history's parse is
 	// handed at a time (harness.ParseStream), so a test can cut it small.
 	chunk int
+	// flushEvery replaces flushEvery when set, so a test can flush a
+	// transaction's vectors a few at a time.
+	flushEvery int
 	// limits replace the bounds on what a history hands its reader
 	// (harness.MaxLine, MaxDecoded), so a test stays small.
 	limits harness.Limits
@@ -381,6 +384,9 @@ func (s *Store) writeVectors(ctx context.Context, compact bool, fn func(tx *sql.
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store: %w", diskHint(err))
 	}
+	if pf := s.floatsOf(tx); pf != nil {
+		obsolete = append(pf.obsolete, obsolete...)
+	}
 	removeSegments(obsolete)
 	return nil
 }
@@ -569,10 +575,21 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 	var parsed []harness.Session
 	parsedID := map[string]bool{}
 	displaced := map[string]bool{}
+	// A history streamed in pieces (see streamWindow) brings a session in
+	// several windows: pieceRead holds the turns read of each in the
+	// windows before, which its prune keeps, and whole says a window was
+	// parsed again whole (see parseAgain), so that the pieces after it
+	// are written already.
+	pieceRead := map[string][]int{}
+	whole := false
+	changed := map[string]bool{}
 	changedSessions, newTurns := 0, 0
 	var notes fileNotes
 	err := ix.s.write(ctx, func(tx *sql.Tx) error {
 		changedSessions, newTurns = 0, 0
+		clear(changed)
+		clear(pieceRead)
+		whole = false
 		notes = fileNotes{}
 		ix.toEmbed, ix.embedded, ix.turnsInFile, ix.fileSize = 0, 0, 0, fi.Size()
 		w := ix.newLedgerWriter(ctx, tx, full)
@@ -591,15 +608,35 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 			}
 			offset := wj.offset
 			last = wj.last
-			ix.progress(Progress{Phase: "parsing", FileBytes: offset, FileSize: fi.Size()})
-			ix.readTo = offset + int64(wj.size)
+			at := offset + wj.before
+			ix.progress(Progress{Phase: "parsing", FileBytes: at, FileSize: fi.Size()})
+			ix.readTo = at + int64(wj.size)
+			if whole {
+				// A piece of what was parsed again whole and written.
+				if !last {
+					ix.giveBack(held)
+					held = windowJob{}
+					continue
+				}
+			}
 			var hist *harness.History
 			var plans []*sessionPlan
-			if inStep {
+			wasWhole := whole
+			switch {
+			case whole:
+				hist = &harness.History{}
+			case inStep:
 				hist = wj.hist
 				ix.rep.Redacted += wj.redacted
 				if plans, err = ix.planHashed(ctx, hist.Sessions, wj.sigs, wj.made, tomb, known, full); err != nil {
 					return err
+				}
+				for _, pl := range plans {
+					if before, ok := pieceRead[pl.sess.ID]; ok {
+						// A later piece of a session a window before
+						// continued or was given its own ID: it goes on.
+						pl.continues, pl.readBefore = true, before
+					}
 				}
 				inStep = !reserveTakenIDs(plans, reserved, displaced)
 			}
@@ -608,7 +645,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 			// ID is reserved, and the window parsed again, until every
 			// taken ID names the session it named before; each pass
 			// reserves one more known ID, so this ends.
-			for !inStep {
+			for !inStep && !wasWhole {
 				hist, err = ix.parseAgain(job, wj, harness.ParseOptions{
 					Path:         path,
 					Offset:       offset,
@@ -622,6 +659,14 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 				if plans, err = ix.plan(ctx, path, hist.Sessions, tomb, known, full); err != nil {
 					return err
 				}
+				if job.stream != nil {
+					// Parsed again whole: the turns of the pieces before
+					// are among these, and those after are too.
+					whole = true
+					for _, pl := range plans {
+						pl.readBefore = pieceRead[pl.sess.ID]
+					}
+				}
 				if !reserveTakenIDs(plans, reserved, displaced) {
 					break
 				}
@@ -630,12 +675,16 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 			for _, pl := range plans {
 				ix.toEmbed += pl.pending
 			}
-			ix.progress(Progress{Phase: "writing", FileBytes: offset, FileSize: fi.Size()})
+			ix.progress(Progress{Phase: "writing", FileBytes: at, FileSize: fi.Size()})
 			err = w.sessions(plans, func(pl *sessionPlan) error {
 				return w.upsertSession(path, fr.Name(), *pl.sess)
 			}, func(pl *sessionPlan, n int) {
+				pieceRead[pl.sess.ID] = pl.readAll
 				if n > 0 {
-					changedSessions++
+					if !changed[pl.sess.ID] {
+						changed[pl.sess.ID] = true
+						changedSessions++
+					}
 					newTurns += n
 					ix.turnsInFile = newTurns
 				}
@@ -647,11 +696,13 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 				return err
 			}
 			for _, sess := range hist.Sessions {
-				parsed = append(parsed, harness.Session{ID: sess.ID, Offset: sess.Offset, Header: sess.Header})
+				if !parsedID[sess.ID] {
+					parsed = append(parsed, harness.Session{ID: sess.ID, Offset: sess.Offset, Header: sess.Header})
+				}
 				parsedID[sess.ID] = true
 				next.lastOffset, next.lastOrdinal = sess.Offset, sess.Ordinal
 			}
-			ix.progress(Progress{Phase: "writing", FileBytes: offset + int64(wj.size), FileSize: fi.Size()})
+			ix.progress(Progress{Phase: "writing", FileBytes: at + int64(wj.size), FileSize: fi.Size()})
 			ix.giveBack(held)
 			held = windowJob{}
 		}

@@ -1,9 +1,11 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +33,32 @@ type ledgerWriter struct {
 	// turns were inserted (every other embedder now lacks vectors), and
 	// some of them lack this run's embedder's too.
 	inserted, lacking bool
+	// pending counts the floats of the vectors put since the last flush
+	// (see flushSome).
+	pending int
+}
+
+// flushEvery is how many floats of pending vectors a write transaction
+// holds before the writer appends them to the segments as a block of
+// their own (see flushSome): a 1 GB transcript held the vectors of all its
+// 223,626 turns until its commit, 180 MB as floats and as the block.
+const flushEvery = 4 << 20
+
+// flushSome moves the pending vectors into the segments once there are
+// flushEvery floats of them. The transaction goes on; a block appended
+// before it commits is like the one its commit appends (see flushVectors),
+// past the committed length until then.
+func (w *ledgerWriter) flushSome() error {
+	if w.pending < cmp.Or(w.ix.opts.flushEvery, flushEvery) {
+		return nil
+	}
+	w.pending = 0
+	obsolete, err := w.ix.s.flushVectors(w.ctx, w.tx, false)
+	if err != nil {
+		return err
+	}
+	w.ix.s.floatsOf(w.tx).flushed(obsolete)
+	return nil
 }
 
 // indexStatements are the statements an Index run writes with. They are
@@ -213,9 +241,11 @@ func (w *ledgerWriter) sessions(plans []*sessionPlan, upsert func(*sessionPlan) 
 			n += len(part.batch)
 		}
 		if part.last {
-			if err := w.prune(part.pl, part.read); err != nil {
+			read := append(slices.Clip(part.pl.readBefore), part.read...)
+			if err := w.prune(part.pl, read); err != nil {
 				return err
 			}
+			part.pl.readAll = read
 			written(part.pl, n)
 		}
 	}
@@ -455,8 +485,11 @@ func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
 		if err := putVectors(ctx, vectorStmts{w.st.vec, w.ix.s.floatsOf(w.tx)}, emb.Identity(), id, t.vectors); err != nil {
 			return err
 		}
+		for _, v := range t.vectors {
+			w.pending += len(v)
+		}
 	}
-	return nil
+	return w.flushSome()
 }
 
 // insertVector writes a vector's ledger row, pending (an empty vec) until

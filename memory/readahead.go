@@ -3,6 +3,7 @@ package memory
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -82,6 +83,9 @@ type fileJob struct {
 	// history changed while it was read.
 	fingerprint []byte
 	rewritten   bool
+	// unpromised says a piece of a history streamed held a session that
+	// does not start where the reading started: no fingerprint.
+	unpromised bool
 	// dropped are the warnings for lines over harness.MaxLine, skipped as
 	// they were read: set by openFile for a history read whole, and before
 	// the last window is sent for one read a window at a time.
@@ -96,6 +100,9 @@ type windowJob struct {
 	data   []byte
 	size   int
 	offset int64
+	// before is, for a piece of a history streamed (see streamWindow),
+	// how many bytes from offset the pieces before it were read from.
+	before int64
 	last   bool
 	// ordinal and lines are the first session ordinal the window's parse
 	// gives out and the lines before the window, for parsing it again.
@@ -405,57 +412,86 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 }
 
 // streamWindow is readWindows for a history its harness parses as its
-// lines are read (harness.LineStreamer): one window, whose bytes are read
-// a chunk of lines at a time and let go as they are parsed, so that
-// memory follows what the parse keeps, not the file. Its sessions all
-// start where the reading starts, so the fingerprint covers the bytes
-// before it, hashed when the history was opened.
+// lines are read (harness.LineStreamer): its bytes are read a chunk of
+// lines at a time and let go as they are parsed, so that memory follows
+// what the parse keeps, not the file. A parse that hands over finished
+// turns (harness.PieceParser) sends them a window of about windowSize
+// bytes at a time, each a piece of its sessions, so that memory follows
+// the piece, not the session; the last window holds the rest and every
+// session's final header. Its sessions all start where the reading
+// starts, so the fingerprint covers the bytes before it, hashed when the
+// history was opened.
 func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Embedder) embed.Embedder {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	job.setStop(stop)
 	defer close(job.windows)
 	defer job.src.Close()
-	wj := windowJob{offset: job.from, last: true, ordinal: job.ordinal, lines: job.lines}
 	reserved := reservedIDs(job.known, job.incrReal, job.from)
 	bound := harness.NewLineBound(job.src, ix.opts.limits, job.lines)
-	hist, size, err := harness.ParseStream(job.stream, bound, ix.opts.chunk, job.lines, harness.ParseOptions{
+	piece := windowSize
+	if ix.opts.window > 0 {
+		piece = ix.opts.window
+	}
+	// before is how many bytes the pieces sent so far were read from.
+	var before int64
+	// window readies a piece, or the last window, for the writer, and
+	// sends it; false when the run ended first.
+	window := func(hist *harness.History, size int64, last bool) bool {
+		wj := windowJob{offset: job.from, before: before, size: int(size), last: last, ordinal: job.ordinal, lines: job.lines, hist: hist}
+		before += size
+		ix.s.notePathSecret(job.path, hist.Sessions)
+		wj.redacted = redactSessions(hist.Sessions, job.tomb)
+		if last {
+			job.fingerprint = job.sum.Sum(nil)
+		}
+		for _, sess := range hist.Sessions {
+			if sess.Offset != job.from {
+				// Not the harness's promise: no fingerprint, so the next
+				// run reads the history whole.
+				job.fingerprint, job.unpromised = nil, true
+			}
+		}
+		if job.unpromised {
+			job.fingerprint = nil
+		}
+		wj.sigs, wj.made, emb = ix.cutWindow(ctx, job, hist.Sessions, wj.size, emb)
+		if last {
+			job.dropped = append(job.dropped, bound.Warnings()...)
+			if after, err := os.Stat(job.path); err == nil && after.ModTime().UnixNano() != job.fi.ModTime().UnixNano() {
+				job.rewritten = true
+			}
+		}
+		if job.staged {
+			if wj.held = min(int64(wj.size), readAheadBytes); ix.ahead.Acquire(ctx, wj.held) != nil {
+				return false
+			}
+		}
+		if !send(ctx, job.windows, wj) {
+			ix.giveBack(wj)
+			return false
+		}
+		return true
+	}
+	hist, size, err := harness.ParsePieces(job.stream, bound, ix.opts.chunk, piece, job.lines, harness.ParseOptions{
 		Path:         job.path,
 		Offset:       job.from,
 		FirstOrdinal: job.ordinal,
 		Reserved:     func(id string) bool { return reserved[id] },
 		Location:     ix.opts.Location,
+	}, func(h *harness.History, size int64) error {
+		if !window(h, size, false) {
+			return cmp.Or(ctx.Err(), errors.New("the reading stage stopped"))
+		}
+		return nil
 	})
-	wj.size = int(size)
 	if err != nil {
-		wj.err = fmt.Errorf("reading: %v", unwrapPath(err))
-		send(ctx, job.windows, wj)
+		if ctx.Err() == nil {
+			send(ctx, job.windows, windowJob{offset: job.from, before: before, last: true, err: fmt.Errorf("reading: %v", unwrapPath(err))})
+		}
 		return emb
 	}
-	wj.hist = hist
-	ix.s.notePathSecret(job.path, hist.Sessions)
-	wj.redacted = redactSessions(hist.Sessions, job.tomb)
-	job.fingerprint = job.sum.Sum(nil)
-	for _, sess := range hist.Sessions {
-		if sess.Offset != job.from {
-			// Not the harness's promise: no fingerprint, so the next
-			// run reads the history whole.
-			job.fingerprint = nil
-		}
-	}
-	wj.sigs, wj.made, emb = ix.cutWindow(ctx, job, hist.Sessions, wj.size, emb)
-	job.dropped = append(job.dropped, bound.Warnings()...)
-	if after, err := os.Stat(job.path); err == nil && after.ModTime().UnixNano() != job.fi.ModTime().UnixNano() {
-		job.rewritten = true
-	}
-	if job.staged {
-		if wj.held = min(int64(wj.size), readAheadBytes); ix.ahead.Acquire(ctx, wj.held) != nil {
-			return emb
-		}
-	}
-	if !send(ctx, job.windows, wj) {
-		ix.giveBack(wj)
-	}
+	window(hist, size-before, true)
 	return emb
 }
 

@@ -298,6 +298,19 @@ func deadVectors(ctx context.Context, tx *sql.Tx, identity string) ([]vectorKey,
 // and a row written again replaces its floats.
 type pendingFloats struct {
 	m map[floatKey][]float32
+	// obsolete are the files that flushes before the transaction's last
+	// replaced, to remove once it commits.
+	obsolete []string
+}
+
+// flushed lets go of the floats a flush before the commit wrote, and
+// keeps the files it replaced for removal after the commit.
+func (p *pendingFloats) flushed(obsolete []string) {
+	if p == nil {
+		return
+	}
+	clear(p.m)
+	p.obsolete = append(p.obsolete, obsolete...)
 }
 
 type floatKey struct {

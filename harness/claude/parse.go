@@ -116,6 +116,8 @@ type parser struct {
 type state struct {
 	sess harness.Session
 	turn int
+	// pieced says an earlier piece held some of the session's turns.
+	pieced bool
 }
 
 // Line handles one line and reports whether it was consumed (a partial
@@ -362,14 +364,67 @@ func injected(s string) bool {
 
 // Finish closes the sessions: each ends at end, where the parse stopped;
 // the own session gets the parent it was resumed from. A transcript with
-// no message and no record (a summary-only file, §1.7) has no session.
+// no message and no record (a summary-only file, §1.7) has no session;
+// a session an earlier piece held is kept, whatever is left of it.
 func (p *parser) Finish(end int64) *harness.History {
+	p.hist.Sessions = p.close(end, func(st *state) harness.Session {
+		return st.sess
+	})
+	p.hist.Warnings = p.warn.List()
+	return p.hist
+}
+
+// Piece hands over every session's turns before the one being read, which
+// no later line can add to: a line's messages and records go to the
+// session's current turn (see user and assistant). Their text is let go
+// here; the session keeps its header and the turn being read.
+func (p *parser) Piece(end int64) *harness.History {
+	h := &harness.History{Path: p.opts.Path}
+	h.Sessions = p.close(end, func(st *state) harness.Session {
+		sess := st.sess
+		m := finishedBefore(len(st.sess.Messages), func(i int) int { return st.sess.Messages[i].Turn }, st.turn)
+		r := finishedBefore(len(st.sess.Records), func(i int) int { return st.sess.Records[i].Turn }, st.turn)
+		if m == 0 && r == 0 {
+			sess.Messages, sess.Records = nil, nil
+			return sess
+		}
+		sess.Messages, sess.Records = st.sess.Messages[:m:m], st.sess.Records[:r:r]
+		st.sess.Messages = append([]harness.Message(nil), st.sess.Messages[m:]...)
+		st.sess.Records = append([]harness.Record(nil), st.sess.Records[r:]...)
+		st.pieced = true
+		return sess
+	})
+	kept := h.Sessions[:0]
+	for _, s := range h.Sessions {
+		if len(s.Messages) > 0 || len(s.Records) > 0 {
+			kept = append(kept, s)
+		}
+	}
+	h.Sessions = kept
+	return h
+}
+
+// finishedBefore is how many of n items, in turn order, belong to turns
+// before current.
+func finishedBefore(n int, turn func(int) int, current int) int {
+	i := 0
+	for i < n && turn(i) < current {
+		i++
+	}
+	return i
+}
+
+// close gives, in order, each session with a message or a record, or one
+// a piece held, as take makes it, ending at end and numbered from the
+// first ordinal; the own session gets the parent it was resumed from.
+func (p *parser) close(end int64, take func(*state) harness.Session) []harness.Session {
 	ordinal := p.opts.FirstOrdinal
 	if ordinal == 0 {
 		ordinal = 1
 	}
+	var out []harness.Session
 	for _, st := range p.order {
-		if len(st.sess.Messages) == 0 && len(st.sess.Records) == 0 {
+		if len(st.sess.Messages) == 0 && len(st.sess.Records) == 0 && !st.pieced {
 			continue
 		}
 		st.sess.End = end
@@ -378,10 +433,9 @@ func (p *parser) Finish(end int64) *harness.History {
 		if !st.sess.Subagent && p.parent != "" {
 			st.sess.Parent = SessionID(p.parent)
 		}
-		p.hist.Sessions = append(p.hist.Sessions, st.sess)
+		out = append(out, take(st))
 	}
-	p.hist.Warnings = p.warn.List()
-	return p.hist
+	return out
 }
 
 func parseTime(s string) time.Time {
