@@ -118,6 +118,9 @@ type ParseOptions struct {
 	// and Marker alone, its messages unread, so that a store with nothing
 	// new is not read whole on every run.
 	Unchanged func(id, marker string) bool
+	// Prescanned is what a Prescanner's Prescan found of the history, for
+	// the parse Stream starts.
+	Prescanned string
 }
 
 // DiscoverOptions say where a harness looks. Readers read no environment

@@ -31,6 +31,39 @@ type LineParser interface {
 	Finish(end int64) *History
 }
 
+// Prescanner is a LineStreamer whose parse must know, before its first
+// line, something only a look at every line tells (whether a Codex rollout
+// logs the user's messages as events). The indexer hands Prescan the
+// history from where the parse starts, then rewinds it for the parse,
+// whose options carry what Prescan returned (ParseOptions.Prescanned).
+type Prescanner interface {
+	LineStreamer
+	// Prescan reads r, holding at most a bounded head of each line, and
+	// returns what the parse needs to know; it may stop reading early.
+	Prescan(r io.Reader) (string, error)
+}
+
+// LineHeads calls head with the first bytes of each line r holds, at most
+// 64 KB of it, until head returns true or r ends: a Prescan's walk, which
+// holds no more than that of a line however long it is.
+func LineHeads(r io.Reader, head func([]byte) bool) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	start := true
+	for {
+		piece, err := br.ReadSlice('\n')
+		if start && len(piece) > 0 && head(piece) {
+			return nil
+		}
+		start = !errors.Is(err, bufio.ErrBufferFull)
+		switch {
+		case start && errors.Is(err, io.EOF):
+			return nil
+		case start && err != nil:
+			return err
+		}
+	}
+}
+
 // PieceParser is a LineParser that can hand over, before the end, the
 // turns it has finished, so that the indexer holds a piece of a session at
 // a time however long the session is: a 1 GB transcript of one session
@@ -120,10 +153,14 @@ func readLines(br *bufio.Reader, chunk int) ([]byte, error) {
 			buf = make([]byte, 0, max(chunk, len(piece))+4096)
 		}
 		buf = append(buf, piece...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			// A line longer than the reader's buffer: read on to its
+			// end, whatever the chunk (a line cut where a chunk ended
+			// was parsed as two, and both were lost).
+			piece, err = br.ReadSlice('\n')
+			buf = append(buf, piece...)
+		}
 		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			// A line longer than the reader's buffer: read on to its end.
-			continue
 		case errors.Is(err, io.EOF):
 			return buf, nil
 		case err != nil:

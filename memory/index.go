@@ -813,11 +813,18 @@ func (ix *indexer) source(path string, fr harness.FileReader) (opened, error) {
 	starter, windowed := fr.(sessionStarter)
 	streamer, streams := fr.(harness.LineStreamer)
 	dec, decodes := fr.(harness.Decoder)
-	if (windowed || streams) && !decodes {
+	// A Decoder's history streams when its harness says, from its first
+	// bytes, that it is not encoded (Codex's .jsonl rollouts); else, or
+	// when those bytes do not tell, it is read whole and judged whole.
+	windowed = windowed && !decodes
+	if windowed || streams {
 		head := make([]byte, sniffBytes)
 		n, err := io.ReadFull(f, head)
 		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			err = fr.Sniff(path, head[:n])
+			if decodes && (err != nil || !streamer.Streams(path, head[:n])) {
+				err, streams = nil, false
+			}
 		}
 		if err == nil {
 			_, err = f.Seek(0, io.SeekStart)
@@ -829,7 +836,7 @@ func (ix *indexer) source(path string, fr harness.FileReader) (opened, error) {
 		switch {
 		case windowed:
 			return opened{src: f, marker: starter.SessionStart()}, nil
-		case streamer.Streams(path, head[:n]):
+		case streams && streamer.Streams(path, head[:n]):
 			return opened{src: f, stream: streamer}, nil
 		}
 	}

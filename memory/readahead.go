@@ -428,6 +428,11 @@ func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Emb
 	defer close(job.windows)
 	defer job.src.Close()
 	reserved := reservedIDs(job.known, job.incrReal, job.from)
+	prescanned, err := prescan(job.stream, job.src, job.from)
+	if err != nil {
+		send(ctx, job.windows, windowJob{offset: job.from, last: true, err: err})
+		return emb
+	}
 	bound := harness.NewLineBound(job.src, ix.opts.limits, job.lines)
 	piece := windowSize
 	if ix.opts.window > 0 {
@@ -479,6 +484,7 @@ func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Emb
 		FirstOrdinal: job.ordinal,
 		Reserved:     func(id string) bool { return reserved[id] },
 		Location:     ix.opts.Location,
+		Prescanned:   prescanned,
 	}, func(h *harness.History, size int64) error {
 		if !window(h, size, false) {
 			return cmp.Or(ctx.Err(), errors.New("the reading stage stopped"))
@@ -493,6 +499,24 @@ func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Emb
 	}
 	window(hist, size-before, true)
 	return emb
+}
+
+// prescan runs a harness.Prescanner's look at a history streamed, from
+// offset from, and rewinds it there for the parse; other streamers need
+// none.
+func prescan(ls harness.LineStreamer, src io.ReadSeeker, from int64) (string, error) {
+	pre, ok := ls.(harness.Prescanner)
+	if !ok {
+		return "", nil
+	}
+	found, err := pre.Prescan(src)
+	if err == nil {
+		_, err = src.Seek(from, io.SeekStart)
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading: %v", unwrapPath(err))
+	}
+	return found, nil
 }
 
 // parseAgain parses a window again with opts, for the writer (see
@@ -520,6 +544,9 @@ func (ix *indexer) parseAgain(job *fileJob, wj windowJob, opts harness.ParseOpti
 	}
 	if _, err := o.src.Seek(job.from, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("reading: %v", unwrapPath(err))
+	}
+	if opts.Prescanned, err = prescan(o.stream, o.src, job.from); err != nil {
+		return nil, err
 	}
 	hist, _, err := harness.ParseStream(o.stream, harness.NewLineBound(o.src, ix.opts.limits, wj.lines), ix.opts.chunk, wj.lines, opts)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/codex"
 )
 
 // readWhole is a Claude Code reader that is not a harness.LineStreamer:
@@ -27,7 +28,6 @@ type readWhole struct{ harness.FileReader }
 // a turn cut from its middle, a subagent's turns gone, and every
 // question rewritten.
 func TestStreamedTranscriptStoresWhatOneReadWholeStores(t *testing.T) {
-	emb := newWordsEmbedder()
 	lim := harness.Limits{Line: 2000}
 	var lines []string
 	for i := 1; i <= 40; i++ {
@@ -44,10 +44,6 @@ func TestStreamedTranscriptStoresWhatOneReadWholeStores(t *testing.T) {
 	}
 	grown := strings.Join(lines, "")
 	first := grown[:len(grown)/2] + `{"type":"user","uuid":"half`
-	type run struct {
-		data string
-		full bool
-	}
 	changed := strings.Replace(grown, `"text":"answer 5"`, `"text":"a changed answer 5"`, 1)
 	var cut []string
 	for _, l := range strings.SplitAfter(changed, "\n") {
@@ -60,18 +56,38 @@ func TestStreamedTranscriptStoresWhatOneReadWholeStores(t *testing.T) {
 	}
 	// Every question rewritten: no longer the session stored under its ID.
 	rewritten := strings.ReplaceAll(grown, " about the ledger", " about the invoices")
-	runs := []run{{first, false}, {grown, false}, {grown, true}, {changed, false}, {strings.Join(cut, ""), false}, {grown, false}, {rewritten, false}}
+	runs := []streamRun{{first, false}, {grown, false}, {grown, true}, {changed, false}, {strings.Join(cut, ""), false}, {grown, false}, {rewritten, false}}
+	dumps := streamedAndWhole(t, claude.Reader{}, transcriptID+".jsonl", lim, runs)
+	if !strings.Contains(dumps["streamed"][0], "longer than 2000 bytes") {
+		t.Errorf("the line over the bound was not reported:\n%s", dumps["streamed"][0])
+	}
+}
+
+// streamRun is one write of a history and its index.
+type streamRun struct {
+	data string
+	full bool
+}
+
+// streamedAndWhole indexes the runs' histories, one after another, into
+// three stores: streamed by fr (a harness.LineStreamer), streamed in
+// pieces with its vectors flushed a few turns at a time, and read whole;
+// it checks that all three stores dump the same after each run, and
+// returns the dumps by mode.
+func streamedAndWhole(t *testing.T, fr harness.FileReader, name string, lim harness.Limits, runs []streamRun) map[string][]string {
+	t.Helper()
+	emb := newWordsEmbedder()
 	dumps := map[string][]string{}
 	for _, mode := range []string{"streamed", "pieces", "whole"} {
 		dir := mkdir(t, filepath.Join(t.TempDir(), mode))
-		path := filepath.Join(dir, transcriptID+".jsonl")
+		path := filepath.Join(dir, name)
 		s, err := Open(context.Background(), mkdir(t, filepath.Join(dir, "data")))
 		if err != nil {
 			t.Fatal(err)
 		}
-		reg := harness.Registry{claude.Reader{}}
+		reg := harness.Registry{fr}
 		if mode == "whole" {
-			reg = harness.Registry{readWhole{claude.Reader{}}}
+			reg = harness.Registry{readWhole{fr}}
 		}
 		for _, r := range runs {
 			if err := os.WriteFile(path, []byte(r.data), 0o644); err != nil {
@@ -98,8 +114,43 @@ func TestStreamedTranscriptStoresWhatOneReadWholeStores(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(dumps["streamed"][0], "longer than 2000 bytes") {
-		t.Errorf("the line over the bound was not reported:\n%s", dumps["streamed"][0])
+	return dumps
+}
+
+// TestStreamedRolloutStoresWhatOneReadWholeStores: a Codex .jsonl rollout
+// streamed, and streamed in pieces, stores what it stores read whole:
+// one that logs the user's messages as events and one that does not,
+// indexed half written, grown, re-read by --full, and with a turn
+// changed.
+func TestStreamedRolloutStoresWhatOneReadWholeStores(t *testing.T) {
+	const id = "019b55c1-d022-7061-bbb9-b0c90708472b"
+	line := func(typ, payload string) string {
+		return `{"timestamp":"2025-12-25T13:45:23.000Z","type":"` + typ + `","payload":` + payload + "}\n"
+	}
+	for _, events := range []bool{true, false} {
+		var b strings.Builder
+		b.WriteString(line("session_meta", `{"id":"`+id+`","timestamp":"2025-12-25T13:45:23.000Z","cwd":"/srv/shop"}`))
+		for i := 1; i <= 30; i++ {
+			q, a := fmt.Sprintf("question %d about the ledger", i), fmt.Sprintf("answer %d", i)
+			b.WriteString(line("response_item", fmt.Sprintf(`{"type":"message","role":"user","content":[{"type":"input_text","text":%q}]}`, q)))
+			if events {
+				b.WriteString(line("event_msg", fmt.Sprintf(`{"type":"user_message","message":%q}`, q)))
+			}
+			b.WriteString(line("response_item", fmt.Sprintf(`{"type":"function_call","name":"shell","arguments":"{\"command\":[\"go\",\"test\",\"./ledger\",\"-run\",\"T%d\"]}"}`, i)))
+			b.WriteString(line("response_item", fmt.Sprintf(`{"type":"message","role":"assistant","content":[{"type":"output_text","text":%q}]}`, a)))
+			if events {
+				b.WriteString(line("event_msg", fmt.Sprintf(`{"type":"agent_message","message":%q}`, a)))
+			}
+		}
+		grown := b.String()
+		first := grown[:len(grown)/2]
+		first = first[:strings.LastIndex(first, "\n")+1] + `{"timestamp":"2025-12-25T13:45:23.000Z","type":"event`
+		changed := strings.ReplaceAll(grown, `answer 5"`, `a changed answer 5"`)
+		runs := []streamRun{{first, false}, {grown, false}, {grown, true}, {changed, false}}
+		dumps := streamedAndWhole(t, codex.Reader{}, "rollout-2025-12-25T22-45-23-"+id+".jsonl", harness.Limits{}, runs)
+		if !strings.Contains(dumps["whole"][1], "go test ./ledger -run T30") || !strings.Contains(dumps["whole"][1], "question 30 about the ledger") {
+			t.Errorf("events %v: the rollout's last turn is not stored:\n%s", events, dumps["whole"][1])
+		}
 	}
 }
 

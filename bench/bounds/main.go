@@ -9,12 +9,13 @@
 //	store/  a 340 MB opencode.db of ordinary sessions (-store-mb)
 //	ordinary/  a 250 MB Claude transcript of ordinary lines, one session (-ordinary-mb)
 //	sessions/  the same, its turns spread over its session and 499 subagents
+//	rollout/   a Codex .jsonl rollout of about as many bytes of ordinary turns
 //
 // Measure each with a fresh data directory, as the README shows:
 //
 //	go run ./bench/bounds -dir /tmp/bounds
 //	go build -o /tmp/deja ./cmd/deja
-//	for d in line deep bomb view store ordinary sessions; do
+//	for d in line deep bomb view store ordinary sessions rollout; do
 //	  DEJA_DATA_DIR=/tmp/bounds/data-$d /usr/bin/time -v /tmp/deja index /tmp/bounds/$d/*
 //	done
 //	DEJA_DATA_DIR=/tmp/bounds/data-store /usr/bin/time -v /tmp/deja index /tmp/bounds/store/*
@@ -39,11 +40,11 @@ import (
 
 func main() {
 	dir := flag.String("dir", "", "directory to write the inputs in (required)")
-	only := flag.String("only", "line,deep,bomb,view,store,ordinary,sessions", "which inputs to write, comma-separated")
+	only := flag.String("only", "line,deep,bomb,view,store,ordinary,sessions,rollout", "which inputs to write, comma-separated")
 	lineMB := flag.Int("line-mb", 1024, "size of line/'s long line, in MB")
 	bombGB := flag.Int("bomb-gb", 8, "what bomb/'s .zst decodes to, in GB")
 	storeMB := flag.Int("store-mb", 340, "about how large store/'s opencode.db is, in MB")
-	ordinaryMB := flag.Int("ordinary-mb", 250, "about how large ordinary/'s and sessions/' transcripts are, in MB")
+	ordinaryMB := flag.Int("ordinary-mb", 250, "about how large ordinary/'s and sessions/' transcripts and rollout/'s rollout are, in MB")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "bounds: -dir is required")
@@ -57,6 +58,7 @@ func main() {
 		"store":    func(d string) error { return bigStore(d, int64(*storeMB)<<20) },
 		"ordinary": func(d string) error { return ordinary(d, int64(*ordinaryMB)<<20, 1) },
 		"sessions": func(d string) error { return ordinary(d, int64(*ordinaryMB)<<20, 500) },
+		"rollout":  func(d string) error { return rollout(d, int64(*ordinaryMB)<<20) },
 	}
 	for _, name := range strings.Split(*only, ",") {
 		write, ok := makers[name]
@@ -163,6 +165,50 @@ func ordinary(dir string, n int64, sessions int) error {
 		}
 		for _, l := range lines {
 			m, err := fmt.Fprintln(w, l)
+			if err != nil {
+				f.Close()
+				return err
+			}
+			written += int64(m)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// rollout: a Codex rollout of about n bytes of ordinary turns, each
+// logged as Codex logs it: the question as a response item and as a
+// user_message event, a shell call, its 1.5 KB of output, and the answer
+// as an item and an event.
+func rollout(dir string, n int64) error {
+	const id = "019b55c1-d022-7061-bbb9-b0c90708472b"
+	f, err := os.Create(filepath.Join(dir, "rollout-2025-12-25T22-45-23-"+id+".jsonl"))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	line := func(ts, typ, payload string) (int, error) {
+		return fmt.Fprintf(w, `{"timestamp":%q,"type":%q,"payload":%s}`+"\n", ts, typ, payload)
+	}
+	line("2025-12-25T13:00:00.000Z", "session_meta", `{"id":"`+id+`","timestamp":"2025-12-25T13:00:00.000Z","cwd":"/srv/shop"}`)
+	out := strings.Repeat("ok  \tgithub.com/acme/shop/internal/ledger\t0.412s\n", 32)
+	var written int64
+	for turn := 0; written < n; turn++ {
+		ts := fmt.Sprintf("2025-12-25T%02d:%02d:%02d.000Z", turn/3600%24, turn/60%60, turn%60)
+		q := fmt.Sprintf("question %d: why does the ledger total drift by a cent on refunds in internal/ledger/refund.go?", turn)
+		a := fmt.Sprintf("answer %d: the refund path rounds each line before summing; round the sum instead.", turn)
+		for _, l := range [][2]string{
+			{"response_item", fmt.Sprintf(`{"type":"message","role":"user","content":[{"type":"input_text","text":%q}]}`, q)},
+			{"event_msg", fmt.Sprintf(`{"type":"user_message","message":%q}`, q)},
+			{"response_item", fmt.Sprintf(`{"type":"function_call","name":"shell","arguments":%q,"call_id":"c%d"}`, fmt.Sprintf(`{"command":["go","test","./internal/ledger","-run","Refund%d"]}`, turn), turn)},
+			{"response_item", fmt.Sprintf(`{"type":"function_call_output","call_id":"c%d","output":%q}`, turn, out)},
+			{"response_item", fmt.Sprintf(`{"type":"message","role":"assistant","content":[{"type":"output_text","text":%q}]}`, a)},
+			{"event_msg", fmt.Sprintf(`{"type":"agent_message","message":%q}`, a)},
+		} {
+			m, err := line(ts, l[0], l[1])
 			if err != nil {
 				f.Close()
 				return err

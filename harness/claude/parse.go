@@ -2,6 +2,7 @@ package claude
 
 import (
 	"bytes"
+	"hash/maphash"
 	"path/filepath"
 	"strings"
 	"time"
@@ -85,7 +86,8 @@ func Parse(data []byte, opts harness.ParseOptions) *harness.History {
 // newParser starts the parse of a transcript whose session id is own ("":
 // its file's name), decoding with flags.
 func newParser(opts harness.ParseOptions, own string, flags json.ParseFlags) *parser {
-	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, byKey: map[string]*state{}, seen: map[string]bool{}, flags: flags}
+	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, byKey: map[string]*state{}, seen: map[uuidKey]struct{}{}, flags: flags}
+	p.seeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 	p.own = own
 	if p.own == "" {
 		// Lines without a sessionId at all: the file's name is the id.
@@ -105,11 +107,23 @@ type parser struct {
 	// parent is the first other session whose lines this transcript
 	// copies: the session it was resumed or forked from.
 	parent string
-	seen   map[string]bool
-	warn   harness.Warnings
+	// seen holds a 128-bit hash of each uuid read (see key), a fifth of
+	// the memory of the uuids themselves: a 2 GB transcript's 1.3
+	// million uuids held 100 MB.
+	seen  map[uuidKey]struct{}
+	seeds [2]maphash.Seed
+	warn  harness.Warnings
 	// flags decode each line: ZeroCopy for bytes held whole, none for
 	// lines streamed (see Reader.Stream), whose bytes are let go.
 	flags json.ParseFlags
+}
+
+// uuidKey is a uuid as seen holds it: two hashes of it with seeds of
+// their own, so that two uuids share one about once in 2^128 pairs.
+type uuidKey [2]uint64
+
+func (p *parser) key(uuid string) uuidKey {
+	return uuidKey{maphash.String(p.seeds[0], uuid), maphash.String(p.seeds[1], uuid)}
 }
 
 // state is one session being built.
@@ -157,10 +171,11 @@ func (p *parser) Line(l *harness.Lines) bool {
 	// A uuid seen before is history copied again (a resume that rewrote
 	// earlier lines): it is not a second message.
 	if ln.UUID != "" {
-		if p.seen[ln.UUID] {
+		k := p.key(ln.UUID)
+		if _, ok := p.seen[k]; ok {
 			return true
 		}
-		p.seen[ln.UUID] = true
+		p.seen[k] = struct{}{}
 	}
 	if !ln.IsSidechain && ln.SessionID != "" && p.own != "" && ln.SessionID != p.own {
 		// History of the session this one was resumed or forked from: it

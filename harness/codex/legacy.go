@@ -88,6 +88,5 @@ func parseLegacy(data []byte, opts harness.ParseOptions) *harness.History {
 			}
 		}
 	}
-	p.finish(opts.Offset + int64(len(data)))
-	return hist
+	return p.Finish(opts.Offset + int64(len(data)))
 }

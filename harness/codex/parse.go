@@ -83,9 +83,7 @@ func Parse(data []byte, opts harness.ParseOptions) *harness.History {
 	if opts.Offset == 0 && isLegacy(data) {
 		return parseLegacy(data, opts)
 	}
-	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, st: state{turn: -1}}
-	p.useEvents = hasUserEvents(data)
-	p.st.sess.Offset = opts.Offset
+	p := newParser(opts, hasUserEvents(data), json.ZeroCopy)
 	lines := harness.NewLines(data)
 	end := 0
 	for lines.Next() {
@@ -93,8 +91,17 @@ func Parse(data []byte, opts harness.ParseOptions) *harness.History {
 			end = lines.End()
 		}
 	}
-	p.finish(opts.Offset + int64(end))
-	return p.hist
+	return p.Finish(opts.Offset + int64(end))
+}
+
+// newParser starts the parse of a rollout from opts.Offset, reading its
+// messages from the events or from the response items (see Parse), and
+// decoding with flags: ZeroCopy for bytes held whole, none for lines
+// streamed, whose bytes are let go.
+func newParser(opts harness.ParseOptions, useEvents bool, flags json.ParseFlags) *parser {
+	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, st: state{turn: -1}, useEvents: useEvents, flags: flags}
+	p.st.sess.Offset = opts.Offset
+	return p
 }
 
 type parser struct {
@@ -105,13 +112,20 @@ type parser struct {
 	warn      harness.Warnings
 	// started is set once a session_meta was read.
 	started bool
+	flags   json.ParseFlags
 }
 
 type state struct {
 	sess harness.Session
 	turn int
 	id   string
+	// pieced says an earlier piece held some of the session's turns.
+	pieced bool
 }
+
+// Line handles one line and reports whether it was consumed (a partial
+// last line that is not yet complete JSON is not).
+func (p *parser) Line(l *harness.Lines) bool { return p.line(l) }
 
 func (p *parser) line(l *harness.Lines) bool {
 	raw := bytes.TrimSpace(l.Line)
@@ -125,7 +139,7 @@ func (p *parser) line(l *harness.Lines) bool {
 		return true
 	}
 	var rl rolloutLine
-	if _, err := json.Parse(raw, &rl, json.ZeroCopy); err != nil {
+	if _, err := json.Parse(raw, &rl, p.flags); err != nil {
 		if l.Partial {
 			return false
 		}
@@ -142,7 +156,7 @@ func (p *parser) line(l *harness.Lines) bool {
 		p.meta(meta{ID: rl.ID, Timestamp: rl.Timestamp})
 	case rl.Type != "":
 		var it item
-		if _, err := json.Parse(raw, &it, json.ZeroCopy); err != nil {
+		if _, err := json.Parse(raw, &it, p.flags); err != nil {
 			p.warn.Add("with an unreadable item", l.Number)
 			return true
 		}
@@ -185,12 +199,12 @@ func (p *parser) wrapped(rl rolloutLine, t time.Time, n int) {
 	switch rl.Type {
 	case "session_meta":
 		var m meta
-		if _, err = json.Parse(rl.Payload, &m, json.ZeroCopy); err == nil {
+		if _, err = json.Parse(rl.Payload, &m, p.flags); err == nil {
 			p.meta(m)
 		}
 	case "response_item":
 		var it item
-		if _, err = json.Parse(rl.Payload, &it, json.ZeroCopy); err == nil {
+		if _, err = json.Parse(rl.Payload, &it, p.flags); err == nil {
 			p.item(it, t, n)
 		}
 	case "event_msg":
@@ -198,12 +212,12 @@ func (p *parser) wrapped(rl rolloutLine, t time.Time, n int) {
 			return
 		}
 		var ev event
-		if _, err = json.Parse(rl.Payload, &ev, json.ZeroCopy); err == nil {
+		if _, err = json.Parse(rl.Payload, &ev, p.flags); err == nil {
 			p.event(ev, t, n)
 		}
 	case "turn_context":
 		var tc turnContext
-		if _, err = json.Parse(rl.Payload, &tc, json.ZeroCopy); err == nil && p.st.sess.Project == "" && tc.Cwd != "" {
+		if _, err = json.Parse(rl.Payload, &tc, p.flags); err == nil && p.st.sess.Project == "" && tc.Cwd != "" {
 			p.st.sess.Project = filepath.Clean(tc.Cwd)
 		}
 	case "compacted":
@@ -402,27 +416,69 @@ func envCwd(s string) string {
 	return filepath.Clean(strings.TrimSpace(cwd))
 }
 
-func (p *parser) finish(end int64) {
-	s := p.st.sess
+// Finish closes the session, ending at end: named by its session_meta,
+// else by the file's name; none when it holds no message and no record,
+// unless a piece held some of it.
+func (p *parser) Finish(end int64) *harness.History {
 	p.hist.Warnings = p.warn.List()
-	if s.ID == "" {
-		if len(s.Messages) == 0 && len(s.Records) == 0 {
-			return
+	s, ok := p.close(end)
+	if !ok {
+		if p.st.sess.ID == "" && (len(s.Messages) > 0 || len(s.Records) > 0) {
+			p.hist.Warnings = append(p.hist.Warnings, "no session_meta line and no id in the file name; the rollout is skipped")
 		}
+		return p.hist
+	}
+	p.hist.Sessions = []harness.Session{s}
+	return p.hist
+}
+
+// close is the session as it stands, ending at end, and whether it is
+// one: named, and holding a message or a record or a piece held some.
+func (p *parser) close(end int64) (harness.Session, bool) {
+	s := p.st.sess
+	if len(s.Messages) == 0 && len(s.Records) == 0 && !p.st.pieced {
+		return s, false
+	}
+	if s.ID == "" {
 		// No metadata line (a torn first line): the file name's id.
 		id := fileID(p.opts.Path)
 		if id == "" {
-			p.hist.Warnings = append(p.hist.Warnings, "no session_meta line and no id in the file name; the rollout is skipped")
-			return
+			return s, false
 		}
 		s.ID = SessionID(id)
 	}
-	if len(s.Messages) == 0 && len(s.Records) == 0 {
-		return
-	}
 	s.Ordinal = max(p.opts.FirstOrdinal, 1)
 	s.End = end
-	p.hist.Sessions = []harness.Session{s}
+	return s, true
+}
+
+// Piece hands over the turns before the one being read, which no later
+// line can add to (messages and records go to the current turn), and
+// lets their text go; none until the session is named.
+func (p *parser) Piece(end int64) *harness.History {
+	h := &harness.History{Path: p.opts.Path}
+	st := &p.st
+	m := 0
+	for m < len(st.sess.Messages) && st.sess.Messages[m].Turn < st.turn {
+		m++
+	}
+	r := 0
+	for r < len(st.sess.Records) && st.sess.Records[r].Turn < st.turn {
+		r++
+	}
+	if m == 0 && r == 0 {
+		return h
+	}
+	s, ok := p.close(end)
+	if !ok {
+		return h
+	}
+	s.Messages, s.Records = st.sess.Messages[:m:m], st.sess.Records[:r:r]
+	st.sess.Messages = append([]harness.Message(nil), st.sess.Messages[m:]...)
+	st.sess.Records = append([]harness.Record(nil), st.sess.Records[r:]...)
+	st.pieced = true
+	h.Sessions = []harness.Session{s}
+	return h
 }
 
 func parseTime(s string) time.Time {

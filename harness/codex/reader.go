@@ -24,10 +24,47 @@ var (
 	_ harness.FileReader = Reader{}
 	_ harness.Decoder    = Reader{}
 	_ harness.Resumer    = Reader{}
+	_ harness.Prescanner = Reader{}
 )
 
 // Name returns "codex".
 func (Reader) Name() string { return Name }
+
+// Streams reports a .jsonl rollout: parsed as its lines are read and
+// handed over a piece of finished turns at a time. A .jsonl.zst is
+// decoded and read whole (its decoded size is bounded), and a legacy
+// .json is one object.
+func (Reader) Streams(path string, head []byte) bool {
+	return strings.HasSuffix(path, ".jsonl") && !bytes.HasPrefix(head, zstdMagic)
+}
+
+// Prescan tells whether the rollout logs the user's messages as events
+// ("events"), which decides the stream its messages are read from (see
+// Parse), as hasUserEvents does for a rollout held whole.
+func (Reader) Prescan(r io.Reader) (string, error) {
+	found := ""
+	err := harness.LineHeads(r, func(head []byte) bool {
+		if !bytes.Contains(head, []byte("user_message")) {
+			return false
+		}
+		if typ, payload := lineHead(head); string(typ) == "event_msg" && string(payload) == "user_message" {
+			found = prescannedEvents
+		}
+		return found != ""
+	})
+	return found, err
+}
+
+// prescannedEvents is what Prescan finds of a rollout with user_message
+// events.
+const prescannedEvents = "events"
+
+// Stream starts the parse of a rollout that Streams, its lines decoded
+// without sharing their bytes, its messages read from the stream Prescan
+// chose.
+func (Reader) Stream(opts harness.ParseOptions) harness.LineParser {
+	return newParser(opts, opts.Prescanned == prescannedEvents, 0)
+}
 
 // Parse parses one rollout; see the package function Parse.
 func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
