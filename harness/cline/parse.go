@@ -3,7 +3,6 @@ package cline
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
 // The file names the reader parses.
@@ -35,26 +35,26 @@ const maxSide = 1 << 20
 const maxValue = 4096
 
 // block is one content block of a message, the Anthropic shape both
-// stores use.
+// stores use. Input and Content are raw JSON, read only where needed.
 type block struct {
-	Type    string          `json:"type"`
-	Text    string          `json:"text"`
-	Name    string          `json:"name"`
-	Input   json.RawMessage `json:"input"`
-	Content json.RawMessage `json:"content"`
-	Path    string          `json:"path"`
+	Type    string
+	Text    string
+	Name    string
+	Path    string
+	Input   []byte
+	Content []byte
 }
 
 // message is one entry of api_conversation_history.json or of an SDK
 // messages array. Roo Code adds ts, isSummary, isTruncationMarker and
 // type "reasoning"; the SDK adds ts.
 type message struct {
-	Role               string          `json:"role"`
-	Content            json.RawMessage `json:"content"`
-	TS                 json.RawMessage `json:"ts"`
-	Type               string          `json:"type"`
-	IsSummary          bool            `json:"isSummary"`
-	IsTruncationMarker bool            `json:"isTruncationMarker"`
+	Role               string
+	Content            []block
+	TS                 int64
+	Type               string
+	IsSummary          bool
+	IsTruncationMarker bool
 }
 
 // Parse reads one history: an SDK session's <id>.messages.json (an object
@@ -73,7 +73,8 @@ func Parse(data []byte, opts harness.ParseOptions) *harness.History {
 	case trim[0] == '[':
 		p.legacy = true
 		p.session = legacySession(opts.Path)
-		p.readArray(json.NewDecoder(bytes.NewReader(data)))
+		p.sc.Reset(data)
+		p.readArray()
 	case trim[0] == '{':
 		p.readSDK()
 		meta := sdkSession(opts.Path, p.sdkID, p.agent)
@@ -88,6 +89,7 @@ func Parse(data []byte, opts harness.ParseOptions) *harness.History {
 }
 
 type parser struct {
+	sc      jsonscan.Scanner
 	h       *harness.History
 	data    []byte
 	legacy  bool
@@ -100,6 +102,7 @@ type parser struct {
 	// result headers instead.
 	toolUses int
 	headers  []harness.Record
+	warned   bool
 	skipped  map[string]int
 	sdkID    string
 	agent    string
@@ -127,99 +130,136 @@ func (p *parser) line(off int) int {
 }
 
 // readSDK walks the top-level object of an SDK messages file, reading
-// sessionId and agent and streaming the messages array.
+// sessionId and agent and the messages array.
 func (p *parser) readSDK() {
-	dec := json.NewDecoder(bytes.NewReader(p.data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		p.warn("a file that is not a JSON object")
-		return
-	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			p.broken(err)
-			return
-		}
-		key, _ := tok.(string)
-		switch key {
+	sc := &p.sc
+	sc.Reset(p.data)
+	ok := sc.Object(func(key []byte) bool {
+		switch string(key) {
 		case "messages":
-			if !p.readArray(dec) {
-				return
-			}
-		case "sessionId", "agent":
-			var s string
-			if err := dec.Decode(&s); err != nil {
-				// A value of another type is read past and ignored.
-				var te *json.UnmarshalTypeError
-				if !errors.As(err, &te) {
-					p.broken(err)
-					return
-				}
-			}
-			if key == "sessionId" {
-				p.sdkID = s
-			} else {
-				p.agent = s
-			}
+			p.readArray()
+		case "sessionId":
+			p.sdkID = sc.String()
+		case "agent":
+			p.agent = sc.String()
 		default:
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				p.broken(err)
-				return
-			}
+			return false
 		}
+		return true
+	})
+	if !ok && sc.Err() == nil {
+		p.warn("a file that is not a JSON object")
 	}
+	p.broken()
 }
 
 // broken counts a file whose JSON ends or breaks before its end: a file
-// being rewritten, or damaged.
-func (p *parser) broken(err error) {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		p.warn("a file that ends inside its JSON (being rewritten?)")
-		return
+// being rewritten, or damaged. The messages read before stay.
+func (p *parser) broken() {
+	if p.sc.Err() != nil && !p.warned {
+		p.warned = true
+		p.warn("a file whose JSON breaks off or is invalid after its readable messages (being rewritten?)")
 	}
-	p.warn("a file whose JSON is invalid after its readable messages")
 }
 
-// readArray reads the array of messages dec is at, reporting whether it
-// reached the array's end.
-func (p *parser) readArray(dec *json.Decoder) bool {
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+// readArray reads the array of messages the scanner is at.
+func (p *parser) readArray() {
+	sc := &p.sc
+	if sc.Kind() != '[' {
+		sc.Skip()
 		p.warn("messages that are not a JSON array")
-		return false
+		return
 	}
-	for dec.More() {
-		start := int(dec.InputOffset())
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			p.broken(err)
-			return false
-		}
-		for start < len(p.data) && (p.data[start] == ',' || p.data[start] == ' ' || p.data[start] == '\n' || p.data[start] == '\r' || p.data[start] == '\t') {
-			start++
-		}
-		var m message
-		if json.Unmarshal(raw, &m) != nil {
+	sc.Array(func() {
+		if sc.Kind() != '{' {
+			sc.Skip()
 			p.warn("entries that are not messages")
-			continue
+			return
 		}
-		p.message(&m, p.line(start))
+		start := sc.Pos()
+		var m message
+		sc.Object(func(key []byte) bool {
+			switch string(key) {
+			case "role":
+				m.Role = sc.String()
+			case "content":
+				m.Content = readBlocks(sc, p.data)
+			case "ts":
+				m.TS = sc.Int()
+			case "type":
+				m.Type = sc.String()
+			case "isSummary":
+				m.IsSummary = sc.Bool()
+			case "isTruncationMarker":
+				m.IsTruncationMarker = sc.Bool()
+			default:
+				return false
+			}
+			return true
+		})
+		if sc.Err() == nil {
+			p.message(&m, p.line(start))
+		}
+	})
+	p.broken()
+}
+
+// readBlocks reads a content value: a string is one text block, an array
+// holds blocks (elements that are not objects are skipped), anything else
+// is empty.
+func readBlocks(sc *jsonscan.Scanner, data []byte) []block {
+	switch sc.Kind() {
+	case '"':
+		return []block{{Type: "text", Text: sc.String()}}
+	case '[':
+	default:
+		sc.Skip()
+		return nil
 	}
-	if _, err := dec.Token(); err != nil {
-		p.broken(err)
-		return false
+	var out []block
+	sc.Array(func() {
+		var b block
+		if !sc.Object(func(key []byte) bool {
+			switch string(key) {
+			case "type":
+				b.Type = sc.String()
+			case "text":
+				b.Text = sc.String()
+			case "name":
+				b.Name = sc.String()
+			case "path":
+				b.Path = sc.String()
+			case "input":
+				b.Input = rawValue(sc, data)
+			case "content":
+				b.Content = rawValue(sc, data)
+			default:
+				return false
+			}
+			return true
+		}) {
+			return
+		}
+		out = append(out, b)
+	})
+	return out
+}
+
+// rawValue passes over the next value and returns its bytes.
+func rawValue(sc *jsonscan.Scanner, data []byte) []byte {
+	sc.Kind()
+	start := sc.Pos()
+	sc.Skip()
+	if sc.Err() != nil || sc.Pos() > len(data) {
+		return nil
 	}
-	return true
+	return data[start:sc.Pos()]
 }
 
 // message adds one message's prompts, prose and records.
 func (p *parser) message(m *message, line int) {
 	at := msTime(m.TS)
-	blocks, ok := contentBlocks(m.Content)
-	if !ok {
-		p.warn("messages whose content is neither text nor blocks")
-		return
-	}
+	blocks := m.Content
 	switch m.Role {
 	case "user":
 		if m.IsTruncationMarker {
@@ -260,12 +300,9 @@ func (p *parser) message(m *message, line int) {
 				p.toolUses++
 				p.toolRecords(b.Name, b.Input, line)
 				if field, ok := spoken[b.Name]; ok {
-					var in map[string]json.RawMessage
-					if json.Unmarshal(b.Input, &in) == nil {
-						for _, t := range stringsOf(in[field], "") {
-							if t = strings.TrimSpace(t); t != "" {
-								said = append(said, t)
-							}
+					for _, t := range fields(b.Input, field)[field] {
+						if t = strings.TrimSpace(t); t != "" {
+							said = append(said, t)
 						}
 					}
 				}
@@ -408,7 +445,7 @@ func legacySession(path string) harness.Session {
 	var item struct {
 		ParentTaskID string          `json:"parentTaskId"`
 		Workspace    string          `json:"workspace"`
-		TS           json.RawMessage `json:"ts"`
+		TS           float64 `json:"ts"`
 	}
 	if readSide(filepath.Join(dir, "history_item.json"), &item) {
 		if item.ParentTaskID != "" && (harness.IsToken(item.ParentTaskID) || harness.IsUUID(item.ParentTaskID)) {
@@ -418,7 +455,7 @@ func legacySession(path string) harness.Session {
 		if filepath.IsAbs(item.Workspace) || isWindowsAbs(item.Workspace) {
 			s.Project = item.Workspace
 		}
-		if t := msTime(item.TS); !t.IsZero() {
+		if t := msTime(int64(item.TS)); !t.IsZero() {
 			s.Started = t
 		}
 	}
@@ -504,56 +541,21 @@ func isWindowsAbs(p string) bool {
 	return len(p) >= 3 && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z') && p[1] == ':' && (p[2] == '\\' || p[2] == '/')
 }
 
-// msTime reads a ts field: epoch milliseconds as a JSON number.
-func msTime(raw json.RawMessage) time.Time {
-	if len(raw) == 0 || raw[0] == '"' || raw[0] == 'n' {
+// msTime reads a ts field, epoch milliseconds; 0 and values past the
+// year 5000 are no time.
+func msTime(ms int64) time.Time {
+	if ms <= 0 || ms > 1e14 {
 		return time.Time{}
 	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil || f <= 0 || f > 1e14 {
-		return time.Time{}
-	}
-	return time.UnixMilli(int64(f))
-}
-
-// contentBlocks reads a message's content: a string is one text block.
-func contentBlocks(raw json.RawMessage) ([]block, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, true
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return nil, false
-		}
-		return []block{{Type: "text", Text: s}}, true
-	}
-	var blocks []block
-	if raw[0] != '[' || json.Unmarshal(raw, &blocks) != nil {
-		// One bad block must not lose the others: read them one by one.
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			return nil, false
-		}
-		blocks = blocks[:0]
-		for _, it := range items {
-			var b block
-			if json.Unmarshal(it, &b) == nil {
-				blocks = append(blocks, b)
-			}
-		}
-	}
-	return blocks, true
+	return time.UnixMilli(ms)
 }
 
 // resultTexts returns the texts of a tool_result's content: a string, or
 // text blocks.
-func resultTexts(raw json.RawMessage) []string {
-	blocks, ok := contentBlocks(raw)
-	if !ok {
-		return nil
-	}
+func resultTexts(raw []byte) []string {
+	var sc jsonscan.Scanner
+	sc.Reset(raw)
+	blocks := readBlocks(&sc, raw)
 	var out []string
 	for _, b := range blocks {
 		if b.Type == "text" && b.Text != "" {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
 // wrappers are the tags the extensions put around what the user typed:
@@ -146,30 +147,23 @@ func headerRecord(name, value string) (harness.Record, bool) {
 }
 
 // toolRecords adds the records of one tool_use block.
-func (p *parser) toolRecords(name string, input json.RawMessage, line int) {
+func (p *parser) toolRecords(name string, input []byte, line int) {
 	kind := toolKind(name)
 	if kind == toolOther {
 		return
 	}
-	var in map[string]json.RawMessage
-	if json.Unmarshal(input, &in) != nil {
-		return
-	}
 	turn := p.turn - 1
+	in := fields(input, "command", "commands", "patch", "input",
+		"path", "absolutePath", "file_path", "filePath", "files", "file_paths", "paths")
 	switch kind {
 	case toolCommand:
-		for _, c := range stringsOf(in["command"], "command") {
-			p.record(harness.CommandRecord, c, "", turn, line)
-		}
-		for _, c := range stringsOf(in["commands"], "command") {
+		for _, c := range append(in["command"], in["commands"]...) {
 			p.record(harness.CommandRecord, c, "", turn, line)
 		}
 	case toolPatch:
-		for _, key := range []string{"patch", "input"} {
-			for _, s := range stringsOf(in[key], "") {
-				for _, f := range patchFiles(s) {
-					p.record(harness.FileRecord, f, harness.Edited, turn, line)
-				}
+		for _, s := range append(in["patch"], in["input"]...) {
+			for _, f := range patchFiles(s) {
+				p.record(harness.FileRecord, f, harness.Edited, turn, line)
 			}
 		}
 	default:
@@ -179,7 +173,7 @@ func (p *parser) toolRecords(name string, input json.RawMessage, line int) {
 		}
 		seen := map[string]bool{}
 		for _, key := range []string{"path", "absolutePath", "file_path", "filePath", "files", "file_paths", "paths"} {
-			for _, f := range stringsOf(in[key], "path") {
+			for _, f := range in[key] {
 				if !seen[f] {
 					seen[f] = true
 					p.record(harness.FileRecord, f, action, turn, line)
@@ -189,41 +183,50 @@ func (p *parser) toolRecords(name string, input json.RawMessage, line int) {
 	}
 }
 
-// stringsOf reads a string, an array of strings, or an array of objects
-// whose field is a string.
-func stringsOf(raw json.RawMessage, field string) []string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil
-	}
-	switch raw[0] {
-	case '"':
-		var s string
-		if json.Unmarshal(raw, &s) == nil && s != "" {
-			return []string{s}
+// fields reads the named keys of a JSON object, each as the strings it
+// holds: a string, an array of strings, or an array of objects whose
+// "path" or "command" is a string. Other values are skipped.
+func fields(raw []byte, keys ...string) map[string][]string {
+	out := map[string][]string{}
+	var sc jsonscan.Scanner
+	sc.Reset(raw)
+	sc.Object(func(key []byte) bool {
+		k := string(key)
+		wanted := false
+		for _, w := range keys {
+			wanted = wanted || w == k
 		}
-	case '[':
-		var items []json.RawMessage
-		if json.Unmarshal(raw, &items) != nil {
-			return nil
+		if !wanted {
+			return false
 		}
-		var out []string
-		for _, it := range items {
-			var s string
-			if json.Unmarshal(it, &s) == nil {
-				out = append(out, s)
-				continue
+		switch sc.Kind() {
+		case '"':
+			if v := sc.String(); v != "" {
+				out[k] = append(out[k], v)
 			}
-			var obj map[string]json.RawMessage
-			if field != "" && json.Unmarshal(it, &obj) == nil {
-				if json.Unmarshal(obj[field], &s) == nil {
-					out = append(out, s)
+		case '[':
+			sc.Array(func() {
+				switch sc.Kind() {
+				case '"':
+					out[k] = append(out[k], sc.String())
+				case '{':
+					sc.Object(func(sub []byte) bool {
+						if string(sub) != "path" && string(sub) != "command" {
+							return false
+						}
+						out[k] = append(out[k], sc.String())
+						return true
+					})
+				default:
+					sc.Skip()
 				}
-			}
+			})
+		default:
+			return false
 		}
-		return out
-	}
-	return nil
+		return true
+	})
+	return out
 }
 
 // patchFiles lists the files an apply_patch envelope names.
