@@ -24,8 +24,8 @@ const corpusDir = "../../../shared/harness/corpus/cline"
 // and per attached file block.
 var corpusFiles = []struct {
 	file, layout, side, sideLayout string
-	id, project, parent          string
-	prompts, records             int
+	id, project, parent            string
+	prompts, records               int
 }{
 	{
 		file:   "cline__cline__sdk_packages_core_fixtures_messages_success.messages.json",

@@ -169,11 +169,11 @@ func TestSideFiles(t *testing.T) {
 func TestResumeAndIDs(t *testing.T) {
 	r := Reader{}
 	for id, want := range map[string]string{
-		"cline-1784094124598_rruoq":           "cd /srv/app && cline --id 1784094124598_rruoq",
-		"cline-1769053680585":                 "",
+		"cline-1784094124598_rruoq":            "cd /srv/app && cline --id 1784094124598_rruoq",
+		"cline-1769053680585":                  "",
 		"cline-roo-0b7e9c2a-5d1f-4e3b-9a6c-2f": "",
-		"cline-1784094124598_rruoq.explorer":  "",
-		"claude-1784094124598_rruoq":          "",
+		"cline-1784094124598_rruoq.explorer":   "",
+		"claude-1784094124598_rruoq":           "",
 	} {
 		if got := r.ResumeCommand(id, "/srv/app"); got != want {
 			t.Errorf("ResumeCommand(%s) = %q, want %q", id, got, want)

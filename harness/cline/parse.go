@@ -443,8 +443,8 @@ func legacySession(path string) harness.Session {
 		}
 	}
 	var item struct {
-		ParentTaskID string          `json:"parentTaskId"`
-		Workspace    string          `json:"workspace"`
+		ParentTaskID string  `json:"parentTaskId"`
+		Workspace    string  `json:"workspace"`
 		TS           float64 `json:"ts"`
 	}
 	if readSide(filepath.Join(dir, "history_item.json"), &item) {
