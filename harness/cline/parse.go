@@ -398,6 +398,11 @@ func (p *parser) finish(opts harness.ParseOptions) {
 	if s.Project == "" {
 		s.Project = projectFromText(p.data)
 	}
+	for i := range s.Records {
+		if r := &s.Records[i]; r.Kind == harness.FileRecord {
+			r.Value = harness.RelPath(s.Project, r.Value)
+		}
+	}
 	p.flushWarnings()
 	p.h.Sessions = append(p.h.Sessions, *s)
 }
