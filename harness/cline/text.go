@@ -3,7 +3,6 @@ package cline
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
@@ -41,15 +40,28 @@ func typed(text string) string {
 	}
 	if _, _, ok := toolHeader(t); ok {
 		end := strings.Index(t, "] Result:") + len("] Result:")
-		return firstWrapped(t[end:], nearHeader)
+		return typedResult(t[end:])
 	}
 	return firstWrapped(t, 1)
 }
 
-// typedResult returns what the user typed in the text of a tool_result
-// block (Roo Code's native tool calls): a wrapper near its start.
+// lateFeedback leads the user's feedback on a command still running,
+// which follows the command's output however long it is.
+const lateFeedback = "The user provided the following feedback:\n<feedback>"
+
+// typedResult returns what the user typed in a tool's result (the text
+// after a header, or of a tool_result block of Roo Code's native tool
+// calls): a wrapper near its start, or feedback after a running command's
+// output.
 func typedResult(text string) string {
-	return firstWrapped(strings.TrimSpace(text), nearHeader)
+	text = strings.TrimSpace(text)
+	if s := firstWrapped(text, nearHeader); s != "" {
+		return s
+	}
+	if at := strings.LastIndex(text, lateFeedback); at >= 0 {
+		return wrapped(text[at:], "feedback", len(text))
+	}
+	return ""
 }
 
 // firstWrapped returns the inside of the first wrapper that opens within
@@ -297,32 +309,86 @@ func projectFromText(data []byte) string {
 	return dir
 }
 
+// sdkInjected are the blocks the SDK runtime adds to a user message
+// beside the typed text: a notice of the mode, an attached file's
+// content, the environment details. sdkWrappers are the tags round the
+// typed text: <user_input mode="act">, or <user_command slash="…"> for a
+// slash command.
 var (
-	// sdkInjected are the blocks the SDK runtime adds to a user message
-	// beside the typed text: a notice of the mode, an attached file's
-	// content, the environment details.
-	sdkInjected = regexp.MustCompile(`(?s)<(?:mode_notice|file_content|environment_details)\b[^>]*>.*?</(?:mode_notice|file_content|environment_details)>`)
-	// sdkWrapper is the tag round the typed text: <user_input mode="act">,
-	// or <user_command slash="…"> for a slash command.
-	sdkWrapper = regexp.MustCompile(`</?(?:user_input|user_command)\b[^>]*>`)
-	// sdkFile names an attached file: <file_content path="…">.
-	sdkFile = regexp.MustCompile(`<file_content path="([^"\n]+)">`)
+	sdkInjected = []string{"mode_notice", "file_content", "environment_details"}
+	sdkWrappers = []string{"user_input", "user_command"}
 )
 
 // sdkTyped returns what the user typed in a text block of an SDK user
-// message, and the files attached in it.
+// message, and the files attached in it (<file_content path="…">).
 func sdkTyped(text string) (string, []string) {
+	if strings.IndexByte(text, '<') < 0 {
+		return strings.TrimSpace(text), nil
+	}
 	var files []string
-	if strings.Contains(text, "<file_content") {
-		for _, m := range sdkFile.FindAllStringSubmatch(text, -1) {
-			files = append(files, m[1])
+	for _, tag := range sdkInjected {
+		for {
+			at, attrs, end := openTag(text, tag)
+			if at < 0 {
+				break
+			}
+			if tag == "file_content" {
+				if f, ok := attr(attrs, "path"); ok {
+					files = append(files, f)
+				}
+			}
+			close := "</" + tag + ">"
+			stop := strings.Index(text[end:], close)
+			if stop < 0 {
+				text = text[:at]
+				break
+			}
+			text = text[:at] + text[end+stop+len(close):]
 		}
 	}
-	if strings.IndexByte(text, '<') >= 0 {
-		text = sdkInjected.ReplaceAllString(text, "")
-		text = sdkWrapper.ReplaceAllString(text, "")
+	for _, tag := range sdkWrappers {
+		for {
+			at, _, end := openTag(text, tag)
+			if at < 0 {
+				break
+			}
+			text = text[:at] + text[end:]
+		}
+		text = strings.ReplaceAll(text, "</"+tag+">", "")
 	}
 	return strings.TrimSpace(text), files
+}
+
+// openTag finds the first <tag> or <tag attrs…> in s: where it starts,
+// its attributes, and where it ends; at is -1 when there is none.
+func openTag(s, tag string) (at int, attrs string, end int) {
+	from := 0
+	for {
+		i := strings.Index(s[from:], "<"+tag)
+		if i < 0 {
+			return -1, "", 0
+		}
+		i += from
+		rest := s[i+1+len(tag):]
+		if rest != "" && (rest[0] == '>' || rest[0] == ' ') {
+			gt := strings.IndexByte(rest, '>')
+			if gt < 0 {
+				return -1, "", 0
+			}
+			return i, rest[:gt], i + 1 + len(tag) + gt + 1
+		}
+		from = i + 1
+	}
+}
+
+// attr returns the value of name="…" in a tag's attributes, on one line.
+func attr(attrs, name string) (string, bool) {
+	_, v, ok := strings.Cut(attrs, name+`="`)
+	if !ok {
+		return "", false
+	}
+	v, _, ok = strings.Cut(v, `"`)
+	return v, ok && v != "" && !strings.ContainsAny(v, "\n\r")
 }
 
 // spoken are the tools whose input the user reads as the assistant's
