@@ -91,6 +91,9 @@ func reasonKind(why string) string {
 // sdkDir is the SDK's sessions folder and what named it.
 func sdkDir(opts harness.DiscoverOptions) (string, string) {
 	abs := func(p string) string {
+		if p == "" {
+			return ""
+		}
 		p = harness.ExpandHome(p, opts.Home)
 		if !filepath.IsAbs(p) && opts.WorkDir != "" {
 			p = filepath.Join(opts.WorkDir, p)

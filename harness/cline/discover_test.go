@@ -65,11 +65,15 @@ func TestDiscover(t *testing.T) {
 func TestDiscoverEnv(t *testing.T) {
 	home, other := t.TempDir(), t.TempDir()
 	env := map[string]string{}
-	opts := harness.DiscoverOptions{Home: home, Getenv: func(k string) string { return env[k] }}
+	opts := harness.DiscoverOptions{Home: home, WorkDir: other, Getenv: func(k string) string { return env[k] }}
+
+	// Unset variables leave the default; a relative one is under WorkDir.
+	viaDefault := write(t, filepath.Join(home, ".cline", "data", "sessions", "d_1", "d_1"+sdkSuffix), sdkDoc)
+	checkSources(t, Discover(opts), []string{viaDefault})
 
 	clineDir := filepath.Join(other, "cline-home")
 	viaDir := write(t, filepath.Join(clineDir, "data", "sessions", "a_1", "a_1"+sdkSuffix), sdkDoc)
-	env[HomeDirEnv] = clineDir
+	env[HomeDirEnv] = "cline-home"
 	checkSources(t, Discover(opts), []string{viaDir})
 
 	dataDir := filepath.Join(other, "cline-data")
