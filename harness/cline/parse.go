@@ -331,7 +331,11 @@ func (p *parser) userText(b *block, line int) string {
 					p.headers = append(p.headers, r)
 				}
 			}
-			return typed(b.Text)
+			t := typed(b.Text)
+			if t != "" {
+				p.attached = append(p.attached, mentioned(b.Text)...)
+			}
+			return t
 		}
 		t, files := sdkTyped(b.Text)
 		p.attached = append(p.attached, files...)

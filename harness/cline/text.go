@@ -82,8 +82,9 @@ func firstWrapped(s string, within int) string {
 }
 
 // wrapped returns the inside of <tag>…</tag> starting at or after the
-// first <tag> in s within limit bytes, up to the last closing tag (the
-// text may quote the tag itself), or to the end when it is not closed.
+// first <tag> in s within limit bytes, up to the last closing tag before
+// any @-mentioned file's content (the text may quote the tag itself), or
+// to the end when it is not closed.
 func wrapped(s, tag string, limit int) string {
 	open := "<" + tag + ">"
 	at := strings.Index(s, open)
@@ -91,7 +92,15 @@ func wrapped(s, tag string, limit int) string {
 		return ""
 	}
 	inner := s[at+len(open):]
-	if end := strings.LastIndex(inner, "</"+tag+">"); end >= 0 {
+	// Files the user @-mentioned follow the closing tag; their content
+	// may quote the tag, so the search stops at the first of them.
+	region := inner
+	if f := strings.Index(region, "<file_content path="); f >= 0 {
+		region = region[:f]
+	}
+	if end := strings.LastIndex(region, "</"+tag+">"); end >= 0 {
+		inner = inner[:end]
+	} else if end := strings.LastIndex(inner, "</"+tag+">"); end >= 0 {
 		inner = inner[:end]
 	}
 	return strings.TrimSpace(stripEnvironment(inner))
@@ -439,4 +448,21 @@ func prose(text string) string {
 		}
 	}
 	return strings.TrimSpace(text)
+}
+
+// mentioned lists the files whose content the extension appended to a
+// prompt for an @-mention: <file_content path="…"> blocks after it.
+func mentioned(text string) []string {
+	var files []string
+	for len(files) < 1000 {
+		at, attrs, end := openTag(text, "file_content")
+		if at < 0 {
+			break
+		}
+		if f, ok := attr(attrs, "path"); ok {
+			files = append(files, f)
+		}
+		text = text[end:]
+	}
+	return files
 }
