@@ -55,8 +55,9 @@ func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery { return 
 var errNotCline = errors.New("not a Cline, Roo Code or Kilo Code history (tasks/<id>/" + legacyFile + " or sessions/<id>/<id>" + sdkSuffix + ")")
 
 // Sniff accepts a task folder's api_conversation_history.json (or a file
-// exported under a name that ends so) that holds a JSON array, and an SDK <id>.messages.json that holds an object with
-// a messages key.
+// exported under a name that ends so) that holds a JSON array, and an SDK
+// <id>.messages.json that holds an object with a messages or sessionId key
+// in its head.
 func (Reader) Sniff(path string, head []byte) error {
 	h := bytes.TrimLeft(head, " \t\r\n\xef\xbb\xbf")
 	name := filepath.Base(path)
@@ -66,7 +67,7 @@ func (Reader) Sniff(path string, head []byte) error {
 			return nil
 		}
 	case strings.HasSuffix(name, sdkSuffix):
-		if len(h) > 0 && h[0] == '{' && bytes.Contains(head, []byte(`"messages"`)) {
+		if len(h) > 0 && h[0] == '{' && (bytes.Contains(head, []byte(`"messages"`)) || bytes.Contains(head, []byte(`"sessionId"`))) {
 			return nil
 		}
 	}
