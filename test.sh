@@ -46,6 +46,7 @@ for pkg in ./harness/claude ./harness/codex ./harness/gemini; do
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 100000x "$pkg"
 done
 step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/opencode
+step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/cline
 step go test -run '^$' -fuzz FuzzText -fuzztime 150000x ./memory/redact
 step go test -run '^$' -fuzz FuzzBlock -fuzztime 150000x ./quote
 

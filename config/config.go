@@ -90,6 +90,8 @@ var defaults = map[string]any{
 	"aider.dirs":       "",
 	"claude.enabled":   true,
 	"claude.dirs":      "",
+	"cline.enabled":    true,
+	"cline.dirs":       "",
 	"codex.enabled":    true,
 	"codex.dirs":       "",
 	"gemini.enabled":   true,

@@ -13,6 +13,7 @@ import (
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
@@ -36,7 +37,7 @@ var harnessGlobs = map[string][]string{
 
 // registry reads every harness, as 'deja index' does.
 func registry() harness.Registry {
-	return harness.Registry{codex.Reader{}, gemini.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
 }
 
 // HarnessCorpus lists the transcripts of one harness corpus.

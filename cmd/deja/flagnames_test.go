@@ -24,6 +24,7 @@ var otherTools = map[string]bool{
 	"restore-chat-history": true, // aider
 	"read":                 true, // aider
 	"resume":               true, // claude
+	"id":                   true, // cline
 	"model":                true, // aider
 	"clipboard":            true, // xsel
 	"input":                true, // xsel

@@ -1,0 +1,131 @@
+package cline
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
+)
+
+// corpusDir holds real and upstream-fixture histories (shared/harness/
+// corpus/cline/MANIFEST.tsv); the test skips without it.
+const corpusDir = "../../../shared/harness/corpus/cline"
+
+// corpusFiles are the corpus histories, where the test lays each out as
+// the agent writes it (below a scratch home), and the counts a second,
+// independent reading established: a Python script loading each file with
+// json.load, counting a prompt per user message with a non-empty text
+// block (SDK) or a text block opening with <task>, <feedback>, <answer> or
+// <user_message> (task folders), and a record per file or command named by
+// the read, edit and command tools (read_file, read_files' files, editor,
+// write_to_file, replace_in_file, execute_command, run_commands' commands)
+// and per attached file block.
+var corpusFiles = []struct {
+	file, layout, side, sideLayout string
+	id, project, parent            string
+	prompts, records               int
+}{
+	{
+		file:   "cline__cline__sdk_packages_core_fixtures_messages_success.messages.json",
+		layout: ".cline/data/sessions/fixture-success-01/fixture-success-01.messages.json",
+		id:     "cline-fixture-success-01", prompts: 1, records: 1,
+	},
+	{
+		file:       "cline__cline__sdk_packages_core_fixtures_session_session.messages.json",
+		layout:     ".cline/data/sessions/1784094124598_rruoq/1784094124598_rruoq.messages.json",
+		side:       "cline__cline__sdk_packages_core_fixtures_session_session.json",
+		sideLayout: ".cline/data/sessions/1784094124598_rruoq/1784094124598_rruoq.json",
+		id:         "cline-1784094124598_rruoq", project: "/Users/example/dev/cline", parent: "cline-1784094053271_p8pzo",
+		prompts: 5, records: 12,
+	},
+	{
+		file:       "gmfstu__Online-Card-Architecture__exported_conversation_1769053680585_api_conversation_history.json",
+		layout:     ".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1769053680585/api_conversation_history.json",
+		side:       "gmfstu__Online-Card-Architecture__exported_conversation_1769053680585_ui_messages.json",
+		sideLayout: ".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1769053680585/ui_messages.json",
+		id:         "cline-1769053680585", project: "/workspaces/Online-Card-Architecture",
+		prompts: 1, records: 45,
+	},
+}
+
+// layCorpus copies the corpus files into a scratch home as the agent lays
+// them out and returns the home.
+func layCorpus(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(corpusDir); err != nil {
+		t.Skip("no corpus at " + corpusDir)
+	}
+	home := t.TempDir()
+	for _, c := range corpusFiles {
+		for _, pair := range [][2]string{{c.file, c.layout}, {c.side, c.sideLayout}} {
+			if pair[0] == "" {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(corpusDir, pair[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst := filepath.Join(home, filepath.FromSlash(pair[1]))
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(dst, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return home
+}
+
+func TestCorpus(t *testing.T) {
+	home := layCorpus(t)
+	d := Discover(harness.DiscoverOptions{Home: home})
+	if len(d.Sources) != len(corpusFiles) || !d.Installed {
+		t.Fatalf("discovered %d sources (installed %v), want %d: %+v", len(d.Sources), d.Installed, len(corpusFiles), d.Sources)
+	}
+	for _, c := range corpusFiles {
+		t.Run(c.id, func(t *testing.T) {
+			path := filepath.Join(home, filepath.FromSlash(c.layout))
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := (Reader{}).Sniff(path, data[:min(len(data), 4096)]); err != nil {
+				t.Fatalf("Sniff: %v", err)
+			}
+			h := harness.ParseFile(Reader{}, data, harness.ParseOptions{Path: path})
+			harnesstest.CheckInvariants(t, h, 0, len(data))
+			if len(h.Sessions) != 1 || len(h.Warnings) != 0 {
+				t.Fatalf("%d sessions, warnings %v; want 1 and none", len(h.Sessions), h.Warnings)
+			}
+			s := h.Sessions[0]
+			prompts := 0
+			for _, m := range s.Messages {
+				if m.Role == harness.User {
+					prompts++
+				}
+			}
+			if s.ID != c.id || s.Project != c.project || s.Parent != c.parent || s.Subagent {
+				t.Errorf("session %s project %q parent %q subagent %v; want %s %q %q false", s.ID, s.Project, s.Parent, s.Subagent, c.id, c.project, c.parent)
+			}
+			if prompts != c.prompts || len(s.Records) != c.records {
+				t.Errorf("%d prompts and %d records, want %d and %d", prompts, len(s.Records), c.prompts, c.records)
+			}
+			if !s.HasStart() {
+				t.Error("no start time")
+			}
+		})
+	}
+	// The files beside a history are not histories.
+	for _, name := range []string{"gmfstu__Online-Card-Architecture__exported_conversation_1769053680585_ui_messages.json", "gmfstu__Online-Card-Architecture__exported_conversation_1769053680585_task_metadata.json", "cline__cline__sdk_packages_core_fixtures_session_session.json"} {
+		data, err := os.ReadFile(filepath.Join(corpusDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (Reader{}).Sniff(filepath.Join(corpusDir, name), data) == nil {
+			t.Errorf("Sniff accepts %s", name)
+		}
+	}
+}
