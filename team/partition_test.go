@@ -3,6 +3,7 @@ package team
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -58,6 +59,9 @@ func (l *link) serve() {
 			continue
 		}
 		up, err := net.Dial("tcp", l.target)
+		if l.target == "" {
+			err = errors.New("no target yet")
+		}
 		if err != nil {
 			l.mu.Unlock()
 			c.Close()
@@ -103,19 +107,19 @@ type partitionable struct {
 // route the servers discover by gossip can bypass a cut link.
 func runPartitionableCluster(t *testing.T) *partitionable {
 	t.Helper()
-	var ports []int
-	for i := 0; i < 3; i++ {
-		ports = append(ports, freePort(t))
-	}
+	// Each node's cluster port is its own pick (-1), which no other
+	// process can take between a pick and the start: a port found free
+	// and let go for the node left CI's node waiting on one another test
+	// had taken. Links learn their targets once the nodes listen.
 	pc := &partitionable{}
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			if i != j {
-				pc.links[i][j] = newLink(t, fmt.Sprintf("127.0.0.1:%d", ports[j]))
+				pc.links[i][j] = newLink(t, "")
 			}
 		}
 	}
-	nowhere := freePort(t)
+	nowhere := refusing(t)
 	for i := 0; i < 3; i++ {
 		var routes []*url.URL
 		for j := 0; j < 3; j++ {
@@ -126,8 +130,8 @@ func runPartitionableCluster(t *testing.T) *partitionable {
 		s, err := server.NewServer(&server.Options{
 			ServerName: fmt.Sprintf("n%d", i), Host: "127.0.0.1", Port: -1, JetStream: true,
 			StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
-			Cluster: server.ClusterOpts{Name: "deja", Host: "127.0.0.1", Port: ports[i],
-				Advertise: fmt.Sprintf("127.0.0.1:%d", nowhere)},
+			Cluster: server.ClusterOpts{Name: "deja", Host: "127.0.0.1", Port: -1,
+				Advertise: nowhere},
 			Routes: routes,
 		})
 		if err != nil {
@@ -142,19 +146,43 @@ func runPartitionableCluster(t *testing.T) *partitionable {
 			t.Fatalf("node %d did not start", i)
 		}
 	}
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			if i != j {
+				pc.links[i][j].setTarget(pc.nodes[j].ClusterAddr().String())
+			}
+		}
+	}
 	pc.waitRoutes(t, 2, 2, 2)
 	return pc
 }
 
-// freePort is a loopback port nothing listens on now.
-func freePort(t *testing.T) int {
+// setTarget names the address the link carries connections to.
+func (l *link) setTarget(target string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.target = target
+}
+
+// refusing is the address of a loopback listener, held for the test, that
+// closes every connection: an advertised route address that leads nowhere.
+func refusing(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln.Addr().String()
 }
 
 // isolate cuts node k off from the other two (heal false) or joins it
