@@ -611,13 +611,11 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 			at := offset + wj.before
 			ix.progress(Progress{Phase: "parsing", FileBytes: at, FileSize: fi.Size()})
 			ix.readTo = at + int64(wj.size)
-			if whole {
+			if whole && !last {
 				// A piece of what was parsed again whole and written.
-				if !last {
-					ix.giveBack(held)
-					held = windowJob{}
-					continue
-				}
+				ix.giveBack(held)
+				held = windowJob{}
+				continue
 			}
 			var hist *harness.History
 			var plans []*sessionPlan

@@ -398,13 +398,7 @@ func (ix *indexer) readWindows(ctx context.Context, job *fileJob, emb embed.Embe
 				job.rewritten = true
 			}
 		}
-		if job.staged {
-			if wj.held = min(int64(wj.size), readAheadBytes); ix.ahead.Acquire(ctx, wj.held) != nil {
-				return emb
-			}
-		}
-		if !send(ctx, job.windows, wj) {
-			ix.giveBack(wj)
+		if !ix.sendWindow(ctx, job, wj) {
 			return emb
 		}
 	}
@@ -447,36 +441,22 @@ func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Emb
 		before += size
 		ix.s.notePathSecret(job.path, hist.Sessions)
 		wj.redacted = redactSessions(hist.Sessions, job.tomb)
-		if last {
-			job.fingerprint = job.sum.Sum(nil)
-		}
 		for _, sess := range hist.Sessions {
-			if sess.Offset != job.from {
-				// Not the harness's promise: no fingerprint, so the next
-				// run reads the history whole.
-				job.fingerprint, job.unpromised = nil, true
-			}
-		}
-		if job.unpromised {
-			job.fingerprint = nil
+			// Not the harness's promise: no fingerprint, so the next
+			// run reads the history whole.
+			job.unpromised = job.unpromised || sess.Offset != job.from
 		}
 		wj.sigs, wj.made, emb = ix.cutWindow(ctx, job, hist.Sessions, wj.size, emb)
 		if last {
+			if !job.unpromised {
+				job.fingerprint = job.sum.Sum(nil)
+			}
 			job.dropped = append(job.dropped, bound.Warnings()...)
 			if after, err := os.Stat(job.path); err == nil && after.ModTime().UnixNano() != job.fi.ModTime().UnixNano() {
 				job.rewritten = true
 			}
 		}
-		if job.staged {
-			if wj.held = min(int64(wj.size), readAheadBytes); ix.ahead.Acquire(ctx, wj.held) != nil {
-				return false
-			}
-		}
-		if !send(ctx, job.windows, wj) {
-			ix.giveBack(wj)
-			return false
-		}
-		return true
+		return ix.sendWindow(ctx, job, wj)
 	}
 	hist, size, err := harness.ParsePieces(job.stream, bound, ix.opts.chunk, piece, job.lines, harness.ParseOptions{
 		Path:         job.path,
@@ -499,6 +479,22 @@ func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Emb
 	}
 	window(hist, size-before, true)
 	return emb
+}
+
+// sendWindow sends a window to the writer, holding its share of the
+// read-ahead budget when the stage read it ahead; false when the run
+// ended first.
+func (ix *indexer) sendWindow(ctx context.Context, job *fileJob, wj windowJob) bool {
+	if job.staged {
+		if wj.held = min(int64(wj.size), readAheadBytes); ix.ahead.Acquire(ctx, wj.held) != nil {
+			return false
+		}
+	}
+	if !send(ctx, job.windows, wj) {
+		ix.giveBack(wj)
+		return false
+	}
+	return true
 }
 
 // prescan runs a harness.Prescanner's look at a history streamed, from
