@@ -24,7 +24,12 @@ func Text(s string) (string, int) {
 		}
 	}
 	redact(shapeTokens)
-	redact(urlCredentials)
+	// Credentials of URLs that share their bytes (":/:x@:/:y@") are found
+	// one a pass: look again until a pass finds none.
+	for last := -1; n > last; {
+		last = n
+		redact(urlCredentials)
+	}
 	redact(connectionCredentials)
 	redact(commandCredentials)
 	redact(stdinCredentials)
