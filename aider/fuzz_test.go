@@ -20,11 +20,15 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(small))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h := Parse(data, Options{Path: fixturePath})
-		// The input's own lines: a line NUL removal made look like a header
-		// was no header in the file (aider splits on the bytes as written).
-		raw := map[string]bool{}
-		for _, l := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
-			raw[strings.TrimSpace(l)] = true
+		// Every line of the file that starts with the header, byte for
+		// byte as written (a BOM opens the file, not its first line),
+		// starts a session, and no other line does: a line that NUL
+		// removal or trimming made look like a header is text.
+		headers := 0
+		for _, l := range strings.Split(strings.TrimPrefix(string(data), "\xEF\xBB\xBF"), "\n") {
+			if strings.HasPrefix(l, headerPrefix) {
+				headers++
+			}
 		}
 		var prev int64
 		for i, s := range h.Sessions {
@@ -46,15 +50,19 @@ func FuzzParse(f *testing.F) {
 				if m.Turn != turn {
 					t.Fatalf("message at line %d has turn %d, want %d", m.Line, m.Turn, turn)
 				}
-				// A user may type "# aider chat started at" after "#### ";
-				// assistant text never holds a header line of the file (its
-				// first line is trimmed, so an indented one may start it).
-				for i, l := range strings.Split(m.Text, "\n") {
-					if m.Role == Assistant && i > 0 && strings.HasPrefix(l, headerPrefix) && raw[strings.TrimSpace(l)] {
-						t.Fatalf("message at line %d holds a session header", m.Line)
-					}
-				}
 			}
+		}
+		withHeader := 0
+		for _, s := range h.Sessions {
+			if s.Header != "" {
+				if !strings.HasPrefix(s.Header, headerPrefix) {
+					t.Fatalf("session %s header %q", s.ID, s.Header)
+				}
+				withHeader++
+			}
+		}
+		if withHeader != headers {
+			t.Fatalf("%d sessions start at a header, the file has %d header lines", withHeader, headers)
 		}
 		ids := map[string]bool{}
 		for _, s := range h.Sessions {
