@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // corpusDir holds the 23 real histories beside the repository; a user's
@@ -13,12 +15,7 @@ import (
 const corpusDir = "../../shared/aider/corpus"
 
 func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.md"))
-	if len(files) == 0 {
-		t.Skipf("no corpus at %s (it sits beside the repository in CI)", corpusDir)
-	}
-	return files
+	return harnesstest.CorpusFiles(t, corpusDir, "*.md")
 }
 
 // expectedWarnings are the warnings real files earn.

@@ -1,22 +1,17 @@
 package aider
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // FuzzParse checks that no input panics the parser, that sessions tile the
 // input in order, and that every user line ending in aider's two spaces
 // outside any fence or tool write lands in a message.
 func FuzzParse(f *testing.F) {
-	fixtures, _ := filepath.Glob("testdata/*.md")
-	for _, fx := range fixtures {
-		if data, err := os.ReadFile(fx); err == nil {
-			f.Add(data)
-		}
-	}
+	harnesstest.Seed(f, "*.md")
 	f.Add([]byte(small))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h := Parse(data, Options{Path: fixturePath})

@@ -11,17 +11,10 @@ import (
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
-// corpusDir holds real public transcripts beside the repository; a user's
-// clone has none, so the tests that read it skip.
-const corpusDir = "../../../shared/harness/corpus/claude-code"
+const corpusDir = harnesstest.SharedCorpus + "claude-code"
 
 func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
-	if len(files) == 0 {
-		t.Skipf("no corpus at %s (it sits beside the repository in CI)", corpusDir)
-	}
-	return files
+	return harnesstest.CorpusFiles(t, corpusDir, "*.jsonl")
 }
 
 // expected is what an independent, generic reading of a transcript counts:

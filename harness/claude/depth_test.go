@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // TestDeepNestingIsAWarning: a line of two million '[' ran the JSON
@@ -20,18 +21,6 @@ func TestDeepNestingIsAWarning(t *testing.T) {
 	tooDeep := `{"type":"assistant","message":{"content":` + strings.Repeat(`{"a":`, 600) + `1` + strings.Repeat("}", 600) + `}}`
 	data := strings.Join([]string{line("u1", "user", "first"), deep, tooDeep, line("a1", "assistant", "answer"), line("u2", "user", "second")}, "\n") + "\n"
 	h := Parse([]byte(data), harness.ParseOptions{Path: "/home/u/.claude/projects/app/11111111-2222-4333-8444-555555555555.jsonl"})
-	if len(h.Sessions) != 1 {
-		t.Fatalf("%d sessions, warnings %v", len(h.Sessions), h.Warnings)
-	}
-	var got []string
-	for _, m := range h.Sessions[0].Messages {
-		got = append(got, m.Text)
-	}
-	if strings.Join(got, "|") != "first|answer|second" {
-		t.Errorf("messages %q, want the lines around the deep ones", got)
-	}
-	want := "2 lines nested deeper than 512 levels (first at line 2), skipped"
-	if len(h.Warnings) != 1 || h.Warnings[0] != want {
-		t.Errorf("warnings %q, want %q", h.Warnings, want)
-	}
+	harnesstest.CheckTexts(t, h, []string{"first", "answer", "second"},
+		"2 lines nested deeper than 512 levels (first at line 2), skipped")
 }

@@ -12,20 +12,18 @@ import (
 // ~/.claude/projects, as discovery finds them.
 const fixtureDir = "/home/u/.claude/projects/-home-u-app/"
 
-func TestGolden(t *testing.T) {
-	harnesstest.CheckGoldens(t, ".jsonl", 9, func(name string, data []byte) *harness.History {
-		return Parse(data, harness.ParseOptions{Path: fixtureDir + name})
-	})
+// parseFixture parses a fixture as discovery would find it, in fixtureDir.
+func parseFixture(name string, data []byte) *harness.History {
+	return Parse(data, harness.ParseOptions{Path: fixtureDir + name})
 }
+
+func TestGolden(t *testing.T) { harnesstest.CheckGoldens(t, ".jsonl", 9, parseFixture) }
 
 // TestLayout: a transcript written with spaces after colons and commas,
 // or its keys in another order, is the same transcript.
 func TestLayout(t *testing.T) {
-	harnesstest.CheckLayouts(t, ".jsonl", corpusDir+"/*.jsonl", func(name string, head []byte) error {
-		return Reader{}.Sniff(fixtureDir+name, head)
-	}, func(name string, data []byte) *harness.History {
-		return Parse(data, harness.ParseOptions{Path: fixtureDir + name})
-	})
+	sniff := func(name string, head []byte) error { return Reader{}.Sniff(fixtureDir+name, head) }
+	harnesstest.CheckLayouts(t, ".jsonl", corpusDir+"/*.jsonl", sniff, parseFixture)
 }
 
 // TestSniffSpacedFirstLineLongerThanTheHead: a first line longer than the

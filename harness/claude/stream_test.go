@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
@@ -16,18 +15,8 @@ import (
 // the transcript parsed whole: every fixture, and one whose last line is
 // still being written, read from the file's start and from further on.
 func TestStreamParsesWhatParseParses(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.jsonl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	inputs := map[string][]byte{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs[filepath.Base(f)] = data
-	}
+	files := harnesstest.Fixtures(t, 1, "*.jsonl")
+	inputs := harnesstest.ReadInputs(t, files)
 	whole := inputs[filepath.Base(files[0])]
 	inputs["partial last line"] = append(bytes.Clone(whole), `{"type":"user","uuid":"x9","sessionId":"11111111-2222-4333-8444-555555555555","message":{"role":"user","content":"half`...)
 	// Named by a session id, as a transcript that streams is.
@@ -35,20 +24,8 @@ func TestStreamParsesWhatParseParses(t *testing.T) {
 	if !(Reader{}).Streams(path, nil) || (Reader{}).Streams(fixtureDir+"agent-a1.jsonl", nil) {
 		t.Fatal("Streams: want a transcript named by its session id, and only it")
 	}
-	for name, data := range inputs {
-		for _, offset := range []int64{0, 1000} {
-			opts := harness.ParseOptions{Path: path, Offset: offset, FirstOrdinal: 3}
-			want := harness.ParseFile(Reader{}, data, opts)
-			for _, chunk := range []int{1, 100, 1 << 20} {
-				got, n, err := harness.ParseStream(Reader{}, bytes.NewReader(data), chunk, 0, opts)
-				if err != nil || n != int64(len(data)) {
-					t.Fatalf("%s, chunk %d: read %d of %d bytes, %v", name, chunk, n, len(data), err)
-				}
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("%s at %d, chunk %d: streamed\n%+v\nwhole\n%+v", name, offset, chunk, got, want)
-				}
-			}
-		}
+	for _, offset := range []int64{0, 1000} {
+		harnesstest.StreamsAsWhole(t, Reader{}, inputs, harness.ParseOptions{Path: path, Offset: offset, FirstOrdinal: 3})
 	}
 }
 
@@ -56,10 +33,7 @@ func TestStreamParsesWhatParseParses(t *testing.T) {
 // size is the transcript parsed whole (harnesstest.PiecesAddUp), every
 // fixture.
 func TestPiecesAddUpToTheWhole(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.jsonl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
+	files := harnesstest.Fixtures(t, 1, "*.jsonl")
 	path := fixtureDir + "11111111-2222-4333-8444-555555555555.jsonl"
 	pieces := 0
 	for _, f := range files {

@@ -9,9 +9,7 @@ import (
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
-// corpusDir holds real and upstream-fixture histories (shared/harness/
-// corpus/cline/MANIFEST.tsv); the test skips without it.
-const corpusDir = "../../../shared/harness/corpus/cline"
+const corpusDir = harnesstest.SharedCorpus + "cline"
 
 // corpusFiles are the corpus histories, where the test lays each out as
 // the agent writes it (below a scratch home), and the counts a second,

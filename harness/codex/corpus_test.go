@@ -11,17 +11,10 @@ import (
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
-// corpusDir holds real public rollouts beside the repository; a user's
-// clone has none, so the tests that read it skip.
-const corpusDir = "../../../shared/harness/corpus/codex"
+const corpusDir = harnesstest.SharedCorpus + "codex"
 
 func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*rollout-*.jsonl"))
-	if len(files) == 0 {
-		t.Skipf("no corpus at %s (it sits beside the repository in CI)", corpusDir)
-	}
-	return files
+	return harnesstest.CorpusFiles(t, corpusDir, "*rollout-*.jsonl")
 }
 
 // counts is what a generic reading of a rollout finds: the user_message

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // TestDeepNestingIsAWarning: a rollout line of two million '[' ran the
@@ -21,20 +22,8 @@ func TestDeepNestingIsAWarning(t *testing.T) {
 		strings.Repeat("[", 2_000_000) + `"}}`
 	data := strings.Join([]string{meta, user("first"), deep, deepArgs, user("second")}, "\n") + "\n"
 	h := Parse([]byte(data), harness.ParseOptions{Path: "/home/u/.codex/sessions/rollout-2025-12-25T13-45-23-019b55c1-d022-7061-bbb9-b0c90708472b.jsonl"})
-	if len(h.Sessions) != 1 {
-		t.Fatalf("%d sessions, warnings %v", len(h.Sessions), h.Warnings)
-	}
-	var got []string
-	for _, m := range h.Sessions[0].Messages {
-		got = append(got, m.Text)
-	}
-	if strings.Join(got, "|") != "first|second" {
-		t.Errorf("messages %q, want the lines around the deep one", got)
-	}
-	want := "1 line nested deeper than 512 levels (first at line 3), skipped"
-	if len(h.Warnings) != 1 || h.Warnings[0] != want {
-		t.Errorf("warnings %q, want %q", h.Warnings, want)
-	}
+	harnesstest.CheckTexts(t, h, []string{"first", "second"},
+		"1 line nested deeper than 512 levels (first at line 3), skipped")
 }
 
 // TestDeepLegacyRolloutIsAWarning: a legacy rollout is one JSON object

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // TestParsedHistoriesShareNoBytesWithTheirInput: the decoder reads lines
@@ -15,11 +16,7 @@ import (
 // would keep the whole of a history read whole in memory with it.
 // Overwriting each fixture's bytes must leave its parse as it was.
 func TestParsedHistoriesShareNoBytesWithTheirInput(t *testing.T) {
-	paths, err := filepath.Glob("testdata/*.jsonl")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	for _, p := range paths {
+	for _, p := range harnesstest.Fixtures(t, 1, "*.jsonl") {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

@@ -11,22 +11,20 @@ import (
 // fixtureDir is where the fixtures claim to live, as discovery finds them.
 const fixtureDir = "/home/u/.codex/sessions/2025/12/25/"
 
-func TestGolden(t *testing.T) {
-	harnesstest.CheckGoldens(t, ".jsonl", 12, func(name string, data []byte) *harness.History {
-		return Parse(data, harness.ParseOptions{Path: fixtureDir + name})
-	})
+// parseFixture parses a fixture as discovery would find it, in fixtureDir.
+func parseFixture(name string, data []byte) *harness.History {
+	return Parse(data, harness.ParseOptions{Path: fixtureDir + name})
 }
+
+func TestGolden(t *testing.T) { harnesstest.CheckGoldens(t, ".jsonl", 12, parseFixture) }
 
 // TestLayout: a rollout written with spaces after colons and commas, or
 // its keys in another order, is the same rollout. Event detection once
 // matched `"type":"user_message"` byte for byte, and a rollout written
 // with `": "` lost every message.
 func TestLayout(t *testing.T) {
-	harnesstest.CheckLayouts(t, ".jsonl", corpusDir+"/*.jsonl", func(name string, head []byte) error {
-		return Reader{}.Sniff(fixtureDir+name, head)
-	}, func(name string, data []byte) *harness.History {
-		return Parse(data, harness.ParseOptions{Path: fixtureDir + name})
-	})
+	sniff := func(name string, head []byte) error { return Reader{}.Sniff(fixtureDir+name, head) }
+	harnesstest.CheckLayouts(t, ".jsonl", corpusDir+"/*.jsonl", sniff, parseFixture)
 }
 
 // TestSniffSpacedFirstLineLongerThanTheHead: a session_meta line longer

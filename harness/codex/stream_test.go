@@ -16,10 +16,7 @@ import (
 // rollout when ../shared is there, the events and the response items
 // each the stream read somewhere among them.
 func TestPiecesAddUpToTheWhole(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.jsonl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
+	files := harnesstest.Fixtures(t, 1, "*.jsonl")
 	corpus, _ := filepath.Glob(corpusDir + "/*.jsonl")
 	pieces := 0
 	read := map[string]int{}

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/deja-dev/deja/harness"
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestCompressedRolloutReadsAsPlain pins that a .jsonl.zst rollout, as

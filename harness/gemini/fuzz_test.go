@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // FuzzParse checks that no input panics the parser, that the session lies
@@ -14,7 +15,7 @@ import (
 // prompt line the rest of the file does not rewind or replace lands in a
 // user message.
 func FuzzParse(f *testing.F) {
-	for _, fx := range fixtures(f) {
+	for _, fx := range harnesstest.Fixtures(f, 12, "*.jsonl", "*.json") {
 		if data, err := os.ReadFile(fx); err == nil {
 			f.Add(data, strings.HasSuffix(fx, ".json"))
 		}
@@ -28,32 +29,11 @@ func FuzzParse(f *testing.F) {
 		if len(h.Sessions) > 1 {
 			t.Fatalf("%d sessions from one recording", len(h.Sessions))
 		}
+		harnesstest.CheckInvariants(t, h, 0, len(data))
+		harnesstest.CheckTurns(t, h, IDPrefix)
 		for _, s := range h.Sessions {
-			if s.ID == IDPrefix || s.ID == "" || s.Ordinal != 1 {
-				t.Fatalf("ID %q ordinal %d", s.ID, s.Ordinal)
-			}
-			if s.Offset != 0 || s.End < 0 || s.End > int64(len(data)) {
-				t.Fatalf("session range %d..%d of %d bytes", s.Offset, s.End, len(data))
-			}
-			for _, r := range s.Records {
-				if (r.Kind != harness.FileRecord && r.Kind != harness.CommandRecord) || strings.TrimSpace(r.Value) == "" {
-					t.Fatalf("bad record %+v", r)
-				}
-			}
-			turn := -1
-			for _, m := range s.Messages {
-				if (m.Role != harness.User && m.Role != harness.Assistant) || strings.TrimSpace(m.Text) == "" {
-					t.Fatalf("bad message %+v", m)
-				}
-				if m.Role == harness.User {
-					turn++
-					if strings.TrimSpace(m.Text) == "" {
-						t.Fatalf("empty user message at line %d", m.Line)
-					}
-				}
-				if m.Turn != turn {
-					t.Fatalf("message at line %d has turn %d, want %d", m.Line, m.Turn, turn)
-				}
+			if s.ID == IDPrefix || s.Ordinal != 1 || s.Offset != 0 {
+				t.Fatalf("ID %q ordinal %d offset %d", s.ID, s.Ordinal, s.Offset)
 			}
 		}
 		if legacy || bytes.Contains(data, []byte("$rewindTo")) || bytes.Contains(data, []byte("$set")) {

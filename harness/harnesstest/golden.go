@@ -21,6 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 // History is the golden form of a parsed history.
 type History struct {
+	Stripped bool      `json:"whitespace_stripped,omitempty"`
 	Warnings []string  `json:"warnings"`
 	Sessions []Session `json:"sessions"`
 }
@@ -30,6 +31,7 @@ type Session struct {
 	ID       string    `json:"id"`
 	Ordinal  int       `json:"ordinal"`
 	Started  *string   `json:"started"`
+	Header   string    `json:"header,omitempty"`
 	Project  string    `json:"project,omitempty"`
 	Parent   string    `json:"parent,omitempty"`
 	Subagent bool      `json:"subagent,omitempty"`
@@ -59,9 +61,9 @@ type Record struct {
 
 // Golden returns h in golden form.
 func Golden(h *harness.History) History {
-	g := History{Warnings: append([]string{}, h.Warnings...), Sessions: []Session{}}
+	g := History{Stripped: h.Stripped, Warnings: append([]string{}, h.Warnings...), Sessions: []Session{}}
 	for _, s := range h.Sessions {
-		gs := Session{ID: s.ID, Ordinal: s.Ordinal, Project: s.Project, Parent: s.Parent, Subagent: s.Subagent,
+		gs := Session{ID: s.ID, Ordinal: s.Ordinal, Header: s.Header, Project: s.Project, Parent: s.Parent, Subagent: s.Subagent,
 			Offset: s.Offset, End: s.End, Messages: []Message{}, Records: []Record{}}
 		gs.Started = timePtr(s.Started)
 		for _, m := range s.Messages {
@@ -88,23 +90,29 @@ func timePtr(t time.Time) *string {
 // them. It fails when fewer than min fixtures exist.
 func CheckGoldens(t *testing.T, ext string, min int, parse func(name string, data []byte) *harness.History) {
 	t.Helper()
-	fixtures, _ := filepath.Glob(filepath.Join("testdata", "*"+ext))
-	if len(fixtures) < min {
-		t.Fatalf("found %d fixtures, want at least %d", len(fixtures), min)
-	}
+	CheckGoldenFiles(t, Fixtures(t, min, "*"+ext), func(t *testing.T, fixture string) *harness.History {
+		data, err := os.ReadFile(fixture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return parse(filepath.Base(fixture), data)
+	})
+}
+
+// CheckGoldenFiles reads each fixture through read and compares the
+// golden form of what it returns with the .golden.json named after the
+// fixture (its extension dropped) beside it; -update rewrites them.
+func CheckGoldenFiles(t *testing.T, fixtures []string, read func(t *testing.T, fixture string) *harness.History) {
+	t.Helper()
 	for _, fx := range fixtures {
-		name := strings.TrimSuffix(filepath.Base(fx), ext)
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(fx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := json.MarshalIndent(Golden(parse(filepath.Base(fx), data)), "", "  ")
+		base := strings.TrimSuffix(fx, filepath.Ext(fx))
+		t.Run(filepath.Base(base), func(t *testing.T) {
+			got, err := json.MarshalIndent(Golden(read(t, fx)), "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			file := strings.TrimSuffix(fx, ext) + ".golden.json"
+			file := base + ".golden.json"
 			if *update {
 				if err := os.WriteFile(file, got, 0o644); err != nil {
 					t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/deja-dev/deja/harness/harnesstest"
 	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
@@ -26,7 +27,7 @@ func BenchmarkReadCorpus(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := harnesstest.CPUTime()
 	for range b.N {
 		for _, p := range paths {
 			if _, err := ReadStore(context.Background(), p, nil); err != nil {
@@ -34,7 +35,7 @@ func BenchmarkReadCorpus(b *testing.B) {
 			}
 		}
 	}
-	reportCPURate(b, start, size)
+	harnesstest.ReportCPURate(b, start, size)
 }
 
 // BenchmarkDecodeParts decodes the corpus's part and message JSON, the
@@ -68,7 +69,7 @@ func BenchmarkDecodeParts(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := harnesstest.CPUTime()
 	var sc jsonscan.Scanner
 	for range b.N {
 		for _, d := range parts {
@@ -80,7 +81,7 @@ func BenchmarkDecodeParts(b *testing.B) {
 			decodeMessage(&sc, d, &m)
 		}
 	}
-	reportCPURate(b, start, size)
+	harnesstest.ReportCPURate(b, start, size)
 }
 
 // BenchmarkReadScaledStore reads a store of the largest corpus store's
@@ -127,12 +128,12 @@ func BenchmarkReadScaledStore(b *testing.B) {
 	b.SetBytes(fi.Size())
 	b.ReportAllocs()
 	b.ResetTimer()
-	start := cpuTime()
+	start := harnesstest.CPUTime()
 	for range b.N {
 		h, err := ReadStore(context.Background(), path, nil)
 		if err != nil || len(h.Sessions) == 0 {
 			b.Fatal(err)
 		}
 	}
-	reportCPURate(b, start, fi.Size())
+	harnesstest.ReportCPURate(b, start, fi.Size())
 }

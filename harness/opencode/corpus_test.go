@@ -10,19 +10,13 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
-// corpusDir holds real stores beside the repository; a user's clone has
-// none, so the tests that read it skip.
-const corpusDir = "../../../shared/harness/corpus/opencode"
+const corpusDir = harnesstest.SharedCorpus + "opencode"
 
 func corpusStores(t testing.TB) []string {
-	t.Helper()
-	dbs, _ := filepath.Glob(filepath.Join(corpusDir, "*.db"))
-	if len(dbs) == 0 {
-		t.Skipf("no corpus at %s (it sits beside the repository in CI)", corpusDir)
-	}
-	return dbs
+	return harnesstest.CorpusFiles(t, corpusDir, "*.db")
 }
 
 // rawPart is a part decoded independently of the reader, with

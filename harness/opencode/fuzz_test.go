@@ -1,10 +1,11 @@
 package opencode
 
 import (
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
@@ -28,30 +29,11 @@ func FuzzParse(f *testing.F) {
 		m.Parts = []partInfo{p, {Type: "text", Text: "probe text"}}
 		user := messageInfo{ID: "msg_2", Session: "ses_1", Role: "user", Parts: []partInfo{{Type: "text", Text: "typed probe"}}}
 		s := buildSession(sessionInfo{ID: "ses_1", Directory: "/p"}, []messageInfo{m, user})
-		turn := -1
-		found := false
-		for _, msg := range s.Messages {
-			if (msg.Role != harness.User && msg.Role != harness.Assistant) || strings.TrimSpace(msg.Text) == "" {
-				t.Fatalf("bad message %+v", msg)
-			}
-			if msg.Role == harness.User {
-				turn++
-				if strings.TrimSpace(msg.Text) == "" {
-					t.Fatal("empty user message")
-				}
-				found = found || msg.Text == "typed probe"
-			}
-			if msg.Turn != turn {
-				t.Fatalf("turn %d, want %d", msg.Turn, turn)
-			}
-		}
-		if !found {
+		h := &harness.History{Sessions: []harness.Session{s}}
+		harnesstest.CheckInvariants(t, h, 0, 0)
+		harnesstest.CheckTurns(t, h, IDPrefix)
+		if !slices.ContainsFunc(s.Messages, func(m harness.Message) bool { return m.Role == harness.User && m.Text == "typed probe" }) {
 			t.Fatal("a user's text part was lost")
-		}
-		for _, r := range s.Records {
-			if strings.TrimSpace(r.Value) == "" || (r.Kind != harness.FileRecord && r.Kind != harness.CommandRecord) {
-				t.Fatalf("record %+v", r)
-			}
 		}
 	})
 }

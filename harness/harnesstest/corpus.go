@@ -1,0 +1,175 @@
+package harnesstest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deja-dev/deja/harness"
+)
+
+// SharedCorpus is the folder of real public histories, one folder per
+// agent, beside the repository, as a reader's package folder
+// (harness/<agent>) sees it: CI has it, a user's clone has not, so the
+// tests that read it skip there (CorpusFiles).
+const SharedCorpus = "../../../shared/harness/corpus/"
+
+// CorpusFiles returns the files of a corpus directory beside the
+// repository that match any of patterns, and skips t when there are none:
+// a user's clone has no corpus, CI has one.
+func CorpusFiles(t testing.TB, dir string, patterns ...string) []string {
+	t.Helper()
+	var files []string
+	for _, p := range patterns {
+		m, _ := filepath.Glob(filepath.Join(dir, p))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Skipf("no corpus at %s (it sits beside the repository in CI)", dir)
+	}
+	return files
+}
+
+// Fixtures returns the files under testdata that match any of patterns,
+// leaving out golden files and READMEs, and fails t when fewer than min
+// are found (a fixture set that went missing must not pass as empty).
+func Fixtures(t testing.TB, min int, patterns ...string) []string {
+	t.Helper()
+	var files []string
+	for _, p := range patterns {
+		m, _ := filepath.Glob(filepath.Join("testdata", p))
+		for _, f := range m {
+			if !strings.HasSuffix(f, ".golden.json") && filepath.Base(f) != "README.md" {
+				files = append(files, f)
+			}
+		}
+	}
+	if len(files) < min {
+		t.Fatalf("found %d fixtures matching %v, want at least %d", len(files), patterns, min)
+	}
+	return files
+}
+
+// Seed adds every testdata file that matches any of patterns to a fuzz
+// target's corpus.
+func Seed(f *testing.F, patterns ...string) {
+	for _, fx := range Fixtures(f, 0, patterns...) {
+		if data, err := os.ReadFile(fx); err == nil {
+			f.Add(data)
+		}
+	}
+}
+
+// CheckTurns fails t unless every session's ID starts with prefix and
+// every message's turn counts the user messages before it, its own
+// included: the first user message opens turn 0.
+func CheckTurns(t *testing.T, h *harness.History, prefix string) {
+	t.Helper()
+	for _, s := range h.Sessions {
+		if !strings.HasPrefix(s.ID, prefix) {
+			t.Fatalf("session ID %q, want the prefix %q", s.ID, prefix)
+		}
+		turn := -1
+		for _, m := range s.Messages {
+			if m.Role == harness.User {
+				turn++
+			}
+			if m.Turn != turn {
+				t.Fatalf("session %s: message at line %d has turn %d, want %d", s.ID, m.Line, m.Turn, turn)
+			}
+		}
+	}
+}
+
+// BenchParse reads paths once, then parses them all per iteration through
+// parse, reporting MB/s of their bytes and MB per CPU-second.
+func BenchParse(b *testing.B, paths []string, parse func(path string, data []byte)) {
+	b.Helper()
+	var files [][]byte
+	var size int64
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, data)
+		size += int64(len(data))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := CPUTime()
+	for range b.N {
+		for j, data := range files {
+			parse(paths[j], data)
+		}
+	}
+	ReportCPURate(b, start, size)
+}
+
+// ReportCPURate stops b's timer and adds its megabytes per CPU-second,
+// from the CPU time spent since start (a CPUTime reading): a rate that
+// holds on a machine busy with other work, where MB/s does not.
+func ReportCPURate(b *testing.B, start time.Duration, bytesPerOp int64) {
+	b.StopTimer()
+	if used := CPUTime() - start; used > 0 && start > 0 {
+		b.ReportMetric(float64(bytesPerOp)*float64(b.N)/used.Seconds()/1e6, "MB/cpu-s")
+	}
+}
+
+// StreamsAsWhole fails t unless each input, parsed by ls as its lines are
+// read in chunks of 1 byte, 100 bytes and 1 MB (a line cut across none,
+// one or many chunks), is the input parsed whole with the same options.
+func StreamsAsWhole(t *testing.T, ls harness.LineStreamer, inputs map[string][]byte, opts harness.ParseOptions) {
+	t.Helper()
+	for name, data := range inputs {
+		want := harness.ParseFile(ls, data, opts)
+		for _, chunk := range []int{1, 100, 1 << 20} {
+			got, n, err := harness.ParseStream(ls, bytes.NewReader(data), chunk, 0, opts)
+			if err != nil || n != int64(len(data)) {
+				t.Fatalf("%s, chunk %d: read %d of %d bytes, %v", name, chunk, n, len(data), err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s at offset %d, chunk %d: streamed\n%+v\nwhole\n%+v", name, opts.Offset, chunk, got, want)
+			}
+		}
+	}
+}
+
+// ReadInputs reads files into a map by base name, for StreamsAsWhole.
+func ReadInputs(t testing.TB, files []string) map[string][]byte {
+	t.Helper()
+	inputs := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[filepath.Base(f)] = data
+	}
+	return inputs
+}
+
+// CheckTexts fails t unless h holds one session whose messages' texts
+// are want, in order, and whose warnings are warnings, exactly.
+func CheckTexts(t *testing.T, h *harness.History, want []string, warnings ...string) {
+	t.Helper()
+	if len(h.Sessions) != 1 {
+		t.Fatalf("%d sessions, warnings %q; want one", len(h.Sessions), h.Warnings)
+	}
+	got := []string{}
+	for _, m := range h.Sessions[0].Messages {
+		got = append(got, m.Text)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("messages %q, want %q", got, want)
+	}
+	if !slices.Equal(h.Warnings, warnings) {
+		t.Errorf("warnings %q, want %q", h.Warnings, warnings)
+	}
+}
