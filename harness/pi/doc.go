@@ -60,6 +60,10 @@
 //     agent:<id>:subagent:<id>, or with spawnedBy, is a subagent's, and
 //     its session is a subagent session linked to the session its
 //     spawning key holds. Only sessionId and spawnedBy are read.
+//   - OpenClaw writes a chat thread to <sessionId>-topic-<topic>.jsonl
+//     (paths.ts, resolveSessionTranscriptPathInDir) under the session's
+//     header id; its ID is then the file's name, "openclaw-<sessionId>-
+//     topic-<topic>", when that is a valid ID.
 //   - A pi fork's header names the transcript it came from
 //     (parentSession, a path): the session is linked to that one.
 //   - Resume: `pi --session <id>` (cli/args.ts, main.ts

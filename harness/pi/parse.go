@@ -188,6 +188,10 @@ func (p *parser) session(end int64) (harness.Session, bool) {
 	if p.head.id == "" {
 		s.ID = prefix + idFromName(p.opts.Path, p.opts.Agent)
 		p.noHeader = true
+	} else if topic := topicID(p.opts.Path, p.head.id); p.opts.Agent == OpenClaw && topic != "" {
+		// OpenClaw writes a thread of a chat to <sessionId>-topic-<topic>.jsonl
+		// under the session's own id: the file's name tells the two apart.
+		s.ID = prefix + topic
 	}
 	if parent := idFromName(p.head.parentSession, p.opts.Agent); parent != "" {
 		// A fork (pi's /fork, --fork) names the file it was made from.
@@ -256,6 +260,17 @@ func idFromName(path string, a Agent) string {
 		name = name[i+1:]
 	}
 	if !validSessionID(name) {
+		return ""
+	}
+	return name
+}
+
+// topicID is the name of an OpenClaw thread transcript,
+// <sessionId>-topic-<topic>.jsonl, when path is one of the session id's,
+// and a valid ID; "" otherwise.
+func topicID(path, id string) string {
+	name := strings.TrimSuffix(filepath.Base(strings.ReplaceAll(path, `\`, "/")), ".jsonl")
+	if !strings.HasPrefix(name, id+"-topic-") || !validSessionID(name) {
 		return ""
 	}
 	return name

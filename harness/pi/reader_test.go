@@ -114,6 +114,7 @@ func TestResumeCommand(t *testing.T) {
 		{"pi-5f0c1a2b-3d4e-4f60-8a7b-9c0d1e2f3a4b", "", "pi --session 5f0c1a2b-3d4e-4f60-8a7b-9c0d1e2f3a4b"},
 		{"omp-8c3d4e5f-6071-4c8d-ae9f-1a2b3c4d5e6f", "/srv/garden", "cd /srv/garden && omp --resume 8c3d4e5f-6071-4c8d-ae9f-1a2b3c4d5e6f"},
 		{"openclaw-aaaaaaaa-0000-4000-8000-000000000001", workspace, "openclaw tui --session agent:main:main"},
+		{"openclaw-aaaaaaaa-0000-4000-8000-000000000001-topic-42", workspace, "openclaw tui --session agent:main:main"},
 		// A session no key holds now, and a key no shell should see.
 		{"openclaw-eeeeeeee-0000-4000-8000-000000000005", workspace, ""},
 		{"openclaw-dddddddd-0000-4000-8000-000000000004", workspace, ""},
@@ -135,5 +136,26 @@ func write(t *testing.T, path, body string) {
 	}
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOpenClawTopic: a thread's transcript, <sessionId>-topic-<topic>.jsonl,
+// holds its session's header id; its session is named by the file, so
+// it does not take the ID of the session's own transcript.
+func TestOpenClawTopic(t *testing.T) {
+	body := `{"type":"session","version":3,"id":"aaaaaaaa-0000-4000-8000-000000000001","timestamp":"2026-04-20T03:13:29.725Z","cwd":"/w"}
+{"type":"message","id":"c1","parentId":null,"timestamp":"2026-04-20T03:13:30Z","message":{"role":"user","content":"water the ferns"}}
+`
+	dir := "/nonexistent/.openclaw/agents/main/sessions/"
+	for name, want := range map[string]string{
+		"aaaaaaaa-0000-4000-8000-000000000001.jsonl":          "openclaw-aaaaaaaa-0000-4000-8000-000000000001",
+		"aaaaaaaa-0000-4000-8000-000000000001-topic-42.jsonl": "openclaw-aaaaaaaa-0000-4000-8000-000000000001-topic-42",
+		// A topic name of other characters keeps the session's id.
+		"aaaaaaaa-0000-4000-8000-000000000001-topic-a%20b.jsonl": "openclaw-aaaaaaaa-0000-4000-8000-000000000001",
+	} {
+		h := harness.ParseFile(Reader{}, []byte(body), harness.ParseOptions{Path: dir + name})
+		if len(h.Sessions) != 1 || h.Sessions[0].ID != want {
+			t.Errorf("%s: %+v, want %s", name, h.Sessions, want)
+		}
 	}
 }

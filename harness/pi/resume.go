@@ -54,6 +54,8 @@ func openClawKey(sessionID, workspace string) string {
 	if !validSessionID(sessionID) || workspace == "" {
 		return ""
 	}
+	// A thread's transcript belongs to its session's key.
+	sessionID, _, _ = strings.Cut(sessionID, "-topic-")
 	state := filepath.Dir(filepath.FromSlash(strings.ReplaceAll(workspace, `\`, "/")))
 	stores, _ := filepath.Glob(filepath.Join(state, "agents", "*", "sessions"))
 	for _, dir := range stores {
