@@ -54,7 +54,9 @@
 //   - OpenClaw's user messages hold what its gateway wrapped the typed
 //     text in: "System:" lines, labelled "(untrusted metadata)" blocks and
 //     a "[Sun 2026-04-19 21:12 MDT]" stamp. They are taken off the prompt
-//     (stripEnvelope).
+//     (stripEnvelope). Its answers may open with reply directives
+//     ([[reply_to_current]], [[reply_to:<id>]], [[audio_as_voice]]) that
+//     its channels act on; they are taken off the prose (stripDirectives).
 //   - OpenClaw's sessions.json maps each session key (agent:main:main) to
 //     the session it holds now; a key of the form
 //     agent:<id>:subagent:<id>, or with spawnedBy, is a subagent's, and

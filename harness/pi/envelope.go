@@ -98,3 +98,29 @@ func digits(s string) bool {
 	}
 	return s != ""
 }
+
+// stripDirectives takes off the reply directives an OpenClaw answer may
+// open with, which its channels act on and never show: [[reply_to_current]],
+// [[reply_to:<id>]] and [[audio_as_voice]] (OpenClaw's channel docs,
+// "reply threading tags").
+func stripDirectives(text string) string {
+	rest := strings.TrimLeft(text, " \t\r\n")
+	for range 8 {
+		if !strings.HasPrefix(rest, "[[") {
+			break
+		}
+		end := strings.Index(rest, "]]")
+		if end < 0 || end > 128 {
+			break
+		}
+		tag := rest[2:end]
+		if tag != "reply_to_current" && tag != "audio_as_voice" && !strings.HasPrefix(tag, "reply_to:") {
+			break
+		}
+		rest = strings.TrimLeft(rest[end+2:], " \t\r\n")
+	}
+	if len(rest) == len(strings.TrimLeft(text, " \t\r\n")) {
+		return text
+	}
+	return rest
+}

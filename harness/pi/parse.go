@@ -139,8 +139,12 @@ func (p *parser) message(e entry, n int) {
 	switch m.role {
 	case "user", "assistant":
 		text := m.text
-		if m.role == "user" && p.opts.Agent == OpenClaw {
-			text = stripEnvelope(text)
+		if p.opts.Agent == OpenClaw {
+			if m.role == "user" {
+				text = stripEnvelope(text)
+			} else {
+				text = stripDirectives(text)
+			}
 		}
 		p.msgs = append(p.msgs, message{role: m.role, text: text, line: n, time: t, calls: m.calls})
 	case "toolResult":

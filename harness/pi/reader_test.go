@@ -77,6 +77,20 @@ func TestStripEnvelope(t *testing.T) {
 	}
 }
 
+func TestStripDirectives(t *testing.T) {
+	for in, want := range map[string]string{
+		"[[reply_to_current]] Yes, it is wired.":      "Yes, it is wired.",
+		"[[reply_to:6955]]\n[[audio_as_voice]] Done.": "Done.",
+		"[[tts:text]]Spoken[[/tts:text]]":             "[[tts:text]]Spoken[[/tts:text]]",
+		"Plain answer [[reply_to_current]]":           "Plain answer [[reply_to_current]]",
+		"[[reply_to_current]]":                        "",
+	} {
+		if got := stripDirectives(in); got != want {
+			t.Errorf("stripDirectives(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // TestSubagentFromStore: an OpenClaw session whose key in sessions.json is
 // a subagent's is a subagent session, linked to the session its spawning
 // key holds.
