@@ -30,7 +30,7 @@ func parseFixture(name string, data []byte) *harness.History {
 }
 
 func TestGolden(t *testing.T) {
-	harnesstest.CheckGoldens(t, ".jsonl", 5, func(name string, data []byte) *harness.History {
+	harnesstest.CheckGoldens(t, ".jsonl", 6, func(name string, data []byte) *harness.History {
 		h := parseFixture(name, data)
 		harnesstest.CheckInvariants(t, h, 0, len(data))
 		return h
