@@ -98,6 +98,8 @@ var defaults = map[string]any{
 	"gemini.dirs":      "",
 	"opencode.enabled": true,
 	"opencode.dirs":    "",
+	"pi.enabled":       true,
+	"pi.dirs":          "",
 
 	"team.url":      "",
 	"team.creds":    "",

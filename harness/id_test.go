@@ -14,10 +14,11 @@ import (
 	"github.com/deja-dev/deja/harness/codex"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
+	"github.com/deja-dev/deja/harness/pi"
 	"github.com/deja-dev/deja/quote"
 )
 
-var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, gemini.Reader{}, opencode.Reader{}}
+var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, gemini.Reader{}, opencode.Reader{}, pi.Reader{}}
 
 // TestEveryReaderAcceptsItsOwnIDs: the shape each reader declares holds
 // every session ID and parent its golden files show, so checking IDs
@@ -74,6 +75,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"codex":    {"codex-" + uuid + "\u202e", "codex-rollout", "codex-" + uuid[:35] + "g"},
 		"gemini":   {"gemini-" + uuid + "\U000E0041", "gemini-a b", "gemini-x/y", "gemini-" + strings.Repeat("a", 65)},
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
+		"pi":       {"pi-" + uuid + injection, "pi-", "pi-a b", "omp-.x", "openclaw-a/b", "cursor-" + uuid, "openclaw-" + strings.Repeat("a", 129)},
 	}
 	good := map[string][]string{
 		"aider":    {"aider-0123456789ab-20260101T100000", "aider-0123456789ab-20260101T100000-2", "aider-0123456789ab-3"},
@@ -82,6 +84,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"codex":    {"codex-019b55c1-d022-7061-bbb9-b0c90708472b"},
 		"gemini":   {"gemini-" + uuid, "gemini-0123abcd", "gemini-no_header_named_from_file"},
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},
+		"pi":       {"pi-" + uuid, "omp-" + uuid, "openclaw-" + uuid, "openclaw-main.2026_a-b"},
 	}
 	for _, r := range readers {
 		for _, id := range bad[r.Name()] {

@@ -12,7 +12,8 @@ import (
 // the indexer reads, none to another that also reads JSONL.
 func TestRegistryDetectsEachCorpusFile(t *testing.T) {
 	const corpus = "../../../shared/harness/corpus"
-	want := map[string]string{"claude-code/*.jsonl": "claude", "codex/*rollout-*.jsonl": "codex", "gemini-cli/*chats_session-*.jsonl": "gemini"}
+	want := map[string]string{"claude-code/*.jsonl": "claude", "codex/*rollout-*.jsonl": "codex", "gemini-cli/*chats_session-*.jsonl": "gemini",
+		"pi/*.jsonl": "pi", "openclaw/*.jsonl": "pi"}
 	reg := knownHarnesses()
 	n := 0
 	for glob, harnessName := range want {

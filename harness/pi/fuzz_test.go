@@ -1,0 +1,74 @@
+package pi
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
+)
+
+// FuzzParse checks that no input panics the parser, that what it returns
+// keeps every reader's invariants and counts turns by user messages, and
+// that a prompt is never lost: a user message entry appended as a whole
+// line to any input that ends with a whole line is read, its text whole.
+func FuzzParse(f *testing.F) {
+	fixtures, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	for _, fx := range fixtures {
+		if data, err := os.ReadFile(fx); err == nil {
+			f.Add(data, filepath.Base(fx), "water the ferns")
+		}
+	}
+	f.Add([]byte(`{"type":"session","id":"x"}`+"\n"), "openclaw_x.jsonl", "[Sun 2026-04-19 21:12 MDT] hi")
+	f.Fuzz(func(t *testing.T, data []byte, name, prompt string) {
+		path := fixturePath(name)
+		h := harness.ParseFile(Reader{}, data, harness.ParseOptions{Path: path})
+		harnesstest.CheckInvariants(t, h, 0, len(data))
+		if len(h.Sessions) > 1 {
+			t.Fatalf("%d sessions from one transcript", len(h.Sessions))
+		}
+		for _, s := range h.Sessions {
+			if !(Reader{}).ValidID(s.ID) {
+				t.Fatalf("invalid ID %q", s.ID)
+			}
+			turn := -1
+			for _, m := range s.Messages {
+				if m.Role == harness.User {
+					turn++
+				}
+				if m.Turn != turn {
+					t.Fatalf("message %+v has turn %d, want %d", m, m.Turn, turn)
+				}
+			}
+		}
+		words := strings.TrimSpace(prompt)
+		if words == "" || !utf8.ValidString(words) || strings.ContainsRune(words, utf8.RuneError) {
+			return
+		}
+		if AgentOf(path) == OpenClaw && stripEnvelope(words) != words {
+			return
+		}
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			return
+		}
+		line, _ := json.Marshal(map[string]any{"type": "message", "id": "fuzzprob", "parentId": nil, "timestamp": "2026-05-05T12:00:00Z",
+			"message": map[string]any{"role": "user", "content": []map[string]string{{"type": "text", "text": words}}}})
+		with := append(bytes.Clone(data), append(line, '\n')...)
+		h = harness.ParseFile(Reader{}, with, harness.ParseOptions{Path: path})
+		if len(h.Sessions) != 1 {
+			if len(h.Refused) > 0 {
+				return // a header of another shape names the session
+			}
+			t.Fatalf("prompt %q lost: no session", words)
+		}
+		msgs := h.Sessions[0].Messages
+		if len(msgs) == 0 || msgs[len(msgs)-1].Role != harness.User || msgs[len(msgs)-1].Text != words {
+			t.Fatalf("prompt %q lost: %+v", words, msgs)
+		}
+	})
+}
