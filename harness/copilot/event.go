@@ -29,7 +29,10 @@ type event struct {
 	ToolName         []byte
 	Success          bool
 	HasSuccess       bool
-	Args             toolArgs
+	// Verdict is a permission.completed result's kind: "approved", or
+	// "denied-…" for a call the user refused.
+	Verdict []byte
+	Args    toolArgs
 }
 
 // toolArgs are the arguments of the tools that name a file, a command or a
@@ -90,6 +93,16 @@ func (e *event) field(sc *jsonscan.Scanner, key []byte) bool {
 	case "success":
 		e.HasSuccess = sc.Kind() == 't' || sc.Kind() == 'f'
 		e.Success = sc.Bool()
+	case "result":
+		// tool.execution_complete's result (its output, skipped) or
+		// permission.completed's verdict.
+		sc.Object(func(key []byte) bool {
+			if string(key) != "kind" {
+				return false
+			}
+			e.Verdict = sc.RawString()
+			return true
+		})
 	case "arguments":
 		sc.Object(func(key []byte) bool { return e.Args.field(sc, key) })
 	default:

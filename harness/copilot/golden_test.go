@@ -9,6 +9,12 @@ import (
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
+// The fixtures are written from the documented facts, except
+// engram_subagent_resume.jsonl: whole lines of softwaresalt/agent-engram
+// @ddcd8c70 .copilot/session-state/8baa78ec-b203-4c7f-b1d3-c1170ae84b7d/
+// events.jsonl (Apache-2.0), its lines 1, 6-24, 112-140 and 158-169 less
+// the hook and warning events: a first turn, a sub-agent and a resume.
+
 // fixtureState is where the fixtures pretend to live; each is the
 // events.jsonl of a session directory named by the fixture.
 const fixtureState = "/home/dev/.copilot/session-state"

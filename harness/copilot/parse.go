@@ -57,8 +57,10 @@ type parser struct {
 	// tasks are the task calls seen, by toolCallId: the session that made
 	// each and the prompt it gave.
 	tasks map[string]task
-	// failed holds the toolCallIds whose completion reported no success.
+	// failed holds the toolCallIds whose completion reported no success,
+	// denied those the user refused permission to run.
 	failed map[string]bool
+	denied map[string]bool
 	warn   harness.Warnings
 	scan   jsonscan.Scanner
 	begun  bool
@@ -95,7 +97,7 @@ type call struct {
 }
 
 func newParser(opts harness.ParseOptions) *parser {
-	p := &parser{opts: opts, agents: map[string]*state{}, tasks: map[string]task{}, failed: map[string]bool{}}
+	p := &parser{opts: opts, agents: map[string]*state{}, tasks: map[string]task{}, failed: map[string]bool{}, denied: map[string]bool{}}
 	p.main = &state{turn: -1}
 	p.order = []*state{p.main}
 	return p
@@ -162,6 +164,10 @@ func (p *parser) event(e event, n int) {
 	case "tool.execution_complete":
 		if e.HasSuccess && !e.Success {
 			p.failed[text(e.ToolCallID)] = true
+		}
+	case "permission.completed":
+		if bytes.HasPrefix(e.Verdict, []byte("denied")) {
+			p.denied[text(e.ToolCallID)] = true
 		}
 	case "subagent.started":
 		if id := text(e.ToolCallID); id != "" {
@@ -283,14 +289,18 @@ func (p *parser) id(sid string, st *state) string {
 }
 
 // records are the session's tool calls as records, paths relative to the
-// project: a file call that failed (a denied write, a missing file)
-// touched nothing and gives none, while a command is kept whatever became
-// of it; a record repeated within a turn is kept once.
+// project. A call the user refused permission for never ran, and a file
+// call that failed (a missing file) touched nothing: neither gives a
+// record, while a command that ran is kept whatever its exit. A record
+// repeated within a turn is kept once.
 func (p *parser) records(st *state) []harness.Record {
 	var out []harness.Record
 	seen := map[harness.Record]bool{}
 	for _, c := range st.calls {
 		r := c.record
+		if p.denied[c.id] {
+			continue
+		}
 		if r.Kind == harness.FileRecord {
 			if p.failed[c.id] {
 				continue
