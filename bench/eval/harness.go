@@ -28,12 +28,14 @@ import (
 var harnessCorpora = []struct{ Name, Dir string }{
 	{"claude", "claude-code"},
 	{"codex", "codex"},
+	{"copilot", "copilot-cli"},
 }
 
 // harnessGlobs are each corpus's transcripts.
 var harnessGlobs = map[string][]string{
 	"claude-code": {"*.jsonl"},
 	"codex":       {"*.jsonl", "*.json"},
+	"copilot-cli": {"*events.jsonl"},
 }
 
 // registry reads every harness, as 'deja index' does.
