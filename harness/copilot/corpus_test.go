@@ -34,15 +34,16 @@ func corpusFiles(t testing.TB) []string {
 // repeat of the text just said not counted), and its distinct records
 // per turn: bash and powershell commands, and view, edit and create
 // paths other than the project itself whose tool.execution_complete did
-// not report success false, leaving out every call whose
-// permission.completed result kind starts with "denied".
+// not report success false nor a toolTelemetry.properties.viewType of
+// "directory", leaving out every call whose permission.completed result
+// kind starts with "denied".
 var corpusCounts = map[string]struct {
 	sessions, prompts, answers, records int
 	agentPrompts                        int
 }{
-	"3cc3555e": {1, 2, 3, 46, 0},
+	"3cc3555e": {1, 2, 3, 29, 0},
 	"9a493a94": {1, 1, 1, 0, 0},
-	"b87feda8": {1, 1, 1, 27, 0},
+	"b87feda8": {1, 1, 1, 19, 0},
 	"07c40cd0": {1, 7, 24, 61, 0},
 	"8baa78ec": {2, 5, 19, 23, 1},
 }

@@ -32,7 +32,10 @@ type event struct {
 	// Verdict is a permission.completed result's kind: "approved", or
 	// "denied-…" for a call the user refused.
 	Verdict []byte
-	Args    toolArgs
+	// ViewType is a completed view call's toolTelemetry.properties.viewType:
+	// "file", or "directory" for a listing.
+	ViewType []byte
+	Args     toolArgs
 }
 
 // toolArgs are the arguments of the tools that name a file, a command or a
@@ -101,6 +104,20 @@ func (e *event) field(sc *jsonscan.Scanner, key []byte) bool {
 				return false
 			}
 			e.Verdict = sc.RawString()
+			return true
+		})
+	case "toolTelemetry":
+		sc.Object(func(key []byte) bool {
+			if string(key) != "properties" {
+				return false
+			}
+			sc.Object(func(key []byte) bool {
+				if string(key) != "viewType" {
+					return false
+				}
+				e.ViewType = sc.RawString()
+				return true
+			})
 			return true
 		})
 	case "arguments":

@@ -61,6 +61,8 @@ type parser struct {
 	// denied those the user refused permission to run.
 	failed map[string]bool
 	denied map[string]bool
+	// listed holds the view calls that listed a directory.
+	listed map[string]bool
 	warn   harness.Warnings
 	scan   jsonscan.Scanner
 	begun  bool
@@ -97,7 +99,7 @@ type call struct {
 }
 
 func newParser(opts harness.ParseOptions) *parser {
-	p := &parser{opts: opts, agents: map[string]*state{}, tasks: map[string]task{}, failed: map[string]bool{}, denied: map[string]bool{}}
+	p := &parser{opts: opts, agents: map[string]*state{}, tasks: map[string]task{}, failed: map[string]bool{}, denied: map[string]bool{}, listed: map[string]bool{}}
 	p.main = &state{turn: -1}
 	p.order = []*state{p.main}
 	return p
@@ -164,6 +166,9 @@ func (p *parser) event(e event, n int) {
 	case "tool.execution_complete":
 		if e.HasSuccess && !e.Success {
 			p.failed[text(e.ToolCallID)] = true
+		}
+		if string(e.ViewType) == "directory" {
+			p.listed[text(e.ToolCallID)] = true
 		}
 	case "permission.completed":
 		if bytes.HasPrefix(e.Verdict, []byte("denied")) {
@@ -291,8 +296,9 @@ func (p *parser) id(sid string, st *state) string {
 // records are the session's tool calls as records, paths relative to the
 // project. A call the user refused permission for never ran, and a file
 // call that failed (a missing file) touched nothing: neither gives a
-// record, while a command that ran is kept whatever its exit. A record
-// repeated within a turn is kept once.
+// record, while a command that ran is kept whatever its exit. A view that
+// listed a directory names no file. A record repeated within a turn is
+// kept once.
 func (p *parser) records(st *state) []harness.Record {
 	var out []harness.Record
 	seen := map[harness.Record]bool{}
@@ -302,7 +308,7 @@ func (p *parser) records(st *state) []harness.Record {
 			continue
 		}
 		if r.Kind == harness.FileRecord {
-			if p.failed[c.id] {
+			if p.failed[c.id] || p.listed[c.id] {
 				continue
 			}
 			r.Value = relative(p.project, r.Value)
