@@ -12,13 +12,14 @@ import (
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/copilot"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
 	"github.com/deja-dev/deja/quote"
 )
 
-var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, gemini.Reader{}, opencode.Reader{}, pi.Reader{}}
+var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, copilot.Reader{}, gemini.Reader{}, opencode.Reader{}, pi.Reader{}}
 
 // TestEveryReaderAcceptsItsOwnIDs: the shape each reader declares holds
 // every session ID and parent its golden files show, so checking IDs
@@ -73,6 +74,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"claude":   {"claude-" + uuid + injection, "claude-" + uuid + "-agent-a\x1b]0;t\a", "claude-not-a-uuid", "claude-" + uuid + "-agent-", "claude-" + uuid + "-other"},
 		"cline":    {"cline-1769053680585" + injection, "cline-", "cline-a b", "cline-roo-x/y", "cline-1784094124598_rruoq.a.b", "cline-" + strings.Repeat("a", 65)},
 		"codex":    {"codex-" + uuid + "\u202e", "codex-rollout", "codex-" + uuid[:35] + "g"},
+		"copilot":  {"copilot-" + uuid + injection, "copilot-" + uuid + "-agent-a/b", "copilot-" + uuid + "-agent-", "copilot-not-a-uuid", "copilot-" + uuid + "-other"},
 		"gemini":   {"gemini-" + uuid + "\U000E0041", "gemini-a b", "gemini-x/y", "gemini-" + strings.Repeat("a", 65)},
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
 		"pi":       {"pi-" + uuid + injection, "pi-", "pi-a b", "omp-.x", "openclaw-a/b", "cursor-" + uuid, "openclaw-" + strings.Repeat("a", 129)},
@@ -82,6 +84,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"claude":   {"claude-" + uuid, "claude-" + uuid + "-agent-af374ee", "claude-" + uuid + "-agent-acompact-1f2e3d", "claude-" + uuid + "-sidechain"},
 		"cline":    {"cline-1769053680585", "cline-1784094124598_rruoq", "cline-roo-" + uuid, "cline-kilo-" + uuid, "cline-1784094124598_rruoq.explorer"},
 		"codex":    {"codex-019b55c1-d022-7061-bbb9-b0c90708472b"},
+		"copilot":  {"copilot-" + uuid, "copilot-" + uuid + "-agent-toolu_vrtx_01R27ZwYteU55tkfsFnfwttf"},
 		"gemini":   {"gemini-" + uuid, "gemini-0123abcd", "gemini-no_header_named_from_file"},
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},
 		"pi":       {"pi-" + uuid, "omp-" + uuid, "openclaw-" + uuid, "openclaw-main.2026_a-b"},

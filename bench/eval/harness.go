@@ -15,6 +15,7 @@ import (
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/copilot"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
@@ -28,17 +29,19 @@ import (
 var harnessCorpora = []struct{ Name, Dir string }{
 	{"claude", "claude-code"},
 	{"codex", "codex"},
+	{"copilot", "copilot-cli"},
 }
 
 // harnessGlobs are each corpus's transcripts.
 var harnessGlobs = map[string][]string{
 	"claude-code": {"*.jsonl"},
 	"codex":       {"*.jsonl", "*.json"},
+	"copilot-cli": {"*events.jsonl"},
 }
 
 // registry reads every harness, as 'deja index' does.
 func registry() harness.Registry {
-	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, pi.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, copilot.Reader{}, pi.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
 }
 
 // HarnessCorpus lists the transcripts of one harness corpus.

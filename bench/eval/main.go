@@ -44,7 +44,7 @@ func main() {
 	sweep := flag.Bool("sweep", false, "score hybrid over a grid of floor, domain, fusion k and exact weight")
 	flag.BoolVar(&printCentroid, "centroid", false, "print the corpus's centroid as Go source (memory/prior.go) and exit")
 	hubs := flag.Int("hubs", 100, "turns of each set (dev, held-out) the generated queries are written from")
-	flag.StringVar(&harnessRoot, "harness-corpus", "../shared/harness/corpus", "the harness corpora (claude-code/, codex/) that bench/eval/harness.json is written from")
+	flag.StringVar(&harnessRoot, "harness-corpus", "../shared/harness/corpus", "the harness corpora (claude-code/, codex/, copilot-cli/) that bench/eval/harness.json is written from")
 	flag.Parse()
 	if err := run(*corpus, *queries, *store, *verbose, *sweep, *hubs); err != nil {
 		fmt.Fprintln(os.Stderr, "eval:", err)

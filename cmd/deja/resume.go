@@ -21,7 +21,8 @@ const resumeLong = `Say how to carry on an indexed session's work.
 For a Claude Code or Codex session deja prints the agent's own command that
 reopens it ('claude --resume ID', 'codex resume ID', run in the session's
 project); a subagent's session is not reopened on its own, so deja names the
-session that ran it. A session of Cline's CLI prints 'cline --id ID'; a
+session that ran it. A GitHub Copilot CLI session prints
+'copilot --resume ID'. A session of Cline's CLI prints 'cline --id ID'; a
 task of the Cline, Roo Code or Kilo Code editor extension reopens only from
 the extension's task history, so deja refuses it and says so. A pi session
 prints 'pi --session ID' and an omp one 'omp --resume ID' (in the project);

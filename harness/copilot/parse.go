@@ -1,0 +1,351 @@
+package copilot
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/jsonscan"
+)
+
+// IDPrefix starts every Copilot CLI session's ID: copilot-<sessionId>.
+const IDPrefix = "copilot-"
+
+// agentInfix joins a sub-agent's session ID to its parent's:
+// copilot-<sessionId>-agent-<toolCallId of the task call>.
+const agentInfix = "-agent-"
+
+var utf8BOM = []byte("\xEF\xBB\xBF")
+
+// Parse reads one events.jsonl and returns its session, then one session
+// per sub-agent whose events it holds, in the order each first appears. It
+// never fails and never panics: invalid lines and unknown event types are
+// skipped and counted in Warnings.
+//
+// Every session of the file starts at opts.Offset: a resumed session
+// appends to the same file (session.resume), so the indexer re-reads a
+// grown file from its start, as for a Claude Code transcript, and stores
+// again only the turns that changed.
+func Parse(data []byte, opts harness.ParseOptions) *harness.History {
+	p := newParser(opts)
+	lines := harness.NewLines(data)
+	end := 0
+	for lines.Next() {
+		if p.Line(lines) {
+			end = lines.End()
+		}
+	}
+	return p.Finish(opts.Offset + int64(end))
+}
+
+// parser replays the events of one file into its sessions.
+type parser struct {
+	opts harness.ParseOptions
+	// sessionID is session.start's sessionId; project the cwd of its
+	// context (or of a session.resume, when the start is missing).
+	sessionID string
+	project   string
+	started   time.Time
+	main      *state
+	// agents are the sub-agent sessions by the toolCallId of the task
+	// call that ran them; order is every session as first seen.
+	agents map[string]*state
+	order  []*state
+	// tasks are the task calls seen, by toolCallId: the session that made
+	// each and the prompt it gave.
+	tasks map[string]task
+	// failed holds the toolCallIds whose completion reported no success,
+	// denied those the user refused permission to run.
+	failed map[string]bool
+	denied map[string]bool
+	// listed holds the view calls that listed a directory.
+	listed map[string]bool
+	warn   harness.Warnings
+	scan   jsonscan.Scanner
+	begun  bool
+}
+
+// task is a call of the task tool, which starts a sub-agent.
+type task struct {
+	from   *state
+	prompt string
+	line   int
+	time   time.Time
+}
+
+// state is one session being built.
+type state struct {
+	// agent is the toolCallId of the task call that ran the session; empty
+	// for the file's own session.
+	agent  string
+	parent *state
+	turn   int
+	first  time.Time
+	msgs   []harness.Message
+	calls  []call
+	// said is the last assistant text, so a task_complete summary that
+	// repeats it is not a second message.
+	said string
+}
+
+// call is a tool call that may become a record once the file is read: a
+// file call whose completion failed touched nothing.
+type call struct {
+	id     string
+	record harness.Record
+}
+
+func newParser(opts harness.ParseOptions) *parser {
+	p := &parser{opts: opts, agents: map[string]*state{}, tasks: map[string]task{}, failed: map[string]bool{}, denied: map[string]bool{}, listed: map[string]bool{}}
+	p.main = &state{turn: -1}
+	p.order = []*state{p.main}
+	return p
+}
+
+// Line replays one line: an unterminated last line that is not yet whole
+// JSON is the CLI still writing it, left for the next read.
+func (p *parser) Line(l *harness.Lines) bool {
+	raw := l.Line
+	if !p.begun {
+		p.begun = true
+		raw = bytes.TrimPrefix(raw, utf8BOM)
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return true
+	}
+	if l.Partial && !json.Valid(raw) {
+		return false
+	}
+	e, ok := decodeEvent(&p.scan, raw)
+	if !ok {
+		p.warn.Add("not a JSON object", l.Number)
+		return true
+	}
+	p.event(e, l.Number)
+	return true
+}
+
+// event applies one event to its session.
+func (p *parser) event(e event, n int) {
+	t := parseTime(e.Timestamp)
+	st := p.main
+	if len(e.ParentToolCallID) > 0 {
+		st = p.agent(text(e.ParentToolCallID), t)
+	}
+	if st.first.IsZero() && !t.IsZero() {
+		st.first = t
+	}
+	switch typ := string(e.Type); typ {
+	case "session.start":
+		if p.sessionID == "" {
+			p.sessionID = strings.TrimSpace(text(e.SessionID))
+		}
+		if p.started.IsZero() {
+			p.started = parseTime(e.StartTime)
+		}
+		p.setProject(e.Cwd)
+	case "session.resume":
+		p.setProject(e.Cwd)
+	case "user.message":
+		// content is what the person typed; transformedContent, what the
+		// model was sent, is never read.
+		if s := strings.TrimSpace(text(e.Content)); s != "" {
+			st.turn++
+			st.msgs = append(st.msgs, harness.Message{Role: harness.User, Text: s, Turn: st.turn, Line: n, Time: t})
+		}
+	case "assistant.message":
+		st.say(strings.TrimSpace(text(e.Content)), n, t)
+	case "session.task_complete":
+		st.say(strings.TrimSpace(text(e.Summary)), n, t)
+	case "tool.execution_start":
+		p.toolStart(st, e, n, t)
+	case "tool.execution_complete":
+		if e.HasSuccess && !e.Success {
+			p.failed[text(e.ToolCallID)] = true
+		}
+		if string(e.ViewType) == "directory" {
+			p.listed[text(e.ToolCallID)] = true
+		}
+	case "permission.completed":
+		if bytes.HasPrefix(e.Verdict, []byte("denied")) {
+			p.denied[text(e.ToolCallID)] = true
+		}
+	case "subagent.started":
+		if id := text(e.ToolCallID); id != "" {
+			p.agent(id, t)
+		}
+	case "":
+		p.warn.Add("without an event type", n)
+	default:
+		if !known(typ) {
+			p.warn.Add("of unknown event type "+harness.Quoted(typ), n)
+		}
+	}
+}
+
+// say adds an assistant text to the session, unless it is empty or
+// repeats the text just said.
+func (st *state) say(s string, n int, t time.Time) {
+	if s == "" || s == st.said {
+		return
+	}
+	st.said = s
+	st.msgs = append(st.msgs, harness.Message{Role: harness.Assistant, Text: s, Turn: st.turn, Line: n, Time: t})
+}
+
+// toolStart notes a tool call: a record when the tool names a file or a
+// command, and the prompt of a task call for the sub-agent it starts.
+func (p *parser) toolStart(st *state, e event, n int, t time.Time) {
+	id := text(e.ToolCallID)
+	name := string(e.ToolName)
+	if name == "task" && id != "" {
+		p.tasks[id] = task{from: st, prompt: strings.TrimSpace(text(e.Args.Prompt)), line: n, time: t}
+	}
+	r, ok := toolRecord(name, e.Args)
+	if !ok {
+		return
+	}
+	r.Turn, r.Line = st.turn, n
+	st.calls = append(st.calls, call{id: id, record: r})
+}
+
+// agent returns the sub-agent session of the task call id, starting it.
+func (p *parser) agent(id string, t time.Time) *state {
+	if st, ok := p.agents[id]; ok {
+		return st
+	}
+	st := &state{agent: id, turn: -1, first: t, parent: p.main}
+	if tk, ok := p.tasks[id]; ok {
+		st.parent = tk.from
+		if !tk.time.IsZero() {
+			st.first = tk.time
+		}
+		if tk.prompt != "" {
+			// The sub-agent's first prompt is the one its task call gave.
+			st.turn = 0
+			st.msgs = append(st.msgs, harness.Message{Role: harness.User, Text: tk.prompt, Turn: 0, Line: tk.line, Time: tk.time})
+		}
+	}
+	p.agents[id] = st
+	p.order = append(p.order, st)
+	return st
+}
+
+func (p *parser) setProject(cwd []byte) {
+	if p.project == "" {
+		p.project = strings.TrimSpace(text(cwd))
+	}
+}
+
+// Finish returns the sessions, each ending at end: the file's own, then
+// its sub-agents, each with something said or done.
+func (p *parser) Finish(end int64) *harness.History {
+	h := &harness.History{Path: p.opts.Path}
+	sid := p.sessionID
+	var named string
+	if !harness.IsUUID(sid) {
+		// A file whose session.start is lost, or names its session in
+		// another shape: its directory is named by the session id
+		// (session-state/<sessionId>/events.jsonl).
+		sid = filepath.Base(filepath.Dir(p.opts.Path))
+		named = "no session.start with a UUID sessionId: the session is named from its directory"
+	}
+	ordinal := max(p.opts.FirstOrdinal, 1)
+	for _, st := range p.order {
+		s := harness.Session{
+			ID:       p.id(sid, st),
+			Offset:   p.opts.Offset,
+			End:      end,
+			Project:  p.project,
+			Started:  st.first,
+			Messages: st.msgs,
+			Records:  p.records(st),
+		}
+		if st == p.main && !p.started.IsZero() {
+			s.Started = p.started
+		}
+		if len(s.Messages) == 0 && len(s.Records) == 0 {
+			continue
+		}
+		if st.agent != "" {
+			s.Parent, s.Subagent = p.id(sid, st.parent), true
+		}
+		s.Ordinal = ordinal
+		ordinal++
+		h.Sessions = append(h.Sessions, s)
+	}
+	h.Warnings = p.warn.List()
+	if named != "" && len(h.Sessions) > 0 {
+		h.Warnings = append(h.Warnings, named)
+	}
+	return h
+}
+
+// id is the session ID of st.
+func (p *parser) id(sid string, st *state) string {
+	if st.agent == "" {
+		return IDPrefix + sid
+	}
+	return IDPrefix + sid + agentInfix + st.agent
+}
+
+// records are the session's tool calls as records, paths relative to the
+// project. A call the user refused permission for never ran, and a file
+// call that failed (a missing file) touched nothing: neither gives a
+// record, while a command that ran is kept whatever its exit. A view that
+// listed a directory names no file. A record repeated within a turn is
+// kept once.
+func (p *parser) records(st *state) []harness.Record {
+	var out []harness.Record
+	seen := map[harness.Record]bool{}
+	for _, c := range st.calls {
+		r := c.record
+		if p.denied[c.id] {
+			continue
+		}
+		if r.Kind == harness.FileRecord {
+			if p.failed[c.id] || p.listed[c.id] {
+				continue
+			}
+			r.Value = relative(p.project, r.Value)
+			if r.Value == "" {
+				continue
+			}
+		}
+		key := r
+		key.Line = 0
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// relative writes p relative to the project when it lies under it; the
+// project itself (view lists a directory) is no file.
+func relative(project, p string) string {
+	if strings.TrimSpace(p) == "" {
+		return ""
+	}
+	rel := harness.RelPath(project, p)
+	if project != "" && rel == harness.RelPath("", project) {
+		return ""
+	}
+	return rel
+}
+
+func parseTime(raw []byte) time.Time {
+	if len(raw) == 0 {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(raw))
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
