@@ -98,6 +98,8 @@ var defaults = map[string]any{
 	"gemini.dirs":      "",
 	"opencode.enabled": true,
 	"opencode.dirs":    "",
+	"qwen.enabled":     true,
+	"qwen.dirs":        "",
 
 	"team.url":      "",
 	"team.creds":    "",

@@ -14,10 +14,11 @@ import (
 	"github.com/deja-dev/deja/harness/codex"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
+	"github.com/deja-dev/deja/harness/qwen"
 	"github.com/deja-dev/deja/quote"
 )
 
-var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, gemini.Reader{}, opencode.Reader{}}
+var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, gemini.Reader{}, opencode.Reader{}, qwen.Reader{}}
 
 // TestEveryReaderAcceptsItsOwnIDs: the shape each reader declares holds
 // every session ID and parent its golden files show, so checking IDs
@@ -73,6 +74,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"cline":    {"cline-1769053680585" + injection, "cline-", "cline-a b", "cline-roo-x/y", "cline-1784094124598_rruoq.a.b", "cline-" + strings.Repeat("a", 65)},
 		"codex":    {"codex-" + uuid + "\u202e", "codex-rollout", "codex-" + uuid[:35] + "g"},
 		"gemini":   {"gemini-" + uuid + "\U000E0041", "gemini-a b", "gemini-x/y", "gemini-" + strings.Repeat("a", 65)},
+		"qwen":     {"qwen-" + uuid + injection, "qwen-" + uuid + "-agent-a b", "qwen-not-a-uuid", "qwen-" + uuid + "-agent-", "qwen-" + uuid + "-other"},
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
 	}
 	good := map[string][]string{
@@ -81,6 +83,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"cline":    {"cline-1769053680585", "cline-1784094124598_rruoq", "cline-roo-" + uuid, "cline-kilo-" + uuid, "cline-1784094124598_rruoq.explorer"},
 		"codex":    {"codex-019b55c1-d022-7061-bbb9-b0c90708472b"},
 		"gemini":   {"gemini-" + uuid, "gemini-0123abcd", "gemini-no_header_named_from_file"},
+		"qwen":     {"qwen-" + uuid, "qwen-" + uuid + "-agent-explore-7f3c"},
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},
 	}
 	for _, r := range readers {

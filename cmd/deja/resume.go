@@ -23,7 +23,8 @@ reopens it ('claude --resume ID', 'codex resume ID', run in the session's
 project); a subagent's session is not reopened on its own, so deja names the
 session that ran it. A session of Cline's CLI prints 'cline --id ID'; a
 task of the Cline, Roo Code or Kilo Code editor extension reopens only from
-the extension's task history, so deja refuses it and says so.
+the extension's task history, so deja refuses it and says so. A Qwen Code
+session prints 'qwen --resume ID', run in the session's project.
 
 deja does not reopen an aider session, and says why: aider has no way to
 load one session back. Its only restore is 'aider --restore-chat-history',
