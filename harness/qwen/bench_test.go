@@ -1,6 +1,7 @@
 package qwen
 
 import (
+	"bytes"
 	"os"
 	"testing"
 
@@ -10,6 +11,24 @@ import (
 // BenchmarkParseCorpus parses every corpus chat per iteration; its MB/s
 // is the figure in the README.
 func BenchmarkParseCorpus(b *testing.B) {
+	benchmarkParse(b, func(data []byte) []byte { return data })
+}
+
+// BenchmarkParseDecoded parses the corpus less its tool results, which
+// Parse skips undecoded: the rate of the lines it decodes.
+func BenchmarkParseDecoded(b *testing.B) {
+	benchmarkParse(b, func(data []byte) []byte {
+		var kept []byte
+		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+			if !harness.HasKey(l, "functionResponse") {
+				kept = append(kept, l...)
+			}
+		}
+		return kept
+	})
+}
+
+func benchmarkParse(b *testing.B, keep func([]byte) []byte) {
 	var files [][]byte
 	var paths []string
 	size := 0
@@ -18,6 +37,7 @@ func BenchmarkParseCorpus(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+		data = keep(data)
 		files, paths = append(files, data), append(paths, p)
 		size += len(data)
 	}
