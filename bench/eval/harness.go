@@ -28,12 +28,14 @@ import (
 var harnessCorpora = []struct{ Name, Dir string }{
 	{"claude", "claude-code"},
 	{"codex", "codex"},
+	{"qwen", "qwen-code"},
 }
 
 // harnessGlobs are each corpus's transcripts.
 var harnessGlobs = map[string][]string{
 	"claude-code": {"*.jsonl"},
 	"codex":       {"*.jsonl", "*.json"},
+	"qwen-code":   {"*.jsonl"},
 }
 
 // registry reads every harness, as 'deja index' does.
