@@ -47,7 +47,8 @@
 //     (packages/core/src/agents/agent-transcript.ts @015f2838). deja names
 //     it qwen-<sessionId>-agent-<agentId>, linked to qwen-<sessionId> and
 //     out of default recall; its first user record is the task it was
-//     given. Sidechain records inside a chat file are read the same way.
+//     given, and a user record with externalInputKind "notification" is
+//     the CLI's. Sidechain records inside a chat file are read the same way.
 //   - Lineage: /branch copies the source session's records into the new
 //     file, each with forkedFrom.sessionId: they are skipped and the
 //     source is the session's parent. A parent_session system record

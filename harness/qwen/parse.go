@@ -15,16 +15,19 @@ import (
 // (usageMetadata, toolCallResult, the payloads of telemetry and
 // compression records) is skipped by the decoder unread.
 type record struct {
-	Type        string      `json:"type"`
-	Subtype     string      `json:"subtype"`
-	SessionID   string      `json:"sessionId"`
-	Timestamp   string      `json:"timestamp"`
-	Cwd         string      `json:"cwd"`
-	AgentID     string      `json:"agentId"`
-	IsSidechain bool        `json:"isSidechain"`
-	ForkedFrom  *forkedFrom `json:"forkedFrom"`
-	Message     *content    `json:"message"`
-	Payload     *payload    `json:"systemPayload"`
+	Type        string `json:"type"`
+	Subtype     string `json:"subtype"`
+	SessionID   string `json:"sessionId"`
+	Timestamp   string `json:"timestamp"`
+	Cwd         string `json:"cwd"`
+	AgentID     string `json:"agentId"`
+	IsSidechain bool   `json:"isSidechain"`
+	// ExternalInput says where a subagent's user record came from: a
+	// message sent to the agent, or a notification about a task.
+	ExternalInput string      `json:"externalInputKind"`
+	ForkedFrom    *forkedFrom `json:"forkedFrom"`
+	Message       *content    `json:"message"`
+	Payload       *payload    `json:"systemPayload"`
 }
 
 // forkedFrom marks a record /branch copied from another session.
@@ -255,11 +258,15 @@ func fileComponent(id string) string {
 // user adds a prompt: a user record without a subtype (the prompt as
 // submitted), a message typed while tools ran (mid_turn_user_message), or
 // a spoken one (realtime_message). Notifications, cron prompts and goal
-// runtime messages are the CLI's, not the user's.
+// runtime messages are the CLI's, not the user's, and so is a
+// notification handed to a subagent.
 func (p *parser) user(st *state, r record, n int, t time.Time) {
 	switch r.Subtype {
 	case "", "mid_turn_user_message", "realtime_message":
 	default:
+		return
+	}
+	if r.ExternalInput == "notification" {
 		return
 	}
 	text := ""
