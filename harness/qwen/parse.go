@@ -241,12 +241,13 @@ func (p *parser) session(r record) *state {
 
 // fileComponent writes an agentId as the CLI does in a transcript's file
 // name (sanitizeFilenameComponent): every byte outside letters, digits,
-// '_' and '-' becomes '_'. An empty one names no agent.
+// '_' and '-' becomes '_'; it keeps the first 64 bytes, the most an ID's
+// part holds (harness.IsToken). An empty one names no agent.
 func fileComponent(id string) string {
 	if id == "" {
 		return "sidechain"
 	}
-	b := []byte(id)
+	b := []byte(id[:min(len(id), 64)])
 	for i, c := range b {
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-') {
 			b[i] = '_'

@@ -89,3 +89,18 @@ func TestFixturesAreClaimed(t *testing.T) {
 		}
 	}
 }
+
+// TestLongAgentIDKeepsItsTurns: a sidechain record whose agentId is longer
+// than an ID's part may be is still read, under the id's first 64 bytes,
+// rather than refused with its prompts.
+func TestLongAgentIDKeepsItsTurns(t *testing.T) {
+	agent := strings.Repeat("x/", 50)
+	line := `{"uuid":"u1","sessionId":"3f1c2a9e-5b7d-4e21-9a0c-6d8e1f2b3c4d","type":"user","isSidechain":true,"agentId":"` + agent + `","message":{"role":"user","parts":[{"text":"look for the config"}]}}` + "\n"
+	h := parseFixture("3f1c2a9e-5b7d-4e21-9a0c-6d8e1f2b3c4d.jsonl", []byte(line))
+	if len(h.Refused) > 0 || len(h.Sessions) != 1 || len(h.Sessions[0].Messages) != 1 {
+		t.Fatalf("refused %q, sessions %+v", h.Refused, h.Sessions)
+	}
+	if want := "qwen-3f1c2a9e-5b7d-4e21-9a0c-6d8e1f2b3c4d-agent-" + strings.Repeat("x_", 32); h.Sessions[0].ID != want {
+		t.Errorf("ID %q, want %q", h.Sessions[0].ID, want)
+	}
+}
