@@ -15,7 +15,8 @@ func BenchmarkParseCorpus(b *testing.B) {
 }
 
 // BenchmarkParseDecoded parses the corpus less its tool results, which
-// Parse skips undecoded: the rate of the lines it decodes.
+// Parse skips undecoded and which are most of its bytes: the rate of the
+// conversation's own lines.
 func BenchmarkParseDecoded(b *testing.B) {
 	benchmarkParse(b, func(data []byte) []byte {
 		var kept []byte

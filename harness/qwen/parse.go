@@ -161,6 +161,11 @@ func (p *parser) Line(l *harness.Lines) bool {
 	if harness.HasKey(raw, "functionResponse") && harness.HasKey(raw, "toolCallResult") && (!l.Partial || json.Valid(raw)) {
 		return true
 	}
+	// A telemetry record (one per model call, about half of what is left)
+	// says nothing deja keeps: its payload's uiEvent key marks it.
+	if harness.HasKey(raw, "uiEvent") && (!l.Partial || json.Valid(raw)) {
+		return true
+	}
 	var r record
 	if _, err := json.Parse(raw, &r, p.flags); err != nil {
 		if l.Partial {
