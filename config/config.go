@@ -102,6 +102,8 @@ var defaults = map[string]any{
 	"opencode.dirs":    "",
 	"pi.enabled":       true,
 	"pi.dirs":          "",
+	"qwen.enabled":     true,
+	"qwen.dirs":        "",
 
 	"team.url":      "",
 	"team.creds":    "",

@@ -16,10 +16,11 @@ import (
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
+	"github.com/deja-dev/deja/harness/qwen"
 	"github.com/deja-dev/deja/quote"
 )
 
-var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, copilot.Reader{}, gemini.Reader{}, opencode.Reader{}, pi.Reader{}}
+var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, copilot.Reader{}, gemini.Reader{}, opencode.Reader{}, pi.Reader{}, qwen.Reader{}}
 
 // TestEveryReaderAcceptsItsOwnIDs: the shape each reader declares holds
 // every session ID and parent its golden files show, so checking IDs
@@ -76,6 +77,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"codex":    {"codex-" + uuid + "\u202e", "codex-rollout", "codex-" + uuid[:35] + "g"},
 		"copilot":  {"copilot-" + uuid + injection, "copilot-" + uuid + "-agent-a/b", "copilot-" + uuid + "-agent-", "copilot-not-a-uuid", "copilot-" + uuid + "-other"},
 		"gemini":   {"gemini-" + uuid + "\U000E0041", "gemini-a b", "gemini-x/y", "gemini-" + strings.Repeat("a", 65)},
+		"qwen":     {"qwen-" + uuid + injection, "qwen-" + uuid + "-agent-a b", "qwen-not-a-uuid", "qwen-" + uuid + "-agent-", "qwen-" + uuid + "-other"},
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
 		"pi":       {"pi-" + uuid + injection, "pi-", "pi-a b", "omp-.x", "openclaw-a/b", "cursor-" + uuid, "openclaw-" + strings.Repeat("a", 129)},
 	}
@@ -86,6 +88,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"codex":    {"codex-019b55c1-d022-7061-bbb9-b0c90708472b"},
 		"copilot":  {"copilot-" + uuid, "copilot-" + uuid + "-agent-toolu_vrtx_01R27ZwYteU55tkfsFnfwttf"},
 		"gemini":   {"gemini-" + uuid, "gemini-0123abcd", "gemini-no_header_named_from_file"},
+		"qwen":     {"qwen-" + uuid, "qwen-" + uuid + "-agent-explore-7f3c"},
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},
 		"pi":       {"pi-" + uuid, "omp-" + uuid, "openclaw-" + uuid, "openclaw-main.2026_a-b"},
 	}

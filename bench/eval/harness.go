@@ -19,6 +19,7 @@ import (
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
+	"github.com/deja-dev/deja/harness/qwen"
 	"github.com/deja-dev/deja/memory"
 )
 
@@ -30,6 +31,7 @@ var harnessCorpora = []struct{ Name, Dir string }{
 	{"claude", "claude-code"},
 	{"codex", "codex"},
 	{"copilot", "copilot-cli"},
+	{"qwen", "qwen-code"},
 }
 
 // harnessGlobs are each corpus's transcripts.
@@ -37,11 +39,12 @@ var harnessGlobs = map[string][]string{
 	"claude-code": {"*.jsonl"},
 	"codex":       {"*.jsonl", "*.json"},
 	"copilot-cli": {"*events.jsonl"},
+	"qwen-code":   {"*.jsonl"},
 }
 
 // registry reads every harness, as 'deja index' does.
 func registry() harness.Registry {
-	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, copilot.Reader{}, pi.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, copilot.Reader{}, pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
 }
 
 // HarnessCorpus lists the transcripts of one harness corpus.

@@ -19,6 +19,7 @@ import (
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
+	"github.com/deja-dev/deja/harness/qwen"
 	"github.com/deja-dev/deja/userfile"
 )
 
@@ -26,7 +27,7 @@ import (
 // on the command line is offered to them: the formats that sniff for
 // their own first line first, aider, which reads any text, last.
 func knownHarnesses() harness.Registry {
-	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, copilot.Reader{}, pi.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, copilot.Reader{}, pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
 }
 
 // enabledHarnesses are the known harnesses the configuration leaves on.

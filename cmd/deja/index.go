@@ -20,11 +20,11 @@ import (
 	"github.com/deja-dev/deja/team"
 )
 
-const indexLong = `Index histories (aider, Claude Code, Codex) into deja's store, so 'deja
-recall' finds their turns. With no PATH, deja indexes the histories 'deja
+const indexLong = `Index histories (aider, Claude Code, Codex, Gemini CLI, OpenCode, Cline,
+Qwen Code) into deja's store, so 'deja recall' finds their turns. With no PATH, deja indexes the histories 'deja
 sources' finds and every history it indexed before; a PATH is a history file,
 or a directory searched for .aider.chat.history.md files in it and two levels
-below it, and for Claude Code, Codex and Gemini CLI transcripts in it and four
+below it, and for Claude Code, Codex, Gemini CLI and Qwen Code transcripts in it and four
 levels below it, so ~/.codex/sessions/YYYY/MM/DD is reached (hidden
 directories, node_modules and vendor are skipped; symlinks are followed, and a
 history reached twice is indexed once). Each file goes to the harness that

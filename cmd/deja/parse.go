@@ -28,7 +28,8 @@ func newParseCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "parse [FILE...]",
 		Short: "Show exactly what deja reads from histories",
-		Long: `Parse histories (aider, Claude Code, Codex) and show what deja reads from
+		Long: `Parse histories (aider, Claude Code, Codex, Gemini CLI, OpenCode, Cline,
+Qwen Code) and show what deja reads from
 them: the sessions, their start times and IDs, and each session's messages
 and file and command records. With no FILE, the histories 'deja sources'
 finds are parsed. Each file goes to the harness that claims it.

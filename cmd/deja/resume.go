@@ -28,6 +28,7 @@ the extension's task history, so deja refuses it and says so. A pi session
 prints 'pi --session ID' and an omp one 'omp --resume ID' (in the project);
 an OpenClaw session prints 'openclaw tui --session KEY' for the session key
 its sessions.json gives it now, and none once that key holds another session.
+A Qwen Code session prints 'qwen --resume ID', run in the session's project.
 
 deja does not reopen an aider session, and says why: aider has no way to
 load one session back. Its only restore is 'aider --restore-chat-history',
