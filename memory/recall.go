@@ -135,6 +135,10 @@ type Recall struct {
 	// are any, there are no results: meaning alone never stands in for a
 	// missing literal.
 	NotFound []string
+	// Respelled are the query's words that no turn holds and the store's
+	// words read in their place, nearest first; the results are for the
+	// query as read.
+	Respelled []Respelling
 }
 
 // Result is one recalled turn.
@@ -191,6 +195,9 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 		return r, err
 	}
 	q := parseQuery(opts.Query)
+	if q, r.Respelled = s.respell(ctx, q); len(r.Respelled) > 0 {
+		opts.Query = q.text
+	}
 	var allowed map[int64]bool
 	if q.isExact() {
 		q, allowed, r.NotFound, r.Note, err = s.literalGate(ctx, q, opts.Scope)

@@ -193,8 +193,8 @@ func closestProjects(dir string, projects []string, n int) []string {
 		rs[i] = ranked{
 			path:  p,
 			holds: err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)),
-			base:  editDistance(filepath.Base(dir), filepath.Base(p)),
-			whole: editDistance(dir, p),
+			base:  editDistance(filepath.Base(dir), filepath.Base(p), noLimit),
+			whole: editDistance(dir, p, noLimit),
 		}
 	}
 	sort.SliceStable(rs, func(i, j int) bool {
@@ -212,28 +212,6 @@ func closestProjects(dir string, projects []string, n int) []string {
 		out = append(out, r.path)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // since and until format a scope's bounds as a person gave them: a date

@@ -21,8 +21,11 @@ type RecallOutput struct {
 	Note           string `json:"note,omitempty"`
 	// NotFound are the query's exact parts that no turn mentions; when
 	// there are any, Results is empty.
-	NotFound []string    `json:"not_found,omitempty"`
-	Results  []RecallHit `json:"results"`
+	NotFound []string `json:"not_found,omitempty"`
+	// Respelled are the query's words that no turn holds and the words
+	// recall read in their place.
+	Respelled []memory.Respelling `json:"respelled,omitempty"`
+	Results   []RecallHit         `json:"results"`
 	// ResultsCut is how many results were left out to keep the answer
 	// within MaxAnswerBytes.
 	ResultsCut int `json:"results_cut,omitempty"`
@@ -73,6 +76,9 @@ func NewRecallOutput(r *memory.Recall) RecallOutput {
 		FallbackReason: r.FallbackReason, Embedder: r.Embedder, TookMS: r.Took.Milliseconds(),
 		Note: r.Note, NotFound: r.NotFound, Results: []RecallHit{},
 	}
+	for _, sp := range r.Respelled {
+		out.Respelled = append(out.Respelled, memory.Respelling{Typed: quote.Line(sp.Typed), Read: quote.Line(sp.Read)})
+	}
 	size := 0
 	for i, res := range r.Results {
 		h := RecallHit{
@@ -119,6 +125,7 @@ func (o RecallOutput) TextFor(here string, now time.Time) string {
 	if o.FallbackReason != "" {
 		fmt.Fprintf(&b, "(%s recall fell back to keywords: %s)\n", o.Mode, o.FallbackReason)
 	}
+	b.WriteString(RespelledNote(o.Respelled))
 	if len(o.Results) == 0 {
 		fmt.Fprintf(&b, "nothing found for %q: %s\n", o.Query, quote.Line(o.Note))
 		return b.String()
@@ -253,4 +260,14 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// RespelledNote is one line per word recall read in place of one typed,
+// `note: read "gunicorn" for "gunicron"`, each word inert.
+func RespelledNote(rs []memory.Respelling) string {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "note: read %q for %q\n", quote.Line(r.Read), quote.Line(r.Typed))
+	}
+	return b.String()
 }

@@ -21,8 +21,10 @@ type Query struct {
 	// (nonsense or out of domain: every mode must return nothing), missing
 	// (a file, command or identifier no turn mentions: every mode must
 	// return nothing), verbatim (most of its target question's words in
-	// order: hybrid must rank it 1st) or hub (a short, vague query of the
-	// kind that turns close to everything used to win).
+	// order: hybrid must rank it 1st), hub (a short, vague query of the
+	// kind that turns close to everything used to win) or typo (an exact
+	// lookup or a near-verbatim question with one word misspelled: recall
+	// must read the word meant and rank the turn 1st).
 	Kind   string   `json:"kind"`
 	Expect []Target `json:"expect,omitempty"`
 	// ExpectRecord makes every turn with this file or command record a hit.
@@ -50,6 +52,9 @@ type Score struct {
 	MRR        float64
 	// Empty counts negatives that returned nothing, of Negatives.
 	Empty, Negatives int
+	// Respelled counts the queries recall read with a word respelled: all
+	// of the typos, none of the rest.
+	Respelled int
 }
 
 func (s Score) String() string {
@@ -150,6 +155,8 @@ type Outcome struct {
 	Rank    int
 	Results int
 	Top     string
+	// Respelled are the words recall read in place of the query's.
+	Respelled []memory.Respelling
 }
 
 // Run scores every query in one mode with the given tuning.
@@ -167,7 +174,7 @@ func (e *Eval) Run(ctx context.Context, mode memory.Mode, tune memory.Tuning) (m
 		if err != nil {
 			return nil, nil, fmt.Errorf("%q: %w", q.Query, err)
 		}
-		o := Outcome{Query: q, Results: len(r.Results)}
+		o := Outcome{Query: q, Results: len(r.Results), Respelled: r.Respelled}
 		if len(r.Results) > 0 {
 			o.Top = fmt.Sprintf("%s/%d %q", r.Results[0].SessionID, r.Results[0].Turn, oneLine(r.Results[0].User))
 		}
@@ -180,6 +187,9 @@ func (e *Eval) Run(ctx context.Context, mode memory.Mode, tune memory.Tuning) (m
 		outcomes = append(outcomes, o)
 		for _, key := range scoreKeys(q) {
 			s := scores[key]
+			if len(o.Respelled) > 0 {
+				s.Respelled++
+			}
 			if empty(q.Kind) {
 				s.Negatives++
 				if o.Results == 0 {
@@ -297,4 +307,16 @@ func (e *Eval) Close() {
 	for _, t := range e.Tiny {
 		t.Store.Close()
 	}
+}
+
+// respelledOthers counts the queries other than typos that recall read
+// with a word respelled: a word spelled right must never be.
+func respelledOthers(scores map[string]Score) int {
+	n := 0
+	for key, s := range scores {
+		if key != "typo" && key != "all" {
+			n += s.Respelled
+		}
+	}
+	return n
 }

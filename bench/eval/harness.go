@@ -108,7 +108,7 @@ func runHarnesses(ctx context.Context, w io.Writer, root, queriesFile string, em
 	}
 	defer os.RemoveAll(storeRoot)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "harness\tmode\tqueries\tparaphrase\texact\tnegatives empty\tmissing literals empty")
+	fmt.Fprintln(tw, "harness\tmode\tqueries\tparaphrase\texact\tnegatives empty\tmissing literals empty\ttypos\trespelled: typos, others")
 	var lines []string
 	for _, c := range harnessCorpora {
 		e, err := HarnessEval(ctx, root, c.Dir, storeRoot, emb, qs)
@@ -122,7 +122,8 @@ func runHarnesses(ctx context.Context, w io.Writer, root, queriesFile string, em
 				e.Store.Close()
 				return err
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d/%d\t%d/%d\n", c.Name, mode, len(e.Queries), sc["paraphrase"], sc["exact"], sc["negative"].Empty, sc["negative"].Negatives, sc["missing"].Empty, sc["missing"].Negatives)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d/%d\t%d/%d\t%s\t%d/%d, %d\n", c.Name, mode, len(e.Queries), sc["paraphrase"], sc["exact"], sc["negative"].Empty, sc["negative"].Negatives,
+				sc["missing"].Empty, sc["missing"].Negatives, sc["typo"], sc["typo"].Respelled, sc["typo"].N, respelledOthers(sc))
 			if verbose {
 				for _, o := range outs {
 					res := fmt.Sprint(o.Rank)

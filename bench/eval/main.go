@@ -127,11 +127,11 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 	tw.Flush()
 	fmt.Println()
 	tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "mode\tverbatim\thub probes\tmissing literals empty\ttiny stores: paraphrase\ttiny negatives empty")
+	fmt.Fprintln(tw, "mode\tverbatim\thub probes\tmissing literals empty\ttiny stores: paraphrase\ttiny negatives empty\ttypos\trespelled: typos, others")
 	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
 		sc := all[mode]
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%d/%d\n", mode, sc["verbatim"], sc["hub"], sc["missing"].Empty, sc["missing"].Negatives,
-			sc["tiny paraphrase"], sc["tiny negative"].Empty, sc["tiny negative"].Negatives)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%d/%d\t%s\t%d/%d, %d\n", mode, sc["verbatim"], sc["hub"], sc["missing"].Empty, sc["missing"].Negatives,
+			sc["tiny paraphrase"], sc["tiny negative"].Empty, sc["tiny negative"].Negatives, sc["typo"], sc["typo"].Respelled, sc["typo"].N, respelledOthers(sc))
 	}
 	tw.Flush()
 	fmt.Printf("\n(k=%d, exact weight %.1f, floor %.2f, domain %.2f for %s)\n", tune.FusionK, tune.ExactWeight, tune.Floor, tune.Domain, emb.Identity())

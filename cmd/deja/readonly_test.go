@@ -85,6 +85,8 @@ func TestReadOnlyDataDirectory(t *testing.T) {
 		want string
 	}{
 		{[]string{"recall", "tenant"}, "Customers are seeing orders"},
+		// Reading a misspelling's nearest word uses temporary tables only.
+		{[]string{"recall", "tenatn"}, `note: read "tenant" for "tenatn"`},
 		{[]string{"recall", "--json", "--mode", "semantic", "rate limiting logins per address"}, "aider-"},
 		{[]string{"sessions"}, "aider-"},
 		{[]string{"status"}, "sessions"},

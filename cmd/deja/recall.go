@@ -202,6 +202,7 @@ func printRecall(io *IO, r *memory.Recall, served *serve.RecallOutput) {
 	if r.FallbackReason != "" {
 		fmt.Fprintf(io.Err, "deja: %s recall fell back to keywords: %s\n", r.Mode, r.FallbackReason)
 	}
+	fmt.Fprint(io.Out, serve.RespelledNote(r.Respelled))
 	if len(r.Results) == 0 {
 		fmt.Fprintf(io.Out, "nothing found for %q: %s\n", r.Query, quote.Line(r.Note))
 		return
