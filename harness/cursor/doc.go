@@ -1,0 +1,48 @@
+// Package cursor reads Cursor's conversations: the IDE's chats in its
+// state.vscdb SQLite stores (the global one under User/globalStorage and
+// one per workspace under User/workspaceStorage/<hash>), and the agent
+// transcripts Cursor writes under ~/.cursor/projects/<slug>/agent-transcripts,
+// with their subagents.
+//
+// The IDE stores conversations in two layouts, both read:
+//
+//   - 2024: a workspace's ItemTable key composer.composerData holds
+//     {allComposers: [{composerId, createdAt, conversation: [bubble…]}]},
+//     whole conversations inline; a bubble's type is 1 for the user and 2
+//     for the assistant, and it carries no time of its own.
+//   - 2025 and later: the global cursorDiskKV table holds one row
+//     composerData:<composerId> per conversation (its createdAt,
+//     fullConversationHeadersOnly naming its bubbles in order, and
+//     subComposerIds naming the conversations it ran as subagents) and one
+//     row bubbleId:<composerId>:<bubbleId> per message, with createdAt as
+//     an ISO time and the tool it ran in toolFormerData.
+//
+// The global database also holds Cursor's login tokens (ItemTable keys
+// cursorAuth/*) and each composerData row holds encryption keys. Every
+// query this package runs names the chat keys alone (the key
+// composer.composerData, and key ranges composerData:… and bubbleId:…),
+// and rows are decoded into the few fields deja keeps, so no other key or
+// field is selected, copied or logged. Stores are opened read-only (with
+// their write-ahead log; immutable when that cannot be done) and never
+// locked against Cursor.
+//
+// Messages Cursor wrote without a time (every bubble of the 2024 layout,
+// every assistant line of a transcript) are given the time of the message
+// before them, or the conversation's start, and a warning of the history
+// names them.
+//
+// The facts and their sources are in docs/FORMATS.md, "Cursor". Where the
+// sources read disagree with shared/harness/FORMATS-2.md §1, this package
+// follows the sources:
+//
+//   - bubble rows may hold JSON null (a live global store had 26 of 22,368
+//     such rows); they are skipped, not counted as damage;
+//   - the bubble's createdAt is an ISO string in the 2025 layout
+//     (michaeldhood/chatrxiv docs/cursor/storage-reference.md @d28513a8),
+//     while composerData's createdAt is epoch milliseconds.
+//
+// Cursor has no command that reopens an IDE conversation or a transcript
+// from a shell (a composer reopens only from the IDE's chat history), so
+// ResumeCommand returns "" for every session and deja resume says it
+// knows no command.
+package cursor
