@@ -47,6 +47,7 @@ for pkg in ./harness/claude ./harness/codex ./harness/gemini; do
 done
 step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/opencode
 step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/cline
+step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/cursor
 step go test -run '^$' -fuzz FuzzText -fuzztime 150000x ./memory/redact
 step go test -run '^$' -fuzz FuzzBlock -fuzztime 150000x ./quote
 

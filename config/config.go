@@ -94,6 +94,8 @@ var defaults = map[string]any{
 	"cline.dirs":       "",
 	"codex.enabled":    true,
 	"codex.dirs":       "",
+	"cursor.enabled":   true,
+	"cursor.dirs":      "",
 	"gemini.enabled":   true,
 	"gemini.dirs":      "",
 	"opencode.enabled": true,

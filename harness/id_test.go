@@ -12,12 +12,13 @@ import (
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/cursor"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/quote"
 )
 
-var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, gemini.Reader{}, opencode.Reader{}}
+var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, cursor.Reader{}, gemini.Reader{}, opencode.Reader{}}
 
 // TestEveryReaderAcceptsItsOwnIDs: the shape each reader declares holds
 // every session ID and parent its golden files show, so checking IDs
@@ -72,6 +73,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"claude":   {"claude-" + uuid + injection, "claude-" + uuid + "-agent-a\x1b]0;t\a", "claude-not-a-uuid", "claude-" + uuid + "-agent-", "claude-" + uuid + "-other"},
 		"cline":    {"cline-1769053680585" + injection, "cline-", "cline-a b", "cline-roo-x/y", "cline-1784094124598_rruoq.a.b", "cline-" + strings.Repeat("a", 65)},
 		"codex":    {"codex-" + uuid + "\u202e", "codex-rollout", "codex-" + uuid[:35] + "g"},
+		"cursor":   {"cursor-" + uuid + injection, "cursor-transcript-" + uuid + "\u202e", "cursor-not-a-uuid", "cursor-transcript-", "cursor-agent-" + uuid},
 		"gemini":   {"gemini-" + uuid + "\U000E0041", "gemini-a b", "gemini-x/y", "gemini-" + strings.Repeat("a", 65)},
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
 	}
@@ -80,6 +82,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"claude":   {"claude-" + uuid, "claude-" + uuid + "-agent-af374ee", "claude-" + uuid + "-agent-acompact-1f2e3d", "claude-" + uuid + "-sidechain"},
 		"cline":    {"cline-1769053680585", "cline-1784094124598_rruoq", "cline-roo-" + uuid, "cline-kilo-" + uuid, "cline-1784094124598_rruoq.explorer"},
 		"codex":    {"codex-019b55c1-d022-7061-bbb9-b0c90708472b"},
+		"cursor":   {"cursor-" + uuid, "cursor-transcript-" + uuid},
 		"gemini":   {"gemini-" + uuid, "gemini-0123abcd", "gemini-no_header_named_from_file"},
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/cursor"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/memory"
@@ -37,7 +38,7 @@ var harnessGlobs = map[string][]string{
 
 // registry reads every harness, as 'deja index' does.
 func registry() harness.Registry {
-	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
 }
 
 // HarnessCorpus lists the transcripts of one harness corpus.

@@ -22,20 +22,32 @@ func updating() bool {
 	return f != nil && f.Value.String() == "true"
 }
 
-// goldenSource is one source a fixture's discovery found, as read.
+// golden is what a fixture's discovery found, as read: each source with
+// its reasons and notes, then every session of every source, in order,
+// each naming its source.
+type golden struct {
+	Sources  []goldenSource  `json:"sources"`
+	Sessions []goldenSession `json:"sessions"`
+}
+
 type goldenSource struct {
-	Path    string              `json:"path"`
-	Reasons []string            `json:"reasons"`
-	Refused []string            `json:"refused,omitempty"`
-	History harnesstest.History `json:"history"`
+	Path     string   `json:"path"`
+	Reasons  []string `json:"reasons"`
+	Refused  []string `json:"refused,omitempty"`
+	Warnings []string `json:"warnings"`
+}
+
+type goldenSession struct {
+	Source string `json:"source"`
+	harnesstest.Session
 }
 
 // readHome discovers and reads every source under a fixture's home, the
 // way the indexer does: through Discover, Sniff and ReadStore.
-func readHome(t *testing.T, home string) []goldenSource {
+func readHome(t *testing.T, home string) golden {
 	t.Helper()
 	d := Discover(harness.DiscoverOptions{Home: home})
-	var out []goldenSource
+	out := golden{Sources: []goldenSource{}, Sessions: []goldenSession{}}
 	for _, src := range d.Sources {
 		head, err := os.ReadFile(src.Path)
 		if err != nil {
@@ -49,19 +61,21 @@ func readHome(t *testing.T, home string) []goldenSource {
 			t.Fatalf("%s: %v", src.Path, err)
 		}
 		harnesstest.CheckInvariants(t, &harness.History{Sessions: withoutRanges(h.Sessions)}, 0, 0)
-		g := harnesstest.Golden(h)
-		for i, w := range g.Warnings {
-			g.Warnings[i] = strings.ReplaceAll(w, home, "<home>")
-		}
-		for i := range g.Sessions {
-			g.Sessions[i].Project = strings.ReplaceAll(g.Sessions[i].Project, home, "<home>")
-		}
 		rel, _ := filepath.Rel(home, src.Path)
-		gs := goldenSource{Path: filepath.ToSlash(rel), History: g, Refused: h.Refused}
+		rel = filepath.ToSlash(rel)
+		g := harnesstest.Golden(h)
+		gs := goldenSource{Path: rel, Refused: h.Refused, Warnings: g.Warnings}
+		for i, w := range gs.Warnings {
+			gs.Warnings[i] = strings.ReplaceAll(w, home, "<home>")
+		}
 		for _, r := range src.Reasons {
 			gs.Reasons = append(gs.Reasons, strings.ReplaceAll(r.String(), home, "<home>"))
 		}
-		out = append(out, gs)
+		out.Sources = append(out.Sources, gs)
+		for _, s := range g.Sessions {
+			s.Project = strings.ReplaceAll(s.Project, home, "<home>")
+			out.Sessions = append(out.Sessions, goldenSession{Source: rel, Session: s})
+		}
 	}
 	return out
 }

@@ -149,7 +149,10 @@ func (t *timer) warning(id, instead string) string {
 		lines, verb = "line", "has"
 	}
 	what := fmt.Sprintf("%d of %d messages (%s %s)", len(t.untimed), t.total, lines, spans(t.untimed))
-	if len(t.untimed) == t.total {
+	switch {
+	case t.total == 1:
+		what, verb = "its one message", "has"
+	case len(t.untimed) == t.total:
 		what, verb = fmt.Sprintf("all %d messages", t.total), "have"
 	}
 	return fmt.Sprintf("session %s: %s %s no time in Cursor's record; each is given %s", id, what, verb, instead)

@@ -353,7 +353,8 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 			}
 			s, warn := buildSession(c, project, "")
 			s.Marker = marker
-			if warn != "" {
+			if warn != "" && (Reader{}).ValidID(s.ID) {
+				// A session of another shape is refused, its ID unshown.
 				h.Warnings = append(h.Warnings, warn)
 			}
 			add(s)
@@ -415,7 +416,7 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 		}
 		s, warn := buildSession(c, projects[row.ID], parent)
 		s.Marker = row.Marker
-		if warn != "" {
+		if warn != "" && (Reader{}).ValidID(s.ID) {
 			h.Warnings = append(h.Warnings, warn)
 		}
 		add(s)
