@@ -25,7 +25,12 @@ const corpusDir = "../../../shared/harness/corpus/cursor"
 // text as answers, and the distinct Shell commands, Read paths and
 // Write/StrReplace/Delete paths per turn as records. The composerData rows
 // of the 2025-layout store are all empty (fullConversationHeadersOnly
-// []), and the legacy aichat store holds no key this reader reads.
+// []), and the legacy aichat store holds no key this reader reads. For
+// the cursor-agent chat it walked the root blob's protobuf by hand (field
+// 1, 32-byte ids, in order), took user messages with a non-empty
+// <user_query> as prompts, assistant messages with text as answers, and
+// the distinct read_file/edit_file/run_terminal_cmd arguments per turn as
+// records.
 type corpusWant struct {
 	sessions, prompts, answers, records int
 }
@@ -39,9 +44,15 @@ var corpusFiles = map[string]corpusWant{
 	"yeungsinchun__dotfiles__.cursor_projects_Users-sinchunyeung-Documents-Documents-SinMacBookPro-trip-Taipei_agent-transcripts_42a3c4c5-58b0-4b38-b910-40abd9403275_subagents_6d9f354a-cf34-4cfa-952a-d7cdb33f29ea.jsonl": {1, 1, 1, 0},
 }
 
-// transcriptPlace is where a collected transcript lay under ~/.cursor,
-// read back from its saved name: the reader names a session by its place.
+// transcriptPlace is where a collected transcript or chat lay under
+// ~/.cursor, read back from its saved name: the reader names a session by
+// its place.
 func transcriptPlace(name string) string {
+	if rest, ok := strings.CutPrefix(name, "brow__dotfiles__.cursor_chats_"); ok {
+		folder, rest, _ := strings.Cut(rest, "_")
+		agent, _, _ := strings.Cut(rest, "_")
+		return filepath.Join(".cursor", "chats", folder, agent, agentStoreName)
+	}
 	rest := strings.TrimPrefix(name, "yeungsinchun__dotfiles__.cursor_projects_")
 	rest = strings.TrimSuffix(rest, ".excerpt_selected_lines")
 	slug, rest, _ := strings.Cut(rest, "_agent-transcripts_")
@@ -62,7 +73,7 @@ func TestCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			var h *harness.History
-			if strings.Contains(name, ".jsonl") {
+			if strings.Contains(name, ".jsonl") || strings.Contains(name, "_chats_") {
 				p := filepath.Join(home, transcriptPlace(name))
 				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 					t.Fatal(err)

@@ -14,8 +14,10 @@ const ConfigEnv = "CURSOR_CONFIG_DIR"
 // directories (~/.config/Cursor/User or $XDG_CONFIG_HOME/Cursor/User on
 // Linux, ~/Library/Application Support/Cursor/User on macOS,
 // %APPDATA%\Cursor\User on Windows): globalStorage/state.vscdb and
-// workspaceStorage/<hash>/state.vscdb; and the agent transcripts under
-// ~/.cursor (or $CURSOR_CONFIG_DIR)/projects/<slug>/agent-transcripts.
+// workspaceStorage/<hash>/state.vscdb; and under ~/.cursor (or
+// $CURSOR_CONFIG_DIR) the agent transcripts,
+// projects/<slug>/agent-transcripts, and the cursor-agent CLI's chats,
+// chats/<md5 of the cwd>/<agentId>/store.db.
 // Every place is looked at whatever the system: a place that is not there
 // is skipped. The cursor.dirs setting replaces them all; each of its
 // directories is read as a User directory and as a ~/.cursor directory,
@@ -89,10 +91,11 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 			filepath.Join(pl.dir, "projects", "*", transcriptsDir, "*.jsonl"),
 			filepath.Join(pl.dir, "projects", "*", transcriptsDir, "*", "*.jsonl"),
 			filepath.Join(pl.dir, "projects", "*", transcriptsDir, "*", "subagents", "*.jsonl"),
+			filepath.Join(pl.dir, "chats", "*", "*", agentStoreName),
 		} {
 			found, _ := filepath.Glob(pattern)
 			for _, p := range found {
-				if _, _, ok := transcriptIDs(p); ok {
+				if _, _, ok := transcriptIDs(p); ok || isAgentStore(p) {
 					f.Installed()
 					f.Add(p, pl.reason)
 				}

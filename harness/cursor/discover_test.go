@@ -51,6 +51,8 @@ func TestDiscover(t *testing.T) {
 		".cursor/projects/Users-me-app/agent-transcripts/notes.jsonl",
 		".cursor/projects/Users-me-app/terminals/1.txt",
 		".cursor/chats/9f6abfa6c66a6abd40306ebc2591d767/44444444-4444-4444-8444-444444444444/store.db",
+		".cursor/chats/not-an-md5/55555555-5555-4555-8555-555555555555/store.db",
+		".cursor/chats/9f6abfa6c66a6abd40306ebc2591d767/55555555-5555-4555-8555-555555555555/store.db-wal",
 	} {
 		touch(t, home, p)
 	}
@@ -58,6 +60,7 @@ func TestDiscover(t *testing.T) {
 	want := strings.Join([]string{
 		".config/Cursor/User/globalStorage/state.vscdb (~/.config/Cursor/User)",
 		".config/Cursor/User/workspaceStorage/aa/state.vscdb (~/.config/Cursor/User)",
+		".cursor/chats/9f6abfa6c66a6abd40306ebc2591d767/44444444-4444-4444-8444-444444444444/store.db (~/.cursor)",
 		".cursor/projects/Users-me-app/agent-transcripts/11111111-1111-4111-8111-111111111111/11111111-1111-4111-8111-111111111111.jsonl (~/.cursor)",
 		".cursor/projects/Users-me-app/agent-transcripts/11111111-1111-4111-8111-111111111111/subagents/22222222-2222-4222-8222-222222222222.jsonl (~/.cursor)",
 		".cursor/projects/Users-me-app/agent-transcripts/33333333-3333-4333-8333-333333333333.jsonl (~/.cursor)",
@@ -136,6 +139,8 @@ func TestSniff(t *testing.T) {
 		{"/c/projects/p/agent-transcripts/x/x.jsonl", `{"role":"user"}`, true},
 		{"/c/projects/p/sessions/x.jsonl", `{"role":"user"}`, false},
 		{"/c/projects/p/agent-transcripts/x.jsonl", `# notes`, false},
+		{"/c/chats/9f6abfa6c66a6abd40306ebc2591d767/44444444-4444-4444-8444-444444444444/store.db", "SQLite format 3\x00", true},
+		{"/c/chats/x/44444444-4444-4444-8444-444444444444/store.db", "SQLite format 3\x00", false},
 	} {
 		if err := (Reader{}).Sniff(c.path, []byte(c.head)); (err == nil) != c.ok {
 			t.Errorf("Sniff(%s, %q) = %v", c.path, c.head, err)
@@ -169,8 +174,10 @@ func TestValidID(t *testing.T) {
 	for id, ok := range map[string]bool{
 		"cursor-11111111-1111-4111-8111-111111111111":            true,
 		"cursor-transcript-11111111-1111-4111-8111-111111111111": true,
-		"cursor-11111111":                              false,
-		"cursor-transcript-x":                          false,
+		"cursor-agent-11111111-1111-4111-8111-111111111111":      true,
+		"cursor-agent-x":      false,
+		"cursor-11111111":     false,
+		"cursor-transcript-x": false,
 		"claude-11111111-1111-4111-8111-111111111111":  false,
 		"cursor-11111111-1111-4111-8111-11111111111\n": false,
 	} {
@@ -181,8 +188,15 @@ func TestValidID(t *testing.T) {
 }
 
 func TestResume(t *testing.T) {
-	if cmd := (Reader{}).ResumeCommand(IDPrefix+"11111111-1111-4111-8111-111111111111", "/p"); cmd != "" {
-		t.Errorf("ResumeCommand = %q, want none", cmd)
+	for _, c := range []struct{ id, project, want string }{
+		{IDPrefix + "11111111-1111-4111-8111-111111111111", "/p", ""},
+		{transcriptPrefix + "11111111-1111-4111-8111-111111111111", "/p", ""},
+		{agentPrefix + "11111111-1111-4111-8111-111111111111", "/Users/me/my app", "cd '/Users/me/my app' && cursor-agent --resume 11111111-1111-4111-8111-111111111111"},
+		{agentPrefix + "11111111-1111-4111-8111-111111111111", "", ""},
+	} {
+		if got := (Reader{}).ResumeCommand(c.id, c.project); got != c.want {
+			t.Errorf("ResumeCommand(%s, %q) = %q, want %q", c.id, c.project, got, c.want)
+		}
 	}
 }
 

@@ -33,10 +33,13 @@ var _ harness.WholeReader = Reader{}
 func (Reader) Name() string { return Name }
 
 // ValidID reports a session ID of the shapes this package gives:
-// cursor-<uuid> (a composerId) or cursor-transcript-<uuid> (a
-// transcript's file name).
+// cursor-<uuid> (a composerId), cursor-transcript-<uuid> (a transcript's
+// file name) or cursor-agent-<uuid> (a cursor-agent chat's agentId).
 func (Reader) ValidID(id string) bool {
 	if rest, ok := strings.CutPrefix(id, transcriptPrefix); ok {
+		return harness.IsUUID(rest)
+	}
+	if rest, ok := strings.CutPrefix(id, agentPrefix); ok {
 		return harness.IsUUID(rest)
 	}
 	rest, ok := strings.CutPrefix(id, IDPrefix)
@@ -50,14 +53,15 @@ func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery { return 
 var sqliteMagic = []byte("SQLite format 3\x00")
 
 // errNotCursor is Sniff's answer for a file that is not Cursor's.
-var errNotCursor = errors.New("not a Cursor history (a state.vscdb SQLite store, or a .jsonl under agent-transcripts)")
+var errNotCursor = errors.New("not a Cursor history (a state.vscdb SQLite store, a cursor-agent chats/<md5>/<id>/store.db, or a .jsonl under agent-transcripts)")
 
-// Sniff accepts a SQLite file named state.vscdb and a .jsonl file inside
-// an agent-transcripts directory.
+// Sniff accepts a SQLite file named state.vscdb, a SQLite file at
+// chats/<md5>/<uuid>/store.db, and a .jsonl file inside an
+// agent-transcripts directory.
 func (Reader) Sniff(path string, head []byte) error {
 	name := filepath.Base(path)
 	switch {
-	case name == storeName && bytes.HasPrefix(head, sqliteMagic):
+	case (name == storeName || isAgentStore(path)) && bytes.HasPrefix(head, sqliteMagic):
 		return nil
 	case strings.HasSuffix(name, ".jsonl") && inTranscripts(path):
 		h := bytes.TrimLeft(head, " \t\r\n")
@@ -84,17 +88,28 @@ func inTranscripts(path string) bool {
 }
 
 // Read reads every session of the history at path: a state.vscdb store's
-// conversations, or one agent transcript.
+// conversations, a cursor-agent chat, or one agent transcript.
 func (Reader) Read(ctx context.Context, path string, opts harness.ParseOptions) (*harness.History, error) {
 	if strings.HasSuffix(path, ".jsonl") {
 		return ReadTranscript(path, opts)
+	}
+	if filepath.Base(path) == agentStoreName {
+		return ReadAgentStore(ctx, path, opts.Unchanged)
 	}
 	return ReadStore(ctx, path, opts.Unchanged)
 }
 
 var _ harness.Resumer = Reader{}
 
-// ResumeCommand returns "": Cursor reopens an IDE conversation only from
+// ResumeCommand is `cursor-agent --resume <agentId>` run in the chat's
+// project (the CLI keeps chats per working directory) for a cursor-agent
+// chat, and "" for the rest: Cursor reopens an IDE conversation only from
 // the IDE's own chat history, and has no command that reopens an agent
 // transcript from a shell, so deja prints none and says so.
-func (Reader) ResumeCommand(id, project string) string { return "" }
+func (Reader) ResumeCommand(id, project string) string {
+	rest, ok := strings.CutPrefix(id, agentPrefix)
+	if !ok || !harness.IsUUID(rest) || project == "" {
+		return ""
+	}
+	return "cd " + harness.ShellQuote(project) + " && cursor-agent --resume " + rest
+}

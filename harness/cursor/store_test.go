@@ -176,3 +176,31 @@ func TestImmutableFallback(t *testing.T) {
 		t.Fatal("read no sessions")
 	}
 }
+
+// TestAgentChatKeepsOnlyChat reads a cursor-agent chat: the system prompt,
+// tool results and a message the root does not name never reach the
+// output, and the project is the workspace whose md5 names the folder.
+func TestAgentChatKeepsOnlyChat(t *testing.T) {
+	home := unpackHome(t, filepath.Join("testdata", "agent_chat.txtar"))
+	d := Discover(harness.DiscoverOptions{Home: home})
+	if len(d.Sources) != 1 {
+		t.Fatalf("found %d sources", len(d.Sources))
+	}
+	h, err := harness.ReadStore(context.Background(), Reader{}, d.Sources[0].Path, harness.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(h)
+	for _, secret := range []string{"SYSTEM-not", "TOOLRESULT-not", "ORPHAN-not", "darwin"} {
+		if bytes.Contains(out, []byte(secret)) {
+			t.Errorf("%s reached the reader's output", secret)
+		}
+	}
+	if len(h.Sessions) != 1 || h.Sessions[0].Project != "/Users/me/src/shop" {
+		t.Fatalf("got %+v", h.Sessions)
+	}
+	again, err := harness.ReadStore(context.Background(), Reader{}, d.Sources[0].Path, harness.ParseOptions{Unchanged: func(id, m string) bool { return id == h.Sessions[0].ID && m == h.Sessions[0].Marker }})
+	if err != nil || len(again.Sessions) != 1 || len(again.Sessions[0].Messages) != 0 {
+		t.Fatalf("an unchanged chat was read again: %v %+v", err, again)
+	}
+}
