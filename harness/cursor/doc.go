@@ -1,8 +1,9 @@
 // Package cursor reads Cursor's conversations: the IDE's chats in its
 // state.vscdb SQLite stores (the global one under User/globalStorage and
-// one per workspace under User/workspaceStorage/<hash>), and the agent
+// one per workspace under User/workspaceStorage/<hash>), the agent
 // transcripts Cursor writes under ~/.cursor/projects/<slug>/agent-transcripts,
-// with their subagents.
+// with their subagents, and the cursor-agent CLI's chats in
+// ~/.cursor/chats/<md5 of the cwd>/<agentId>/store.db.
 //
 // The IDE stores conversations in two layouts, both read:
 //
@@ -41,8 +42,17 @@
 //     (michaeldhood/chatrxiv docs/cursor/storage-reference.md @d28513a8),
 //     while composerData's createdAt is epoch milliseconds.
 //
+// A cursor-agent chat store holds meta(key, value), whose key "0" is the
+// hex of a JSON object (agentId, latestRootBlobId, createdAt), and
+// blobs(id, data), content-addressed by sha256: JSON messages and
+// protobuf nodes. The root blob's field 1 lists the chat's messages in
+// order, by the 32 bytes of their ids; older roots stay in the store and
+// are not read.
+//
 // Cursor has no command that reopens an IDE conversation or a transcript
 // from a shell (a composer reopens only from the IDE's chat history), so
-// ResumeCommand returns "" for every session and deja resume says it
-// knows no command.
+// ResumeCommand returns "" for those and deja resume says it knows no
+// command; a cursor-agent chat reopens with cursor-agent --resume <id>,
+// run in its project (coder/registry issue 747; devhints.io/cursor-cli
+// names the same flag on the binary's newer name, agent).
 package cursor
