@@ -45,6 +45,48 @@ func BenchmarkParseTranscript(b *testing.B) {
 // (every conversation changed), in bytes of the store file per second:
 // go test -run '^$' -bench ReadStore -cpu 1 ./harness/cursor
 func BenchmarkReadStore(b *testing.B) {
+	path, size := benchStore(b)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for b.Loop() {
+		h, err := (Reader{}).Read(context.Background(), path, harness.ParseOptions{})
+		if err != nil || len(h.Sessions) != benchComposers {
+			b.Fatalf("%v, %d sessions", err, len(h.Sessions))
+		}
+	}
+}
+
+// BenchmarkReadStoreUnchanged measures an index of the same store with
+// nothing new: every conversation's marker is known, so only the markers
+// are read.
+func BenchmarkReadStoreUnchanged(b *testing.B) {
+	path, size := benchStore(b)
+	h, err := (Reader{}).Read(context.Background(), path, harness.ParseOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	markers := map[string]string{}
+	for _, s := range h.Sessions {
+		markers[s.ID] = s.Marker
+	}
+	opts := harness.ParseOptions{Unchanged: func(id, m string) bool { return markers[id] == m }}
+	b.SetBytes(size)
+	b.ResetTimer()
+	for b.Loop() {
+		h, err := (Reader{}).Read(context.Background(), path, opts)
+		if err != nil || len(h.Sessions) != benchComposers || len(h.Sessions[0].Messages) != 0 {
+			b.Fatalf("%v, %d sessions", err, len(h.Sessions))
+		}
+	}
+}
+
+// benchComposers is the number of conversations of benchStore.
+const benchComposers = 100
+
+// benchStore writes a global store of benchComposers conversations of 60
+// messages, half of them tool steps carrying a 4 KB result, and returns
+// its path and its size with its WAL.
+func benchStore(b *testing.B) (string, int64) {
 	path := filepath.Join(b.TempDir(), storeName)
 	var sql strings.Builder
 	sql.WriteString(`CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
@@ -52,7 +94,7 @@ CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
 `)
 	prose := strings.Repeat("The limiter keeps a bucket per route and refills it every second. ", 8)
 	big := strings.Repeat("x", 4000)
-	const composers, bubbles = 100, 60
+	const composers, bubbles = benchComposers, 60
 	for c := range composers {
 		id := fmt.Sprintf("%08d-1111-4111-8111-111111111111", c)
 		var headers []string
@@ -76,12 +118,5 @@ CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
 	if wal != nil {
 		size += wal.Size()
 	}
-	b.SetBytes(size)
-	b.ResetTimer()
-	for b.Loop() {
-		h, err := (Reader{}).Read(context.Background(), path, harness.ParseOptions{})
-		if err != nil || len(h.Sessions) != composers {
-			b.Fatalf("%v, %d sessions", err, len(h.Sessions))
-		}
-	}
+	return path, size
 }

@@ -79,7 +79,7 @@ func storeDSN(path string, immutable bool) string {
 	}
 	q.Add("_pragma", "busy_timeout(5000)")
 	q.Add("_pragma", "mmap_size(0)")
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: q.Encode()}).String()
+	return (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
 }
 
 // errNotPlain is wrapped by the error for a store whose tables are not
@@ -163,12 +163,10 @@ func (s *store) inlineValue(ctx context.Context) (value []byte, over bool, err e
 }
 
 // composerRow is what the cheap pass over a 2025-layout store knows of
-// one conversation: enough for its marker and its links.
+// one conversation: its marker.
 type composerRow struct {
 	ID     string
 	Marker string
-	// Subs are the conversations it ran as subagents (subComposerIds).
-	Subs []string
 }
 
 // composerRows lists the composerData rows, in key order, each with a
@@ -203,37 +201,58 @@ func (s *store) composerRows(ctx context.Context) ([]composerRow, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	// The subagent links come from SQLite's own JSON reader, so that a
-	// conversation whose row is unchanged still links its subagents.
-	rows, err = s.tx.QueryContext(ctx, `SELECT substr(key, ?), rowid, octet_length(value),
-		CASE WHEN octet_length(value) <= ? AND json_valid(CAST(value AS TEXT)) THEN json_extract(CAST(value AS TEXT), '$.subComposerIds') END
+	rows, err = s.tx.QueryContext(ctx, `SELECT substr(key, ?), rowid, octet_length(value)
 		FROM cursorDiskKV WHERE key >= ? AND key < ? ORDER BY key`,
-		len(composerPrefix)+1, harness.MaxLine, composerPrefix, rangeEnd(composerPrefix))
+		len(composerPrefix)+1, composerPrefix, rangeEnd(composerPrefix))
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []composerRow
-	var sc jsonscan.Scanner
 	for rows.Next() {
 		var c composerRow
 		var rowid int64
 		var size sql.NullInt64
-		var subs sql.NullString
-		if err := rows.Scan(&c.ID, &rowid, &size, &subs); err != nil {
+		if err := rows.Scan(&c.ID, &rowid, &size); err != nil {
 			return nil, err
 		}
 		b := bubbles[c.ID]
 		c.Marker = fmt.Sprintf("%d.%d/%d.%d.%d", rowid, size.Int64, b.rowid, b.n, b.size)
-		if subs.Valid {
-			sc.Reset([]byte(subs.String))
-			sc.Array(func() {
-				if id := sc.String(); harness.IsUUID(id) {
-					c.Subs = append(c.Subs, id)
-				}
-			})
-		}
 		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// subagentParents maps each conversation another ran to the one that ran
+// it, from every composerData row's subComposerIds, read by SQLite's own
+// JSON reader so that a parent whose row is unchanged still links its
+// subagents.
+func (s *store) subagentParents(ctx context.Context) (map[string]string, error) {
+	out := map[string]string{}
+	rows, err := s.tx.QueryContext(ctx, `SELECT substr(key, ?),
+		CASE WHEN octet_length(value) <= ? AND json_valid(CAST(value AS TEXT)) THEN json_extract(CAST(value AS TEXT), '$.subComposerIds') END
+		FROM cursorDiskKV WHERE key >= ? AND key < ?`,
+		len(composerPrefix)+1, harness.MaxLine, composerPrefix, rangeEnd(composerPrefix))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var sc jsonscan.Scanner
+	for rows.Next() {
+		var id string
+		var subs sql.NullString
+		if err := rows.Scan(&id, &subs); err != nil {
+			return nil, err
+		}
+		if !subs.Valid {
+			continue
+		}
+		sc.Reset([]byte(subs.String))
+		sc.Array(func() {
+			if sub := sc.String(); harness.IsUUID(sub) && sub != id {
+				out[sub] = id
+			}
+		})
 	}
 	return out, rows.Err()
 }
@@ -316,18 +335,9 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 	if err != nil {
 		return nil, err
 	}
-	parents := map[string]string{}
-	for _, c := range rows {
-		for _, sub := range c.Subs {
-			if sub != c.ID {
-				parents[sub] = c.ID
-			}
-		}
-	}
-	var projects map[string]string
-	if len(rows) > 0 {
-		projects = workspaceProjects(ctx, path)
-	}
+	// The links and projects of the conversations read again, looked up
+	// once one is.
+	var parents, projects map[string]string
 	ordinal := 0
 	add := func(s harness.Session) {
 		ordinal++
@@ -370,6 +380,12 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 		if unchanged != nil && unchanged(id, row.Marker) {
 			add(harness.Session{ID: id, Marker: row.Marker})
 			continue
+		}
+		if parents == nil {
+			if parents, err = st.subagentParents(ctx); err != nil {
+				return nil, err
+			}
+			projects = workspaceProjects(ctx, path)
 		}
 		v, err := st.composerValue(ctx, row.ID)
 		if err != nil {
