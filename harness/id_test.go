@@ -73,7 +73,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"claude":   {"claude-" + uuid + injection, "claude-" + uuid + "-agent-a\x1b]0;t\a", "claude-not-a-uuid", "claude-" + uuid + "-agent-", "claude-" + uuid + "-other"},
 		"cline":    {"cline-1769053680585" + injection, "cline-", "cline-a b", "cline-roo-x/y", "cline-1784094124598_rruoq.a.b", "cline-" + strings.Repeat("a", 65)},
 		"codex":    {"codex-" + uuid + "\u202e", "codex-rollout", "codex-" + uuid[:35] + "g"},
-		"cursor":   {"cursor-" + uuid + injection, "cursor-transcript-" + uuid + "\u202e", "cursor-not-a-uuid", "cursor-transcript-", "cursor-agent-x"},
+		"cursor":   {"cursor-" + uuid + injection, "cursor-transcript-" + uuid + "\u202e", "cursor-not-a-uuid", "cursor-transcript-", "cursor-agent-x", "cursor-chat-" + uuid + "/x"},
 		"gemini":   {"gemini-" + uuid + "\U000E0041", "gemini-a b", "gemini-x/y", "gemini-" + strings.Repeat("a", 65)},
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
 	}
@@ -82,7 +82,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"claude":   {"claude-" + uuid, "claude-" + uuid + "-agent-af374ee", "claude-" + uuid + "-agent-acompact-1f2e3d", "claude-" + uuid + "-sidechain"},
 		"cline":    {"cline-1769053680585", "cline-1784094124598_rruoq", "cline-roo-" + uuid, "cline-kilo-" + uuid, "cline-1784094124598_rruoq.explorer"},
 		"codex":    {"codex-019b55c1-d022-7061-bbb9-b0c90708472b"},
-		"cursor":   {"cursor-" + uuid, "cursor-transcript-" + uuid, "cursor-agent-" + uuid},
+		"cursor":   {"cursor-" + uuid, "cursor-transcript-" + uuid, "cursor-agent-" + uuid, "cursor-chat-" + uuid},
 		"gemini":   {"gemini-" + uuid, "gemini-0123abcd", "gemini-no_header_named_from_file"},
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},
 	}

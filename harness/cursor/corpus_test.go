@@ -20,7 +20,10 @@ const corpusDir = "../../../shared/harness/corpus/cursor"
 // library) that, for a store, took composer.composerData's allComposers
 // with a non-empty conversation as sessions, bubbles of type 1 with text
 // as prompts, of type 2 with text as answers, and the distinct files of
-// type-2 codeBlocks[].uri per turn as records; and for a transcript, user
+// type-2 codeBlocks[].uri per turn as records, and the tabs of the old
+// chat panel (workbench.panel.aichat.view.aichat.chatdata) with text as
+// sessions, their "user" and "ai" bubbles with text as prompts and
+// answers (5 tabs, 22 and 22; their codeBlocks are empty); and for a transcript, user
 // lines with a non-empty <user_query> as prompts, assistant lines with
 // text as answers, and the distinct Shell commands, Read paths and
 // Write/StrReplace/Delete paths per turn as records. The composerData rows
@@ -36,7 +39,7 @@ type corpusWant struct {
 }
 
 var corpusFiles = map[string]corpusWant{
-	"slevin48__cursor-history__state.vscdb.derived.db":                                                                                                                                                                      {26, 41, 41, 117},
+	"slevin48__cursor-history__state.vscdb.derived.db":                                                                                                                                                                      {31, 63, 63, 117},
 	"Ebenezer-A__dotfiles__.config_Cursor_User_globalStorage_state.vscdb.derived.db":                                                                                                                                        {0, 0, 0, 0},
 	"spacedouut__dotfiles__.config_Cursor_User_globalStorage_state.vscdb.derived.db":                                                                                                                                        {0, 0, 0, 0},
 	"yeungsinchun__dotfiles__.cursor_projects_1778595602274_agent-transcripts_49e61f38-1c12-4ef0-9c30-0d198d062a0f_49e61f38-1c12-4ef0-9c30-0d198d062a0f.jsonl":                                                              {1, 1, 1, 0},

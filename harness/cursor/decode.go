@@ -14,8 +14,11 @@ import (
 // value or of an allComposers element.
 type composer struct {
 	ID string
-	// Created is createdAt, epoch milliseconds; 0 when absent.
-	Created int64
+	// Created is createdAt, epoch milliseconds; 0 when absent. An old
+	// chat panel tab has only lastSendTime, when it last sent, and
+	// StartName says so.
+	Created   int64
+	StartName string
 	// Headers are fullConversationHeadersOnly's bubble ids, in order.
 	Headers []string
 	// Conversation is the inline conversation (the 2024 layout), or the
@@ -80,6 +83,53 @@ func decodeInline(v []byte, skip skipped) []composer {
 	})
 	if !ok || sc.Err() != nil {
 		skip.add(inlineKey + " values that are not whole JSON")
+	}
+	return out
+}
+
+// decodePanel decodes the old chat panel's value,
+// {tabs: [{tabId, chatTitle, lastSendTime, bubbles: [{type: "user"|"ai",
+// text, …}]}]}, into conversations: each tab's id, its bubbles, its
+// lastSendTime as Created, and the marker of its bytes.
+func decodePanel(v []byte, skip skipped) []composer {
+	var out []composer
+	sc := jsonscan.New(v)
+	ok := sc.Object(func(key []byte) bool {
+		if string(key) != "tabs" {
+			return false
+		}
+		sc.Array(func() {
+			sc.Kind()
+			start := sc.Pos()
+			var c composer
+			ok := sc.Object(func(key []byte) bool {
+				switch string(key) {
+				case "tabId":
+					c.ID = sc.String()
+				case "lastSendTime":
+					c.Created, c.StartName = millis(sc), "the tab's last send (its lastSendTime)"
+				case "bubbles":
+					sc.Array(func() {
+						if b, ok := decodeBubbleAt(sc); ok {
+							c.Conversation = append(c.Conversation, b)
+						}
+					})
+				default:
+					return false
+				}
+				return true
+			})
+			if !ok {
+				skip.add("chat panel tabs that are not JSON objects")
+				return
+			}
+			c.Marker = rawMarker(v[start:sc.Pos()])
+			out = append(out, c)
+		})
+		return true
+	})
+	if !ok || sc.Err() != nil {
+		skip.add(panelKey + " values that are not whole JSON")
 	}
 	return out
 }
@@ -152,6 +202,16 @@ func decodeBubbleAt(sc *jsonscan.Scanner) (bubble, bool) {
 	ok := sc.Object(func(key []byte) bool {
 		switch string(key) {
 		case "type":
+			if sc.Kind() == '"' {
+				// The old chat panel names its roles.
+				switch sc.String() {
+				case "user":
+					b.Type = 1
+				case "ai":
+					b.Type = 2
+				}
+				return true
+			}
 			b.Type = int(sc.Int())
 		case "text":
 			b.Text = sc.String()

@@ -18,10 +18,16 @@
 //     row bubbleId:<composerId>:<bubbleId> per message, with createdAt as
 //     an ISO time and the tool it ran in toolFormerData.
 //
+// Before composers, the IDE's chat panel kept its tabs in the ItemTable
+// key workbench.panel.aichat.view.aichat.chatdata, {tabs: [{tabId,
+// lastSendTime, bubbles: [{type: "user"|"ai", text}]}]}; those tabs are
+// read too.
+//
 // The global database also holds Cursor's login tokens (ItemTable keys
 // cursorAuth/*) and each composerData row holds encryption keys. Every
-// query this package runs names the chat keys alone (the key
-// composer.composerData, and key ranges composerData:… and bubbleId:…),
+// query this package runs names the chat keys alone (the keys
+// composer.composerData and workbench.panel.aichat.view.aichat.chatdata,
+// and the key ranges composerData:… and bubbleId:…),
 // and rows are decoded into the few fields deja keeps, so no other key or
 // field is selected, copied or logged. Stores are opened read-only (with
 // their write-ahead log; immutable when that cannot be done) and never

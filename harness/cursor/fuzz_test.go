@@ -34,7 +34,7 @@ func FuzzParse(f *testing.F) {
 		rows := map[string]bubble{"a": b, "probe": {Type: 1, Text: "typed probe"}}
 		c.Headers = append(c.Headers, "probe")
 		c.Conversation = conversation(c, rows, []string{"a", "probe"})
-		s, _ = buildSession(c, "/p", "")
+		s, _ = buildSession(IDPrefix+c.ID, c, "/p", "")
 		checkSession(t, s, "typed probe")
 
 		for _, id := range rootMessages(chatValue) {

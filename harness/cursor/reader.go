@@ -23,6 +23,10 @@ const IDPrefix = "cursor-"
 // overwrites the other.
 const transcriptPrefix = IDPrefix + "transcript-"
 
+// panelPrefix starts the ID of a tab of the IDE's old chat panel:
+// cursor-chat-<tabId>.
+const panelPrefix = IDPrefix + "chat-"
+
 // Reader is Cursor as a harness: stores and transcripts it reads whole,
 // each session with a marker of its latest change.
 type Reader struct{}
@@ -34,12 +38,16 @@ func (Reader) Name() string { return Name }
 
 // ValidID reports a session ID of the shapes this package gives:
 // cursor-<uuid> (a composerId), cursor-transcript-<uuid> (a transcript's
-// file name) or cursor-agent-<uuid> (a cursor-agent chat's agentId).
+// file name), cursor-agent-<uuid> (a cursor-agent chat's agentId) or
+// cursor-chat-<uuid> (a tab of the IDE's old chat panel).
 func (Reader) ValidID(id string) bool {
 	if rest, ok := strings.CutPrefix(id, transcriptPrefix); ok {
 		return harness.IsUUID(rest)
 	}
 	if rest, ok := strings.CutPrefix(id, agentPrefix); ok {
+		return harness.IsUUID(rest)
+	}
+	if rest, ok := strings.CutPrefix(id, panelPrefix); ok {
 		return harness.IsUUID(rest)
 	}
 	rest, ok := strings.CutPrefix(id, IDPrefix)

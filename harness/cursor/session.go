@@ -62,11 +62,11 @@ func toolRecords(name, status string, args toolArgs, project string) []harness.R
 }
 
 // buildSession turns one IDE conversation, its bubbles in order, into the
-// neutral shape, with the warning that names its messages that carry no
+// neutral shape under id, with the warning that names its messages that carry no
 // time ("" when all do). A message's Line is its bubble's 1-based
 // position in the conversation: a store has no lines.
-func buildSession(c composer, project, parent string) (harness.Session, string) {
-	s := harness.Session{ID: IDPrefix + c.ID, Project: project}
+func buildSession(id string, c composer, project, parent string) (harness.Session, string) {
+	s := harness.Session{ID: id, Project: project}
 	if parent != "" {
 		s.Parent, s.Subagent = parent, true
 	}
@@ -111,7 +111,11 @@ func buildSession(c composer, project, parent string) (harness.Session, string) 
 	if s.Started.IsZero() && len(s.Messages) > 0 {
 		s.Started = s.Messages[0].Time
 	}
-	return s, tm.warning(s.ID, "the time of the message before it, or the conversation's start (its createdAt) for the first")
+	start := c.StartName
+	if start == "" {
+		start = "the conversation's start (its createdAt)"
+	}
+	return s, tm.warning(s.ID, "the time of the message before it, or "+start+" for the first")
 }
 
 // timer gives messages their times: a message's own, else the last time

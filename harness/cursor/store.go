@@ -26,6 +26,7 @@ const storeName = "state.vscdb"
 // a wildcard.
 const (
 	inlineKey      = "composer.composerData"
+	panelKey       = "workbench.panel.aichat.view.aichat.chatdata"
 	composerPrefix = "composerData:"
 	bubblePrefix   = "bubbleId:"
 )
@@ -150,12 +151,18 @@ func plainTable(ctx context.Context, tx *sql.Tx, name string) (bool, error) {
 // inlineValue is the ItemTable value of composer.composerData, nil when
 // the store has none; over is set when it is over harness.MaxLine.
 func (s *store) inlineValue(ctx context.Context) (value []byte, over bool, err error) {
-	if !s.items {
+	return s.itemValue(ctx, inlineKey)
+}
+
+// itemValue is the ItemTable value of key, one of the chat keys; nil when
+// the store has none; over is set when it is over harness.MaxLine.
+func (s *store) itemValue(ctx context.Context, key string) (value []byte, over bool, err error) {
+	if !s.items || (key != inlineKey && key != panelKey) {
 		return nil, false, nil
 	}
 	var v []byte
 	var size int64
-	err = s.tx.QueryRowContext(ctx, `SELECT `+valueColumn+`, octet_length(value) FROM ItemTable WHERE key = ?`, inlineKey).Scan(&v, &size)
+	err = s.tx.QueryRowContext(ctx, `SELECT `+valueColumn+`, octet_length(value) FROM ItemTable WHERE key = ?`, key).Scan(&v, &size)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -348,6 +355,13 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 	if inline != nil {
 		project := workspaceFolder(filepath.Dir(path))
 		global := globalKeys(ctx, path)
+		for _, row := range rows {
+			// The same store's newer layout wins too.
+			if global == nil {
+				global = map[string]bool{}
+			}
+			global[row.ID] = true
+		}
 		for _, c := range decodeInline(inline, skip) {
 			if c.ID == "" || seen[c.ID] || global[c.ID] || len(c.Conversation) == 0 {
 				// A conversation the global store holds too is read
@@ -361,10 +375,45 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 				add(harness.Session{ID: id, Marker: marker})
 				continue
 			}
-			s, warn := buildSession(c, project, "")
+			s, warn := buildSession(id, c, project, "")
 			s.Marker = marker
+			if len(s.Messages) == 0 {
+				continue
+			}
 			if warn != "" && (Reader{}).ValidID(s.ID) {
 				// A session of another shape is refused, its ID unshown.
+				h.Warnings = append(h.Warnings, warn)
+			}
+			add(s)
+		}
+	}
+	panel, over, err := st.itemValue(ctx, panelKey)
+	if err != nil {
+		return nil, err
+	}
+	if over {
+		skip.add(fmt.Sprintf("%s values over %d MB", panelKey, harness.MaxLine>>20))
+	}
+	if panel != nil {
+		project := workspaceFolder(filepath.Dir(path))
+		for _, tab := range decodePanel(panel, skip) {
+			id := panelPrefix + tab.ID
+			if seen[id] || len(tab.Conversation) == 0 {
+				continue
+			}
+			seen[id] = true
+			if unchanged != nil && unchanged(id, tab.Marker) {
+				add(harness.Session{ID: id, Marker: tab.Marker})
+				continue
+			}
+			// Created is the tab's lastSendTime, when it last sent: the
+			// one time it has.
+			s, warn := buildSession(id, tab, project, "")
+			s.Marker = tab.Marker
+			if len(s.Messages) == 0 {
+				continue
+			}
+			if warn != "" && (Reader{}).ValidID(id) {
 				h.Warnings = append(h.Warnings, warn)
 			}
 			add(s)
@@ -430,8 +479,11 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 		if p := parents[row.ID]; p != "" {
 			parent = IDPrefix + p
 		}
-		s, warn := buildSession(c, projects[row.ID], parent)
+		s, warn := buildSession(id, c, projects[row.ID], parent)
 		s.Marker = row.Marker
+		if len(s.Messages) == 0 {
+			continue
+		}
 		if warn != "" && (Reader{}).ValidID(s.ID) {
 			h.Warnings = append(h.Warnings, warn)
 		}
