@@ -204,3 +204,35 @@ func TestAgentChatKeepsOnlyChat(t *testing.T) {
 		t.Fatalf("an unchanged chat was read again: %v %+v", err, again)
 	}
 }
+
+// TestReadWhileWriting reads a store while a writer holds a transaction
+// open on it, as Cursor does while it answers: the read neither waits nor
+// sees the uncommitted row, and the writer then commits, so the reader
+// held no lock it waits on.
+func TestReadWhileWriting(t *testing.T) {
+	path := fixtureStore(t, "ide_2025.txtar", globalStore2025)
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(wal)&_pragma=busy_timeout(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`UPDATE cursorDiskKV SET value = '{"type":2,"text":"UNCOMMITTED"}' WHERE key = 'bubbleId:22222222-2222-4222-8222-222222222222:s2'`); err != nil {
+		t.Fatal(err)
+	}
+	h, err := (Reader{}).Read(ctx, path, harness.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := json.Marshal(h); len(h.Sessions) == 0 || bytes.Contains(out, []byte("UNCOMMITTED")) || !bytes.Contains(out, []byte("/health and /metrics")) {
+		t.Fatalf("read %d sessions, or an uncommitted row", len(h.Sessions))
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatalf("the writer could not commit after the read: %v", err)
+	}
+}
