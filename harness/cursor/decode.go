@@ -62,6 +62,9 @@ type toolArgs struct {
 // decodeInline decodes the 2024 layout's composer.composerData value into
 // its conversations, each with the marker of its own bytes.
 func decodeInline(v []byte, skip skipped) []composer {
+	if v == nil {
+		return nil
+	}
 	var out []composer
 	sc := jsonscan.New(v)
 	ok := sc.Object(func(key []byte) bool {

@@ -352,7 +352,8 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 		h.Sessions = append(h.Sessions, s)
 	}
 	seen := map[string]bool{}
-	if inline != nil {
+	inlined := decodeInline(inline, skip)
+	if hasConversation(inlined) {
 		project := workspaceFolder(filepath.Dir(path))
 		global := globalKeys(ctx, path)
 		for _, row := range rows {
@@ -362,7 +363,7 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 			}
 			global[row.ID] = true
 		}
-		for _, c := range decodeInline(inline, skip) {
+		for _, c := range inlined {
 			if c.ID == "" || seen[c.ID] || global[c.ID] || len(c.Conversation) == 0 {
 				// A conversation the global store holds too is read
 				// there, in its newer layout.
@@ -491,6 +492,17 @@ func readStore(ctx context.Context, path string, immutable bool, unchanged func(
 	}
 	h.Warnings = append(h.Warnings, skip.list()...)
 	return h, nil
+}
+
+// hasConversation reports whether any of cs holds messages inline (a
+// 2025-layout workspace store lists its conversations by id alone).
+func hasConversation(cs []composer) bool {
+	for _, c := range cs {
+		if len(c.Conversation) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // conversation orders a 2025-layout conversation's bubbles: as its
