@@ -117,8 +117,8 @@ func TestEvalPromises(t *testing.T) {
 	}
 }
 
-// TestHarnessEvalPromises holds the queries written from the Claude Code
-// and Codex corpora (harness.json) to the figures the README states:
+// TestHarnessEvalPromises holds the queries written from the Claude Code,
+// Codex and Cursor corpora (harness.json) to the figures the README states:
 // every exact lookup in hybrid's top 5 (and at least the stated number
 // first), every missing literal empty in every mode, and hybrid's
 // paraphrase hit@5 and empty negatives no lower than measured.
@@ -137,10 +137,12 @@ func TestHarnessEvalPromises(t *testing.T) {
 	}
 	// Measured: claude exact hit@1 8/8, paraphrase hit@5 7/9, negatives
 	// 5/6 empty; codex exact hit@1 8/9, paraphrase hit@5 3/9, negatives
-	// 5/6 empty.
+	// 5/6 empty; cursor exact hit@1 9/9, paraphrase hit@5 8/10, negatives
+	// 6/6 empty.
 	want := map[string]struct{ exact1, para5, negEmpty int }{
 		"claude-code": {8, 7, 5},
 		"codex":       {8, 3, 5},
+		"cursor":      {9, 8, 6},
 	}
 	ctx := context.Background()
 	for _, c := range harnessCorpora {
