@@ -96,6 +96,8 @@ var defaults = map[string]any{
 	"codex.dirs":       "",
 	"copilot.enabled":  true,
 	"copilot.dirs":     "",
+	"cursor.enabled":   true,
+	"cursor.dirs":      "",
 	"gemini.enabled":   true,
 	"gemini.dirs":      "",
 	"opencode.enabled": true,

@@ -13,6 +13,7 @@ import (
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
 	"github.com/deja-dev/deja/harness/copilot"
+	"github.com/deja-dev/deja/harness/cursor"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
@@ -20,7 +21,7 @@ import (
 	"github.com/deja-dev/deja/quote"
 )
 
-var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, copilot.Reader{}, gemini.Reader{}, opencode.Reader{}, pi.Reader{}, qwen.Reader{}}
+var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, copilot.Reader{}, cursor.Reader{}, gemini.Reader{}, opencode.Reader{}, pi.Reader{}, qwen.Reader{}}
 
 // TestEveryReaderAcceptsItsOwnIDs: the shape each reader declares holds
 // every session ID and parent its golden files show, so checking IDs
@@ -76,6 +77,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"cline":    {"cline-1769053680585" + injection, "cline-", "cline-a b", "cline-roo-x/y", "cline-1784094124598_rruoq.a.b", "cline-" + strings.Repeat("a", 65)},
 		"codex":    {"codex-" + uuid + "\u202e", "codex-rollout", "codex-" + uuid[:35] + "g"},
 		"copilot":  {"copilot-" + uuid + injection, "copilot-" + uuid + "-agent-a/b", "copilot-" + uuid + "-agent-", "copilot-not-a-uuid", "copilot-" + uuid + "-other"},
+		"cursor":   {"cursor-" + uuid + injection, "cursor-transcript-" + uuid + "\u202e", "cursor-not-a-uuid", "cursor-transcript-", "cursor-agent-x", "cursor-chat-" + uuid + "/x"},
 		"gemini":   {"gemini-" + uuid + "\U000E0041", "gemini-a b", "gemini-x/y", "gemini-" + strings.Repeat("a", 65)},
 		"qwen":     {"qwen-" + uuid + injection, "qwen-" + uuid + "-agent-a b", "qwen-not-a-uuid", "qwen-" + uuid + "-agent-", "qwen-" + uuid + "-other"},
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
@@ -87,6 +89,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"cline":    {"cline-1769053680585", "cline-1784094124598_rruoq", "cline-roo-" + uuid, "cline-kilo-" + uuid, "cline-1784094124598_rruoq.explorer"},
 		"codex":    {"codex-019b55c1-d022-7061-bbb9-b0c90708472b"},
 		"copilot":  {"copilot-" + uuid, "copilot-" + uuid + "-agent-toolu_vrtx_01R27ZwYteU55tkfsFnfwttf"},
+		"cursor":   {"cursor-" + uuid, "cursor-transcript-" + uuid, "cursor-agent-" + uuid, "cursor-chat-" + uuid},
 		"gemini":   {"gemini-" + uuid, "gemini-0123abcd", "gemini-no_header_named_from_file"},
 		"qwen":     {"qwen-" + uuid, "qwen-" + uuid + "-agent-explore-7f3c"},
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},

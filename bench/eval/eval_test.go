@@ -121,9 +121,10 @@ func TestEvalPromises(t *testing.T) {
 }
 
 // TestHarnessEvalPromises holds the queries written from the Claude Code,
-// Codex, Copilot CLI and Qwen Code corpora (harness.json) to the figures
-// the README states: every exact lookup in hybrid's top 5 (and at least the
-// stated number first), every missing literal empty in every mode, and hybrid's
+// Codex, Copilot CLI, Qwen Code and Cursor corpora (harness.json) to the
+// figures the README states: every exact lookup in hybrid's top 5 (and at
+// least the stated number first), every missing literal empty in every
+// mode, and hybrid's
 // paraphrase hit@5 and empty negatives no lower than measured.
 func TestHarnessEvalPromises(t *testing.T) {
 	if testing.Short() {
@@ -142,12 +143,14 @@ func TestHarnessEvalPromises(t *testing.T) {
 	// 5/6 empty; codex exact hit@1 8/9, paraphrase hit@5 3/9, negatives
 	// 5/6 empty; copilot exact hit@1 6/8, paraphrase hit@5 7/8, negatives
 	// 6/6 empty; qwen exact hit@1 8/9, paraphrase hit@5 9/10, negatives
+	// 6/6 empty; cursor exact hit@1 9/9, paraphrase hit@5 8/10, negatives
 	// 6/6 empty.
 	want := map[string]struct{ exact1, para5, negEmpty int }{
 		"claude-code": {8, 7, 5},
 		"codex":       {8, 3, 5},
 		"copilot-cli": {6, 7, 6},
 		"qwen-code":   {8, 9, 6},
+		"cursor":      {9, 8, 6},
 	}
 	ctx := context.Background()
 	var typos Score

@@ -16,6 +16,7 @@ import (
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
 	"github.com/deja-dev/deja/harness/copilot"
+	"github.com/deja-dev/deja/harness/cursor"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
@@ -32,6 +33,7 @@ var harnessCorpora = []struct{ Name, Dir string }{
 	{"codex", "codex"},
 	{"copilot", "copilot-cli"},
 	{"qwen", "qwen-code"},
+	{"cursor", "cursor"},
 }
 
 // harnessGlobs are each corpus's transcripts.
@@ -40,11 +42,45 @@ var harnessGlobs = map[string][]string{
 	"codex":       {"*.jsonl", "*.json"},
 	"copilot-cli": {"*events.jsonl"},
 	"qwen-code":   {"*.jsonl"},
+	"cursor":      {"*state.vscdb.derived.db"},
+}
+
+// harnessStage names, per corpus, the file name its reader knows its
+// histories by, where the corpus saved them under another: a Cursor store
+// is read as state.vscdb. Each such file is indexed from a copy under
+// that name, in a folder named after the saved file.
+var harnessStage = map[string]string{
+	"cursor": "state.vscdb",
+}
+
+// stage copies paths under the name harnessStage gives dir's histories,
+// into folders under root, and returns the copies' paths.
+func stage(paths []string, dir, root string) ([]string, error) {
+	name := harnessStage[dir]
+	if name == "" {
+		return paths, nil
+	}
+	var out []string
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		to := filepath.Join(root, dir+"-staged", filepath.Base(p), name)
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			return nil, err
+		}
+		out = append(out, to)
+	}
+	return out, nil
 }
 
 // registry reads every harness, as 'deja index' does.
 func registry() harness.Registry {
-	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, copilot.Reader{}, pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{}, pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
 }
 
 // HarnessCorpus lists the transcripts of one harness corpus.
@@ -75,6 +111,9 @@ func HarnessCorpus(root, dir string) ([]string, error) {
 func HarnessEval(ctx context.Context, root, dir, storeRoot string, emb embed.Embedder, qs []Query) (*Eval, error) {
 	paths, err := HarnessCorpus(root, dir)
 	if err != nil {
+		return nil, err
+	}
+	if paths, err = stage(paths, dir, storeRoot); err != nil {
 		return nil, err
 	}
 	var mine []Query

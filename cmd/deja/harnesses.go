@@ -16,6 +16,7 @@ import (
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
 	"github.com/deja-dev/deja/harness/copilot"
+	"github.com/deja-dev/deja/harness/cursor"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
@@ -27,7 +28,7 @@ import (
 // on the command line is offered to them: the formats that sniff for
 // their own first line first, aider, which reads any text, last.
 func knownHarnesses() harness.Registry {
-	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, copilot.Reader{}, pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{}, pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
 }
 
 // enabledHarnesses are the known harnesses the configuration leaves on.

@@ -29,6 +29,10 @@ prints 'pi --session ID' and an omp one 'omp --resume ID' (in the project);
 an OpenClaw session prints 'openclaw tui --session KEY' for the session key
 its sessions.json gives it now, and none once that key holds another session.
 A Qwen Code session prints 'qwen --resume ID', run in the session's project.
+the extension's task history, so deja refuses it and says so.
+A cursor-agent CLI chat prints 'cursor-agent --resume ID'; a Cursor IDE
+conversation reopens only from Cursor's chat panel, and no command reopens
+an agent transcript, so deja refuses both and says so.
 
 deja does not reopen an aider session, and says why: aider has no way to
 load one session back. Its only restore is 'aider --restore-chat-history',
@@ -42,7 +46,8 @@ prints one object with the command, or why there is none and the steps to
 take instead.
 
 Exit codes: 0 with the command printed, 3 when deja refuses to resume (every
-aider session, extension tasks, and subagents), 1 for an unknown or forgotten session ID.`
+aider session, extension tasks, Cursor IDE conversations, and subagents), 1
+for an unknown or forgotten session ID.`
 
 // exitRefused is the exit code of a resume deja will not do, so scripts can
 // tell it from an ID that names nothing.

@@ -1,0 +1,122 @@
+package cursor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
+)
+
+// updating reports -update, the flag harnesstest defines to rewrite the
+// golden files.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// golden is what a fixture's discovery found, as read: each source with
+// its reasons and notes, then every session of every source, in order,
+// each naming its source.
+type golden struct {
+	Sources  []goldenSource  `json:"sources"`
+	Sessions []goldenSession `json:"sessions"`
+}
+
+type goldenSource struct {
+	Path     string   `json:"path"`
+	Reasons  []string `json:"reasons"`
+	Refused  []string `json:"refused,omitempty"`
+	Warnings []string `json:"warnings"`
+}
+
+type goldenSession struct {
+	Source string `json:"source"`
+	harnesstest.Session
+}
+
+// readHome discovers and reads every source under a fixture's home, the
+// way the indexer does: through Discover, Sniff and ReadStore.
+func readHome(t *testing.T, home string) golden {
+	t.Helper()
+	d := Discover(harness.DiscoverOptions{Home: home})
+	out := golden{Sources: []goldenSource{}, Sessions: []goldenSession{}}
+	for _, src := range d.Sources {
+		head, err := os.ReadFile(src.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := (Reader{}).Sniff(src.Path, head[:min(len(head), 512)]); err != nil {
+			t.Fatalf("%s: Sniff: %v", src.Path, err)
+		}
+		h, err := harness.ReadStore(context.Background(), Reader{}, src.Path, harness.ParseOptions{Path: src.Path, Location: time.UTC})
+		if err != nil {
+			t.Fatalf("%s: %v", src.Path, err)
+		}
+		harnesstest.CheckInvariants(t, &harness.History{Sessions: withoutRanges(h.Sessions)}, 0, 0)
+		rel, _ := filepath.Rel(home, src.Path)
+		rel = filepath.ToSlash(rel)
+		g := harnesstest.Golden(h)
+		gs := goldenSource{Path: rel, Refused: h.Refused, Warnings: g.Warnings}
+		for i, w := range gs.Warnings {
+			gs.Warnings[i] = strings.ReplaceAll(w, home, "<home>")
+		}
+		for _, r := range src.Reasons {
+			gs.Reasons = append(gs.Reasons, strings.ReplaceAll(r.String(), home, "<home>"))
+		}
+		out.Sources = append(out.Sources, gs)
+		for _, s := range g.Sessions {
+			s.Project = strings.ReplaceAll(s.Project, home, "<home>")
+			out.Sessions = append(out.Sessions, goldenSession{Source: rel, Session: s})
+		}
+	}
+	return out
+}
+
+// withoutRanges drops the byte ranges, which a store's sessions do not
+// have, so CheckInvariants checks the rest.
+func withoutRanges(ss []harness.Session) []harness.Session {
+	out := append([]harness.Session(nil), ss...)
+	for i := range out {
+		out[i].Offset, out[i].End = 0, 0
+	}
+	return out
+}
+
+func TestGolden(t *testing.T) {
+	fixtures, _ := filepath.Glob("testdata/*.txtar")
+	if len(fixtures) < 3 {
+		t.Fatalf("found %d fixtures, want the whole set", len(fixtures))
+	}
+	for _, fx := range fixtures {
+		name := strings.TrimSuffix(filepath.Base(fx), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			got, err := json.MarshalIndent(readHome(t, unpackHome(t, fx)), "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			file := filepath.Join("testdata", name+".golden.json")
+			if updating() {
+				if err := os.WriteFile(file, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatalf("%v (run go test ./harness/cursor -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("read differs from %s (run go test ./harness/cursor -update and review the diff)", file)
+			}
+		})
+	}
+}
