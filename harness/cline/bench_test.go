@@ -3,20 +3,17 @@ package cline
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // bigHistory repeats a fixture's messages until the history holds about
 // size bytes.
 func bigHistory(b *testing.B, fixture string, size int) []byte {
 	b.Helper()
-	data, err := os.ReadFile("testdata/" + fixture)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := harnesstest.ReadFixture(b, fixture)
 	var doc struct {
 		Messages []json.RawMessage `json:"messages"`
 	}
@@ -38,6 +35,7 @@ func bigHistory(b *testing.B, fixture string, size int) []byte {
 		}
 	}
 	var out []byte
+	var err error
 	if sdk {
 		out, err = json.Marshal(map[string]any{"version": 1, "sessionId": "1784538900000_k2m9q", "messages": all})
 	} else {
@@ -52,14 +50,11 @@ func bigHistory(b *testing.B, fixture string, size int) []byte {
 func benchParse(b *testing.B, fixture string) {
 	data := bigHistory(b, fixture, 8<<20)
 	opts := harness.ParseOptions{Path: fixturePath(fixture)}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	harnesstest.BenchParseData(b, []string{fixture}, [][]byte{data}, func(_ string, data []byte) {
 		if h := Parse(data, opts); len(h.Sessions) != 1 {
 			b.Fatalf("%d sessions", len(h.Sessions))
 		}
-	}
+	})
 }
 
 // BenchmarkParseLegacy parses an 8 MB task folder history.

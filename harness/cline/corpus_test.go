@@ -51,30 +51,14 @@ var corpusFiles = []struct {
 // layCorpus copies the corpus files into a scratch home as the agent lays
 // them out and returns the home.
 func layCorpus(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skip("no corpus at " + corpusDir)
-	}
-	home := t.TempDir()
+	layout := map[string]string{}
 	for _, c := range corpusFiles {
-		for _, pair := range [][2]string{{c.file, c.layout}, {c.side, c.sideLayout}} {
-			if pair[0] == "" {
-				continue
-			}
-			data, err := os.ReadFile(filepath.Join(corpusDir, pair[0]))
-			if err != nil {
-				t.Fatal(err)
-			}
-			dst := filepath.Join(home, filepath.FromSlash(pair[1]))
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(dst, data, 0o644); err != nil {
-				t.Fatal(err)
-			}
+		layout[c.file] = c.layout
+		if c.side != "" {
+			layout[c.side] = c.sideLayout
 		}
 	}
-	return home
+	return harnesstest.LayCorpus(t, corpusDir, layout)
 }
 
 func TestCorpus(t *testing.T) {
@@ -85,16 +69,7 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, c := range corpusFiles {
 		t.Run(c.id, func(t *testing.T) {
-			path := filepath.Join(home, filepath.FromSlash(c.layout))
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := (Reader{}).Sniff(path, data[:min(len(data), 4096)]); err != nil {
-				t.Fatalf("Sniff: %v", err)
-			}
-			h := harness.ParseFile(Reader{}, data, harness.ParseOptions{Path: path})
-			harnesstest.CheckInvariants(t, h, 0, len(data))
+			h, _ := harnesstest.ParseChecked(t, Reader{}, filepath.Join(home, filepath.FromSlash(c.layout)), 4096)
 			if len(h.Sessions) != 1 || len(h.Warnings) != 0 {
 				t.Fatalf("%d sessions, warnings %v; want 1 and none", len(h.Sessions), h.Warnings)
 			}

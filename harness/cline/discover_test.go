@@ -6,18 +6,8 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
-
-func write(t *testing.T, path, data string) string {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 const (
 	legacyDoc = `[{"role":"user","content":[{"type":"text","text":"<task>\nhi\n</task>"}]}]`
@@ -31,9 +21,9 @@ func TestDiscover(t *testing.T) {
 	var want []string
 	task := func(storage, ext, id string) {
 		dir := filepath.Join(storage, ext, "tasks", id)
-		want = append(want, write(t, filepath.Join(dir, legacyFile), legacyDoc))
-		write(t, filepath.Join(dir, "ui_messages.json"), `[]`)
-		write(t, filepath.Join(dir, "task_metadata.json"), `{}`)
+		want = append(want, harnesstest.WriteFile(t, filepath.Join(dir, legacyFile), legacyDoc))
+		harnesstest.WriteFile(t, filepath.Join(dir, "ui_messages.json"), `[]`)
+		harnesstest.WriteFile(t, filepath.Join(dir, "task_metadata.json"), `{}`)
 	}
 	for i, root := range []string{
 		filepath.Join(home, ".config"),
@@ -48,13 +38,13 @@ func TestDiscover(t *testing.T) {
 	task(filepath.Join(home, ".vscode-server", "data", "User", "globalStorage"), rooExt, "0b7e9c2a-5d1f-4e3b-9a6c-2f8d1e4b7a90")
 	task(filepath.Join(home, ".cursor-server", "data", "User", "globalStorage"), kiloExt, "5e0f3b1c-8a2d-4c7e-b6f1-9d3a2c4e5f60")
 	sessions := filepath.Join(home, ".cline", "data", "sessions", "1784094124598_rruoq")
-	want = append(want, write(t, filepath.Join(sessions, "1784094124598_rruoq"+sdkSuffix), sdkDoc))
-	want = append(want, write(t, filepath.Join(sessions, "explorer"+sdkSuffix), sdkDoc))
-	write(t, filepath.Join(sessions, "1784094124598_rruoq.json"), `{}`)
-	write(t, filepath.Join(home, ".config", "Code", "User", "globalStorage", "other.extension", "tasks", "1", legacyFile), legacyDoc)
+	want = append(want, harnesstest.WriteFile(t, filepath.Join(sessions, "1784094124598_rruoq"+sdkSuffix), sdkDoc))
+	want = append(want, harnesstest.WriteFile(t, filepath.Join(sessions, "explorer"+sdkSuffix), sdkDoc))
+	harnesstest.WriteFile(t, filepath.Join(sessions, "1784094124598_rruoq.json"), `{}`)
+	harnesstest.WriteFile(t, filepath.Join(home, ".config", "Code", "User", "globalStorage", "other.extension", "tasks", "1", legacyFile), legacyDoc)
 
 	d := Discover(harness.DiscoverOptions{Home: home})
-	checkSources(t, d, want)
+	harnesstest.CheckSources(t, d, want...)
 	if !d.Installed || len(d.Warnings) != 0 {
 		t.Errorf("installed %v, warnings %v", d.Installed, d.Warnings)
 	}
@@ -68,68 +58,50 @@ func TestDiscoverEnv(t *testing.T) {
 	opts := harness.DiscoverOptions{Home: home, WorkDir: other, Getenv: func(k string) string { return env[k] }}
 
 	// Unset variables leave the default; a relative one is under WorkDir.
-	viaDefault := write(t, filepath.Join(home, ".cline", "data", "sessions", "d_1", "d_1"+sdkSuffix), sdkDoc)
-	checkSources(t, Discover(opts), []string{viaDefault})
+	viaDefault := harnesstest.WriteFile(t, filepath.Join(home, ".cline", "data", "sessions", "d_1", "d_1"+sdkSuffix), sdkDoc)
+	harnesstest.CheckSources(t, Discover(opts), viaDefault)
 
 	clineDir := filepath.Join(other, "cline-home")
-	viaDir := write(t, filepath.Join(clineDir, "data", "sessions", "a_1", "a_1"+sdkSuffix), sdkDoc)
+	viaDir := harnesstest.WriteFile(t, filepath.Join(clineDir, "data", "sessions", "a_1", "a_1"+sdkSuffix), sdkDoc)
 	env[HomeDirEnv] = "cline-home"
-	checkSources(t, Discover(opts), []string{viaDir})
+	harnesstest.CheckSources(t, Discover(opts), viaDir)
 
 	dataDir := filepath.Join(other, "cline-data")
-	viaData := write(t, filepath.Join(dataDir, "sessions", "b_1", "b_1"+sdkSuffix), sdkDoc)
+	viaData := harnesstest.WriteFile(t, filepath.Join(dataDir, "sessions", "b_1", "b_1"+sdkSuffix), sdkDoc)
 	env[DataDirEnv] = dataDir
-	checkSources(t, Discover(opts), []string{viaData})
+	harnesstest.CheckSources(t, Discover(opts), viaData)
 
 	sessDir := filepath.Join(other, "cline-sessions")
-	viaSess := write(t, filepath.Join(sessDir, "c_1", "c_1"+sdkSuffix), sdkDoc)
+	viaSess := harnesstest.WriteFile(t, filepath.Join(sessDir, "c_1", "c_1"+sdkSuffix), sdkDoc)
 	env[SessionDirEnv] = sessDir
-	viaXDG := write(t, filepath.Join(other, "xdg", "VSCodium", "User", "globalStorage", clineExt, "tasks", "1769053680585", legacyFile), legacyDoc)
+	viaXDG := harnesstest.WriteFile(t, filepath.Join(other, "xdg", "VSCodium", "User", "globalStorage", clineExt, "tasks", "1769053680585", legacyFile), legacyDoc)
 	env["XDG_CONFIG_HOME"] = filepath.Join(other, "xdg")
-	viaAppData := write(t, filepath.Join(other, "appdata", "Windsurf", "User", "globalStorage", rooExt, "tasks", "1769053680586", legacyFile), legacyDoc)
+	viaAppData := harnesstest.WriteFile(t, filepath.Join(other, "appdata", "Windsurf", "User", "globalStorage", rooExt, "tasks", "1769053680586", legacyFile), legacyDoc)
 	env["APPDATA"] = filepath.Join(other, "appdata")
-	checkSources(t, Discover(opts), []string{viaSess, viaXDG, viaAppData})
+	harnesstest.CheckSources(t, Discover(opts), viaSess, viaXDG, viaAppData)
 }
 
 // TestDiscoverDirs checks that cline.dirs replace the defaults and take a
 // sessions folder, a tasks folder, an extension folder or a globalStorage.
 func TestDiscoverDirs(t *testing.T) {
 	home, other := t.TempDir(), t.TempDir()
-	write(t, filepath.Join(home, ".cline", "data", "sessions", "a_1", "a_1"+sdkSuffix), sdkDoc)
+	harnesstest.WriteFile(t, filepath.Join(home, ".cline", "data", "sessions", "a_1", "a_1"+sdkSuffix), sdkDoc)
 	want := []string{
-		write(t, filepath.Join(other, "s", "b_1", "b_1"+sdkSuffix), sdkDoc),
-		write(t, filepath.Join(other, "t", "1769053680585", legacyFile), legacyDoc),
-		write(t, filepath.Join(other, "e", "tasks", "1769053680586", legacyFile), legacyDoc),
-		write(t, filepath.Join(other, "g", rooExt, "tasks", "1769053680587", legacyFile), legacyDoc),
+		harnesstest.WriteFile(t, filepath.Join(other, "s", "b_1", "b_1"+sdkSuffix), sdkDoc),
+		harnesstest.WriteFile(t, filepath.Join(other, "t", "1769053680585", legacyFile), legacyDoc),
+		harnesstest.WriteFile(t, filepath.Join(other, "e", "tasks", "1769053680586", legacyFile), legacyDoc),
+		harnesstest.WriteFile(t, filepath.Join(other, "g", rooExt, "tasks", "1769053680587", legacyFile), legacyDoc),
 	}
 	var dirs []string
 	for _, d := range []string{"s", "t", "e", "g", "missing"} {
 		dirs = append(dirs, filepath.Join(other, d))
 	}
 	d := Discover(harness.DiscoverOptions{Home: home, Dirs: dirs})
-	checkSources(t, d, want)
+	harnesstest.CheckSources(t, d, want...)
 	for _, s := range d.Sources {
 		if s.Reasons[0].Name != "cline.dirs" {
 			t.Errorf("%s found for %v", s.Path, s.Reasons)
 		}
-	}
-}
-
-func checkSources(t *testing.T, d harness.Discovery, want []string) {
-	t.Helper()
-	got := map[string]bool{}
-	for _, s := range d.Sources {
-		got[s.Path] = true
-	}
-	for _, w := range want {
-		w, _ = filepath.EvalSymlinks(w)
-		if !got[w] {
-			t.Errorf("not found: %s", w)
-		}
-		delete(got, w)
-	}
-	for p := range got {
-		t.Errorf("found what is no history: %s", p)
 	}
 }
 
@@ -139,12 +111,12 @@ func checkSources(t *testing.T, d harness.Discovery, want []string) {
 func TestSideFiles(t *testing.T) {
 	home := t.TempDir()
 	sessions := filepath.Join(home, ".cline", "data", "sessions", "1784094124598_rruoq")
-	main := write(t, filepath.Join(sessions, "1784094124598_rruoq"+sdkSuffix), sdkDoc)
-	write(t, filepath.Join(sessions, "1784094124598_rruoq.json"), `{"cwd":"/srv/app","started_at":"2026-07-15T05:42:04.609Z","metadata":{"fork":{"forkedFromSessionId":"1784094053271_p8pzo"}}}`)
-	sub := write(t, filepath.Join(sessions, "explorer"+sdkSuffix), `{"agent":"subagent","sessionId":"x","messages":[{"role":"user","content":[{"type":"text","text":"look"}]}]}`)
+	main := harnesstest.WriteFile(t, filepath.Join(sessions, "1784094124598_rruoq"+sdkSuffix), sdkDoc)
+	harnesstest.WriteFile(t, filepath.Join(sessions, "1784094124598_rruoq.json"), `{"cwd":"/srv/app","started_at":"2026-07-15T05:42:04.609Z","metadata":{"fork":{"forkedFromSessionId":"1784094053271_p8pzo"}}}`)
+	sub := harnesstest.WriteFile(t, filepath.Join(sessions, "explorer"+sdkSuffix), `{"agent":"subagent","sessionId":"x","messages":[{"role":"user","content":[{"type":"text","text":"look"}]}]}`)
 	roo := filepath.Join(home, "g", rooExt, "tasks", "0b7e9c2a-5d1f-4e3b-9a6c-2f8d1e4b7a91")
-	child := write(t, filepath.Join(roo, legacyFile), legacyDoc)
-	write(t, filepath.Join(roo, "history_item.json"), `{"id":"0b7e9c2a-5d1f-4e3b-9a6c-2f8d1e4b7a91","parentTaskId":"0b7e9c2a-5d1f-4e3b-9a6c-2f8d1e4b7a90","workspace":"/home/dev/web","ts":1772438400000}`)
+	child := harnesstest.WriteFile(t, filepath.Join(roo, legacyFile), legacyDoc)
+	harnesstest.WriteFile(t, filepath.Join(roo, "history_item.json"), `{"id":"0b7e9c2a-5d1f-4e3b-9a6c-2f8d1e4b7a91","parentTaskId":"0b7e9c2a-5d1f-4e3b-9a6c-2f8d1e4b7a90","workspace":"/home/dev/web","ts":1772438400000}`)
 
 	for _, c := range []struct {
 		path, id, project, parent, started string
@@ -172,17 +144,13 @@ func TestSideFiles(t *testing.T) {
 
 func TestResumeAndIDs(t *testing.T) {
 	r := Reader{}
-	for id, want := range map[string]string{
-		"cline-1784094124598_rruoq":            "cd /srv/app && cline --id 1784094124598_rruoq",
-		"cline-1769053680585":                  "",
-		"cline-roo-0b7e9c2a-5d1f-4e3b-9a6c-2f": "",
-		"cline-1784094124598_rruoq.explorer":   "",
-		"claude-1784094124598_rruoq":           "",
-	} {
-		if got := r.ResumeCommand(id, "/srv/app"); got != want {
-			t.Errorf("ResumeCommand(%s) = %q, want %q", id, got, want)
-		}
-	}
+	harnesstest.CheckResumes(t, r, []harnesstest.Resume{
+		{"cline-1784094124598_rruoq", "/srv/app", "cd /srv/app && cline --id 1784094124598_rruoq"},
+		{"cline-1769053680585", "/srv/app", ""},
+		{"cline-roo-0b7e9c2a-5d1f-4e3b-9a6c-2f", "/srv/app", ""},
+		{"cline-1784094124598_rruoq.explorer", "/srv/app", ""},
+		{"claude-1784094124598_rruoq", "/srv/app", ""},
+	})
 	for id, want := range map[string]bool{
 		"cline-1784094124598_rruoq":                      true,
 		"cline-1769053680585":                            true,

@@ -2,8 +2,6 @@ package cline
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -17,34 +15,12 @@ import (
 // that a prompt is never lost: a history of whole JSON messages, each a
 // user message whose text is <task>-wrapped words, yields each one.
 func FuzzParse(f *testing.F) {
-	fixtures, _ := filepath.Glob(filepath.Join("testdata", "*.history"))
-	for _, fx := range fixtures {
-		if data, err := os.ReadFile(fx); err == nil {
-			f.Add(data, filepath.Base(fx), "")
-		}
-	}
+	harnesstest.SeedEach(f, 0, func(name string, data []byte) []any { return []any{data, name, ""} }, "*.history")
 	f.Add([]byte(`[]`), "cline_task.history", "fix the build")
 	f.Add([]byte(`{"messages":[`), "sdk_wrapped.history", "<user_input>")
 	f.Fuzz(func(t *testing.T, data []byte, name, prompt string) {
 		h := Parse(data, harness.ParseOptions{Path: fixturePath(name)})
-		harnesstest.CheckInvariants(t, h, 0, len(data))
-		if len(h.Sessions) > 1 {
-			t.Fatalf("%d sessions from one history", len(h.Sessions))
-		}
-		for _, s := range h.Sessions {
-			if !(Reader{}).ValidID(s.ID) {
-				t.Fatalf("invalid ID %q", s.ID)
-			}
-			turn := -1
-			for _, m := range s.Messages {
-				if m.Role == harness.User {
-					turn++
-				}
-				if m.Turn != turn {
-					t.Fatalf("message %+v has turn %d, want %d", m, m.Turn, turn)
-				}
-			}
-		}
+		harnesstest.CheckParse(t, h, len(data), Reader{}, 1)
 		// The prompt, wrapped as the extension wraps a task, is kept.
 		words := strings.TrimSpace(prompt)
 		if words == "" || !utf8.ValidString(words) || strings.ContainsAny(words, "<>") {

@@ -1,7 +1,6 @@
 package copilot
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,18 +9,11 @@ import (
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
-// corpusDir holds real events files beside the repository; a user's clone
-// has none, so the tests that read it skip.
-const corpusDir = "../../../shared/harness/corpus/copilot-cli"
+const corpusDir = harnesstest.SharedCorpus + "copilot-cli"
 
 // corpusFiles returns the corpus's events files.
 func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*events.jsonl*"))
-	if len(files) == 0 {
-		t.Skipf("no corpus at %s (it sits beside the repository in CI)", corpusDir)
-	}
-	return files
+	return harnesstest.CorpusFiles(t, corpusDir, "*events.jsonl*")
 }
 
 // corpusCounts are what each corpus file holds, established by a second,
@@ -68,12 +60,7 @@ func TestCorpus(t *testing.T) {
 			if !found {
 				t.Fatalf("no counts for %s: count it and add it to corpusCounts", name)
 			}
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h := harness.ParseFile(Reader{}, data, harness.ParseOptions{Path: path})
-			harnesstest.CheckInvariants(t, h, 0, len(data))
+			h, data := harnesstest.ParseChecked(t, Reader{}, path, 0)
 			if len(h.Warnings) > 0 || len(h.Refused) > 0 {
 				t.Errorf("warnings %q refused %q on a real file", h.Warnings, h.Refused)
 			}

@@ -1,22 +1,12 @@
 package copilot
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
-
-func write(t *testing.T, path, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 const startLine = `{"type":"session.start","data":{"sessionId":"0f6c2b9e-3a41-4d7e-9b8a-2c5d1e7f4a60","context":{"cwd":"/srv"}},"id":"a","timestamp":"2026-06-01T09:00:00Z","parentId":null}` + "\n"
 
@@ -28,12 +18,12 @@ func TestDiscoverPlaces(t *testing.T) {
 	state := filepath.Join(home, ".copilot", "session-state")
 	a := filepath.Join(state, "0f6c2b9e-3a41-4d7e-9b8a-2c5d1e7f4a60", "events.jsonl")
 	b := filepath.Join(state, "8baa78ec-b203-4c7f-b1d3-c1170ae84b7d", "events.jsonl")
-	write(t, a, startLine)
-	write(t, b, startLine)
-	write(t, filepath.Join(state, "9a493a94-a307-489e-8bc7-d16f4afcd992", "workspace.yaml"), "id: 9a493a94\n")
-	write(t, filepath.Join(state, "0f6c2b9e-3a41-4d7e-9b8a-2c5d1e7f4a60", "session.db"), "")
-	write(t, filepath.Join(home, ".copilot", "session-store.db"), "")
-	write(t, filepath.Join(home, ".copilot", "command-history-state.json"), "{}")
+	harnesstest.WriteFile(t, a, startLine)
+	harnesstest.WriteFile(t, b, startLine)
+	harnesstest.WriteFile(t, filepath.Join(state, "9a493a94-a307-489e-8bc7-d16f4afcd992", "workspace.yaml"), "id: 9a493a94\n")
+	harnesstest.WriteFile(t, filepath.Join(state, "0f6c2b9e-3a41-4d7e-9b8a-2c5d1e7f4a60", "session.db"), "")
+	harnesstest.WriteFile(t, filepath.Join(home, ".copilot", "session-store.db"), "")
+	harnesstest.WriteFile(t, filepath.Join(home, ".copilot", "command-history-state.json"), "{}")
 
 	d := Discover(harness.DiscoverOptions{Home: home})
 	want := []string{a, b}
@@ -52,21 +42,17 @@ func TestDiscoverPlaces(t *testing.T) {
 
 	moved := t.TempDir()
 	c := filepath.Join(moved, "session-state", "07c40cd0-ff51-4d6e-bdcd-ac2f90877203", "events.jsonl")
-	write(t, c, startLine)
-	d = Discover(harness.DiscoverOptions{Home: home, Getenv: func(k string) string {
-		if k == HomeEnv {
-			return moved
-		}
-		return ""
-	}})
+	harnesstest.WriteFile(t, c, startLine)
+	d = Discover(harness.DiscoverOptions{Home: home, Getenv: harnesstest.Env(HomeEnv, moved)})
 	if len(d.Sources) != 1 || d.Sources[0].Reasons[0].String() != HomeEnv || d.Places[0].Why != HomeEnv {
 		t.Errorf("COPILOT_HOME: sources %+v places %+v", d.Sources, d.Places)
 	}
 
 	d = Discover(harness.DiscoverOptions{Home: t.TempDir()})
-	if d.Installed || len(d.Sources) != 0 || len(d.Warnings) != 0 || d.Places[0].Exists {
-		t.Errorf("no Copilot CLI: %+v", d)
+	if len(d.Places) == 0 {
+		t.Fatal("no Copilot CLI: no place looked in")
 	}
+	harnesstest.CheckNoAgent(t, d)
 
 	// copilot.dirs names a Copilot directory or its session-state.
 	for _, dir := range []string{moved, filepath.Join(moved, "session-state")} {
@@ -100,7 +86,7 @@ func TestSniff(t *testing.T) {
 
 func TestResumeCommand(t *testing.T) {
 	const sid = "0f6c2b9e-3a41-4d7e-9b8a-2c5d1e7f4a60"
-	cases := []struct{ id, project, want string }{
+	harnesstest.CheckResumes(t, Reader{}, []harnesstest.Resume{
 		{IDPrefix + sid, "/srv/shop", "cd /srv/shop && copilot --resume " + sid},
 		{IDPrefix + sid, "/srv/my shop", "cd '/srv/my shop' && copilot --resume " + sid},
 		{IDPrefix + sid, "", "copilot --resume " + sid},
@@ -108,10 +94,5 @@ func TestResumeCommand(t *testing.T) {
 		{IDPrefix + sid + agentInfix + "toolu_x", "/srv", ""},
 		{"claude-" + sid, "/srv", ""},
 		{IDPrefix, "/srv", ""},
-	}
-	for _, c := range cases {
-		if got := (Reader{}).ResumeCommand(c.id, c.project); got != c.want {
-			t.Errorf("ResumeCommand(%q, %q) = %q, want %q", c.id, c.project, got, c.want)
-		}
-	}
+	})
 }

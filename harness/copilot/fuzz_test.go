@@ -2,8 +2,6 @@ package copilot
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
@@ -15,30 +13,11 @@ import (
 // turns count user messages, and that a whole user.message line appended
 // to the input is never lost.
 func FuzzParse(f *testing.F) {
-	fixtures, _ := filepath.Glob("testdata/*.jsonl")
-	if len(fixtures) == 0 {
-		f.Fatal("no fixtures")
-	}
-	for _, fx := range fixtures {
-		if data, err := os.ReadFile(fx); err == nil {
-			f.Add(data)
-		}
-	}
+	harnesstest.SeedEach(f, 1, func(_ string, data []byte) []any { return []any{data} }, "*.jsonl")
 	path := fixturePath("no_start_fuzz.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		h := harness.ParseFile(Reader{}, data, harness.ParseOptions{Path: path})
-		harnesstest.CheckInvariants(t, h, 0, len(data))
-		for _, s := range h.Sessions {
-			turn := -1
-			for _, m := range s.Messages {
-				if m.Role == harness.User {
-					turn++
-				}
-				if m.Turn != turn {
-					t.Fatalf("session %s: message at line %d has turn %d, want %d", s.ID, m.Line, m.Turn, turn)
-				}
-			}
-		}
+		harnesstest.CheckParse(t, h, len(data), Reader{}, 0)
 		// A prompt line after the input, which ends on a whole line, is
 		// read: into the file's own session, whatever came before.
 		const probe = `{"type":"user.message","data":{"content":"fuzz probe prompt"}}`

@@ -2,12 +2,11 @@ package copilot
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // TestStreamParsesWhatParseParses: an events file parsed as its lines are
@@ -15,47 +14,17 @@ import (
 // one opening with a byte order mark, and one whose last line is still
 // being written.
 func TestStreamParsesWhatParseParses(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.jsonl")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixtures: %v", err)
-	}
-	inputs := map[string][]byte{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs[filepath.Base(f)] = data
-	}
-	first := inputs[filepath.Base(files[0])]
-	inputs["bom"] = append([]byte("\xEF\xBB\xBF"), first...)
-	inputs["partial last line"] = append(bytes.Clone(first), `{"type":"user.message","data":{"content":"half`...)
-	for name, data := range inputs {
-		opts := harness.ParseOptions{Path: fixturePath(name), FirstOrdinal: 2}
-		if !(Reader{}).Streams(opts.Path, data) {
-			t.Fatalf("%s: not streamed", name)
-		}
-		want := harness.ParseFile(Reader{}, data, opts)
-		for _, chunk := range []int{1, 100, 1 << 20} {
-			got, n, err := harness.ParseStream(Reader{}, bytes.NewReader(data), chunk, 0, opts)
-			if err != nil || n != int64(len(data)) {
-				t.Fatalf("%s, chunk %d: read %d of %d bytes, %v", name, chunk, n, len(data), err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s, chunk %d: streamed\n%+v\nwhole\n%+v", name, chunk, got, want)
-			}
-		}
-	}
+	inputs := harnesstest.StreamInputs(t, "*.jsonl", "bad_lines_counted.jsonl", `{"type":"user.message","data":{"content":"half`)
+	harnesstest.StreamsAsWholeAt(t, Reader{}, inputs, func(name string) harness.ParseOptions {
+		return harness.ParseOptions{Path: fixturePath(name), FirstOrdinal: 2}
+	})
 }
 
 // TestGrownFileReadAgain: a session resumed appends to its file, and the
 // file read again from its start holds the first parse's turns unchanged
 // and the new ones after them.
 func TestGrownFileReadAgain(t *testing.T) {
-	data, err := os.ReadFile("testdata/resumed_appends.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := harnesstest.ReadFixture(t, "resumed_appends.jsonl")
 	cut := bytes.Index(data, []byte(`{"type":"session.resume"`))
 	if cut < 0 {
 		t.Fatal("fixture has no session.resume")

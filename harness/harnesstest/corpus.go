@@ -58,10 +58,21 @@ func Fixtures(t testing.TB, min int, patterns ...string) []string {
 // Seed adds every testdata file that matches any of patterns to a fuzz
 // target's corpus.
 func Seed(f *testing.F, patterns ...string) {
-	for _, fx := range Fixtures(f, 0, patterns...) {
-		if data, err := os.ReadFile(fx); err == nil {
-			f.Add(data)
+	SeedEach(f, 0, func(_ string, data []byte) []any { return []any{data} }, patterns...)
+}
+
+// SeedEach adds to a fuzz target's corpus, for every testdata file that
+// matches any of patterns, the arguments args makes of its base name and
+// bytes: for a target that takes more than the bytes. It fails f when
+// fewer than min files match.
+func SeedEach(f *testing.F, min int, args func(name string, data []byte) []any, patterns ...string) {
+	f.Helper()
+	for _, fx := range Fixtures(f, min, patterns...) {
+		data, err := os.ReadFile(fx)
+		if err != nil {
+			f.Fatal(err)
 		}
+		f.Add(args(filepath.Base(fx), data)...)
 	}
 }
 
@@ -86,18 +97,53 @@ func CheckTurns(t *testing.T, h *harness.History, prefix string) {
 	}
 }
 
+// CheckValidIDs fails t unless valid, a reader's ValidID, accepts every
+// session's ID.
+func CheckValidIDs(t *testing.T, h *harness.History, valid func(id string) bool) {
+	t.Helper()
+	for _, s := range h.Sessions {
+		if !valid(s.ID) {
+			t.Fatalf("invalid session ID %q", s.ID)
+		}
+	}
+}
+
+// CheckParse fails t when h, a parse of size bytes from the file's
+// start, breaks what a reader keeps on any input: the invariants
+// (CheckInvariants), IDs that r takes as its own, turns that count user
+// messages (CheckTurns), and, when most > 0, at most most sessions.
+func CheckParse(t *testing.T, h *harness.History, size int, r harness.Reader, most int) {
+	t.Helper()
+	CheckInvariants(t, h, 0, size)
+	if most > 0 && len(h.Sessions) > most {
+		t.Fatalf("%d sessions from one history, want at most %d", len(h.Sessions), most)
+	}
+	CheckValidIDs(t, h, r.ValidID)
+	CheckTurns(t, h, "")
+}
+
 // BenchParse reads paths once, then parses them all per iteration through
 // parse, reporting MB/s of their bytes and MB per CPU-second.
 func BenchParse(b *testing.B, paths []string, parse func(path string, data []byte)) {
 	b.Helper()
 	var files [][]byte
-	var size int64
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)
 		}
 		files = append(files, data)
+	}
+	BenchParseData(b, paths, files, parse)
+}
+
+// BenchParseData parses every files[i], under the name names[i], through
+// parse per iteration, reporting MB/s of their bytes and MB per
+// CPU-second: BenchParse for histories made or cut in memory.
+func BenchParseData(b *testing.B, names []string, files [][]byte, parse func(name string, data []byte)) {
+	b.Helper()
+	var size int64
+	for _, data := range files {
 		size += int64(len(data))
 	}
 	b.SetBytes(size)
@@ -106,7 +152,7 @@ func BenchParse(b *testing.B, paths []string, parse func(path string, data []byt
 	start := CPUTime()
 	for range b.N {
 		for j, data := range files {
-			parse(paths[j], data)
+			parse(names[j], data)
 		}
 	}
 	ReportCPURate(b, start, size)
@@ -124,10 +170,23 @@ func ReportCPURate(b *testing.B, start time.Duration, bytesPerOp int64) {
 
 // StreamsAsWhole fails t unless each input, parsed by ls as its lines are
 // read in chunks of 1 byte, 100 bytes and 1 MB (a line cut across none,
-// one or many chunks), is the input parsed whole with the same options.
+// one or many chunks), is the input parsed whole with the same options,
+// and unless ls says it streams each input at opts.Path.
 func StreamsAsWhole(t *testing.T, ls harness.LineStreamer, inputs map[string][]byte, opts harness.ParseOptions) {
 	t.Helper()
+	StreamsAsWholeAt(t, ls, inputs, func(string) harness.ParseOptions { return opts })
+}
+
+// StreamsAsWholeAt is StreamsAsWhole with each input parsed with the
+// options opts gives for its name: for a reader that reads a history by
+// where it lies.
+func StreamsAsWholeAt(t *testing.T, ls harness.LineStreamer, inputs map[string][]byte, opts func(name string) harness.ParseOptions) {
+	t.Helper()
 	for name, data := range inputs {
+		opts := opts(name)
+		if !ls.Streams(opts.Path, data) {
+			t.Fatalf("%s: %s is not streamed", name, opts.Path)
+		}
 		want := harness.ParseFile(ls, data, opts)
 		for _, chunk := range []int{1, 100, 1 << 20} {
 			got, n, err := harness.ParseStream(ls, bytes.NewReader(data), chunk, 0, opts)
@@ -139,6 +198,22 @@ func StreamsAsWhole(t *testing.T, ls harness.LineStreamer, inputs map[string][]b
 			}
 		}
 	}
+}
+
+// StreamInputs reads every testdata file that matches pattern into a map
+// by base name, for StreamsAsWhole, and adds two made of the fixture
+// base: "bom", it behind a UTF-8 byte order mark, and "partial last
+// line", it followed by partial, a line still being written.
+func StreamInputs(t testing.TB, pattern, base, partial string) map[string][]byte {
+	t.Helper()
+	inputs := ReadInputs(t, Fixtures(t, 1, pattern))
+	first, ok := inputs[base]
+	if !ok {
+		t.Fatalf("no fixture %s", base)
+	}
+	inputs["bom"] = append([]byte("\xEF\xBB\xBF"), first...)
+	inputs["partial last line"] = append(bytes.Clone(first), partial...)
+	return inputs
 }
 
 // ReadInputs reads files into a map by base name, for StreamsAsWhole.

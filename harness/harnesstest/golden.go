@@ -1,6 +1,7 @@
 // Package harnesstest holds what every harness reader's tests share: the
 // golden form of a parsed history, the golden-file check with its -update
-// flag, and the invariants a reader must keep on any input.
+// flag, the invariants a reader must keep on any input, and the fixture,
+// corpus, fuzz, streaming, benchmark and discovery scaffolds around them.
 package harnesstest
 
 import (
@@ -86,8 +87,9 @@ func timePtr(t time.Time) *string {
 }
 
 // CheckGoldens parses every testdata file with the extension ext through
-// parse and compares it with its .golden.json beside it; -update rewrites
-// them. It fails when fewer than min fixtures exist.
+// parse, checks that the parse keeps every reader's invariants
+// (CheckInvariants) and compares it with its .golden.json beside it;
+// -update rewrites them. It fails when fewer than min fixtures exist.
 func CheckGoldens(t *testing.T, ext string, min int, parse func(name string, data []byte) *harness.History) {
 	t.Helper()
 	CheckGoldenFiles(t, Fixtures(t, min, "*"+ext), func(t *testing.T, fixture string) *harness.History {
@@ -95,7 +97,9 @@ func CheckGoldens(t *testing.T, ext string, min int, parse func(name string, dat
 		if err != nil {
 			t.Fatal(err)
 		}
-		return parse(filepath.Base(fixture), data)
+		h := parse(filepath.Base(fixture), data)
+		CheckInvariants(t, h, 0, len(data))
+		return h
 	})
 }
 

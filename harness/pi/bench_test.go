@@ -2,20 +2,17 @@ package pi
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // bigTranscript repeats a fixture's entries until the transcript holds
 // about size bytes, its header once.
 func bigTranscript(b *testing.B, fixture string, size int) []byte {
 	b.Helper()
-	data, err := os.ReadFile("testdata/" + fixture)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := harnesstest.ReadFixture(b, fixture)
 	head, body, _ := bytes.Cut(data, []byte("\n"))
 	out := append(append([]byte{}, head...), '\n')
 	for len(out) < size {
@@ -29,38 +26,25 @@ func bigTranscript(b *testing.B, fixture string, size int) []byte {
 func BenchmarkParse(b *testing.B) {
 	data := bigTranscript(b, "pi_branch.jsonl", 8<<20)
 	opts := harness.ParseOptions{Path: fixturePath("pi_branch.jsonl")}
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
+	harnesstest.BenchParseData(b, []string{"pi_branch.jsonl"}, [][]byte{data}, func(_ string, data []byte) {
 		if h := (Reader{}).Parse(data, opts); len(h.Sessions) != 1 {
 			b.Fatalf("%d sessions", len(h.Sessions))
 		}
-	}
+	})
 }
 
 // BenchmarkParseCorpus parses the real corpus transcripts, when the corpus
 // is there.
 func BenchmarkParseCorpus(b *testing.B) {
-	if _, err := os.Stat(corpusRoot); err != nil {
-		b.Skip("no corpus at " + corpusRoot)
-	}
-	var files [][]byte
-	size := 0
+	var paths []string
 	for _, c := range corpusFiles {
-		data, err := os.ReadFile(corpusRoot + "/" + c.file)
-		if err != nil {
-			b.Fatal(err)
-		}
-		files = append(files, data)
-		size += len(data)
+		paths = append(paths, c.file)
 	}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		for _, data := range files {
-			(Reader{}).Parse(data, harness.ParseOptions{Path: fixturePath("pi_x")})
-		}
+	files := harnesstest.CorpusFiles(b, corpusRoot, paths...)
+	if len(files) != len(paths) {
+		b.Fatalf("%d of the %d corpus transcripts found", len(files), len(paths))
 	}
+	harnesstest.BenchParse(b, files, func(_ string, data []byte) {
+		(Reader{}).Parse(data, harness.ParseOptions{Path: fixturePath("pi_x")})
+	})
 }

@@ -9,10 +9,9 @@ import (
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
-// corpusRoot holds real transcripts beside the repository
-// (shared/harness/corpus/{pi,openclaw}, MANIFEST.tsv); a user's clone has
-// none, so the tests that read it skip.
-const corpusRoot = "../../../shared/harness/corpus"
+// corpusRoot holds real transcripts beside the repository, in its pi and
+// openclaw folders.
+const corpusRoot = harnesstest.SharedCorpus
 
 // corpusFiles are the corpus transcripts, where the test lays each out as
 // its agent writes it (below a scratch home), and the counts a second,
@@ -54,29 +53,11 @@ const corpusStore = "openclaw/LAF-US__IDAHO-VAULT__.openclaw_agents_main_session
 // layCorpus copies the corpus into a scratch home as the agents lay it
 // out and returns the home.
 func layCorpus(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(corpusRoot, "pi")); err != nil {
-		t.Skip("no corpus at " + corpusRoot + " (it sits beside the repository in CI)")
-	}
-	home := t.TempDir()
-	copyTo := func(src, dst string) {
-		data, err := os.ReadFile(filepath.Join(corpusRoot, src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst = filepath.Join(home, filepath.FromSlash(dst))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(dst, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	layout := map[string]string{corpusStore: ".openclaw/agents/main/sessions/sessions.json"}
 	for _, c := range corpusFiles {
-		copyTo(c.file, c.layout)
+		layout[c.file] = c.layout
 	}
-	copyTo(corpusStore, ".openclaw/agents/main/sessions/sessions.json")
-	return home
+	return harnesstest.LayCorpus(t, corpusRoot, layout)
 }
 
 func TestCorpus(t *testing.T) {
@@ -87,16 +68,7 @@ func TestCorpus(t *testing.T) {
 	}
 	for _, c := range corpusFiles {
 		t.Run(c.id, func(t *testing.T) {
-			path := filepath.Join(home, filepath.FromSlash(c.layout))
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := (Reader{}).Sniff(path, data[:min(len(data), 8192)]); err != nil {
-				t.Fatalf("Sniff: %v", err)
-			}
-			h := harness.ParseFile(Reader{}, data, harness.ParseOptions{Path: path})
-			harnesstest.CheckInvariants(t, h, 0, len(data))
+			h, data := harnesstest.ParseChecked(t, Reader{}, filepath.Join(home, filepath.FromSlash(c.layout)), 8192)
 			if len(h.Sessions) != 1 || len(h.Warnings) != 0 || len(h.Refused) != 0 {
 				t.Fatalf("%d sessions, warnings %v, refused %v; want 1 and none", len(h.Sessions), h.Warnings, h.Refused)
 			}

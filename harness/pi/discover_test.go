@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 const head = `{"type":"session","version":3,"id":"5f0c1a2b-3d4e-4f60-8a7b-9c0d1e2f3a4b","timestamp":"2026-05-02T09:00:00Z","cwd":"/x"}` + "\n"
@@ -20,16 +21,16 @@ func TestDiscover(t *testing.T) {
 	ocFile := filepath.Join(home, ".openclaw", "agents", "main", "sessions", "10f38658-0dc1-4fd6-b8f9-8814e1a93ec8.jsonl")
 	ocDev := filepath.Join(home, ".openclaw-dev", "agents", "ops", "sessions", "20f38658-0dc1-4fd6-b8f9-8814e1a93ec8.jsonl")
 	for _, p := range []string{piFile, ompFile, ompProfile, ocFile, ocDev} {
-		write(t, p, head)
+		harnesstest.WriteFile(t, p, head)
 	}
 	sessions := filepath.Join(home, ".openclaw", "agents", "main", "sessions")
 	for _, name := range []string{"sessions.json", "10f38658-0dc1-4fd6-b8f9-8814e1a93ec8.checkpoint.11111111-2222-4333-8444-555555555555.jsonl",
 		"10f38658-0dc1-4fd6-b8f9-8814e1a93ec8.jsonl.reset.2026-04-20T03-20-00.000Z", "10f38658-0dc1-4fd6-b8f9-8814e1a93ec8.jsonl.bak"} {
-		write(t, filepath.Join(sessions, name), head)
+		harnesstest.WriteFile(t, filepath.Join(sessions, name), head)
 	}
 	// Credentials beside the sessions are never listed.
-	write(t, filepath.Join(home, ".openclaw", "agents", "main", "agent", "auth-profiles.json"), `{}`)
-	write(t, filepath.Join(home, ".pi", "agent", "auth.json"), `{}`)
+	harnesstest.WriteFile(t, filepath.Join(home, ".openclaw", "agents", "main", "agent", "auth-profiles.json"), `{}`)
+	harnesstest.WriteFile(t, filepath.Join(home, ".pi", "agent", "auth.json"), `{}`)
 
 	d := Discover(harness.DiscoverOptions{Home: home})
 	want := map[string]string{piFile: "~/.pi/agent/sessions", ompFile: "~/.omp/agent/sessions", ompProfile: "omp profile", ocFile: "~/.openclaw", ocDev: "OpenClaw profile"}
@@ -54,7 +55,7 @@ func TestDiscover(t *testing.T) {
 	movedOC := filepath.Join(moved, "claw", "agents", "main", "sessions", "b.jsonl")
 	xdgOmp := filepath.Join(moved, "xdg", "omp", "sessions", "-x", "c.jsonl")
 	for _, p := range []string{movedPi, movedOC, xdgOmp} {
-		write(t, p, head)
+		harnesstest.WriteFile(t, p, head)
 	}
 	env := map[string]string{AgentDirEnv: filepath.Join(moved, "pi"), StateDirEnv: filepath.Join(moved, "claw"), XDGDataEnv: filepath.Join(moved, "xdg")}
 	d = Discover(harness.DiscoverOptions{Home: home, Getenv: func(k string) string { return env[k] }})
@@ -82,8 +83,5 @@ func TestDiscover(t *testing.T) {
 	}
 
 	// No agent here: nothing, no warning, not installed.
-	d = Discover(harness.DiscoverOptions{Home: t.TempDir()})
-	if d.Installed || len(d.Sources) != 0 || len(d.Warnings) != 0 {
-		t.Errorf("empty home: %+v", d)
-	}
+	harnesstest.CheckNoAgent(t, Discover(harness.DiscoverOptions{Home: t.TempDir()}))
 }

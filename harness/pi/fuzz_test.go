@@ -3,8 +3,6 @@ package pi
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -18,34 +16,12 @@ import (
 // that a prompt is never lost: a user message entry appended as a whole
 // line to any input that ends with a whole line is read, its text whole.
 func FuzzParse(f *testing.F) {
-	fixtures, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	for _, fx := range fixtures {
-		if data, err := os.ReadFile(fx); err == nil {
-			f.Add(data, filepath.Base(fx), "water the ferns")
-		}
-	}
+	harnesstest.SeedEach(f, 0, func(name string, data []byte) []any { return []any{data, name, "water the ferns"} }, "*.jsonl")
 	f.Add([]byte(`{"type":"session","id":"x"}`+"\n"), "openclaw_x.jsonl", "[Sun 2026-04-19 21:12 MDT] hi")
 	f.Fuzz(func(t *testing.T, data []byte, name, prompt string) {
 		path := fixturePath(name)
 		h := harness.ParseFile(Reader{}, data, harness.ParseOptions{Path: path})
-		harnesstest.CheckInvariants(t, h, 0, len(data))
-		if len(h.Sessions) > 1 {
-			t.Fatalf("%d sessions from one transcript", len(h.Sessions))
-		}
-		for _, s := range h.Sessions {
-			if !(Reader{}).ValidID(s.ID) {
-				t.Fatalf("invalid ID %q", s.ID)
-			}
-			turn := -1
-			for _, m := range s.Messages {
-				if m.Role == harness.User {
-					turn++
-				}
-				if m.Turn != turn {
-					t.Fatalf("message %+v has turn %d, want %d", m, m.Turn, turn)
-				}
-			}
-		}
+		harnesstest.CheckParse(t, h, len(data), Reader{}, 1)
 		words := strings.TrimSpace(prompt)
 		if words == "" || !utf8.ValidString(words) || strings.ContainsRune(words, utf8.RuneError) {
 			return

@@ -1,12 +1,12 @@
 package pi
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 func TestAgentOf(t *testing.T) {
@@ -96,7 +96,7 @@ func TestStripDirectives(t *testing.T) {
 // key holds.
 func TestSubagentFromStore(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), ".openclaw", "agents", "main", "sessions")
-	write(t, filepath.Join(dir, "sessions.json"), `{
+	harnesstest.WriteFile(t, filepath.Join(dir, "sessions.json"), `{
   "agent:main:main": {"sessionId": "aaaaaaaa-0000-4000-8000-000000000001", "updatedAt": 1, "origin": {"from": "+1XXXXXXXXXX"}},
   "agent:main:subagent:9f1e": {"sessionId": "bbbbbbbb-0000-4000-8000-000000000002", "spawnedBy": "agent:main:main"}
 }`)
@@ -104,7 +104,7 @@ func TestSubagentFromStore(t *testing.T) {
 {"type":"message","id":"c1","parentId":null,"timestamp":"2026-04-20T03:13:30Z","message":{"role":"user","content":"list the greenhouse notes"}}
 `
 	path := filepath.Join(dir, "bbbbbbbb-0000-4000-8000-000000000002.jsonl")
-	write(t, path, body)
+	harnesstest.WriteFile(t, path, body)
 	h := harness.ParseFile(Reader{}, []byte(body), harness.ParseOptions{Path: path})
 	s := h.Sessions[0]
 	if !s.Subagent || s.Parent != "openclaw-aaaaaaaa-0000-4000-8000-000000000001" {
@@ -119,10 +119,10 @@ func TestSubagentFromStore(t *testing.T) {
 
 func TestResumeCommand(t *testing.T) {
 	state := filepath.Join(t.TempDir(), ".openclaw")
-	write(t, filepath.Join(state, "agents", "main", "sessions", "sessions.json"),
+	harnesstest.WriteFile(t, filepath.Join(state, "agents", "main", "sessions", "sessions.json"),
 		`{"agent:main:main":{"sessionId":"aaaaaaaa-0000-4000-8000-000000000001"},"agent:main:evil":{"sessionId":"cccccccc-0000-4000-8000-000000000003"},"agent:main:x'; rm -rf ~":{"sessionId":"dddddddd-0000-4000-8000-000000000004"}}`)
 	workspace := filepath.Join(state, "workspace")
-	cases := []struct{ id, project, want string }{
+	harnesstest.CheckResumes(t, Reader{}, []harnesstest.Resume{
 		{"pi-5f0c1a2b-3d4e-4f60-8a7b-9c0d1e2f3a4b", "/srv/garden", "cd /srv/garden && pi --session 5f0c1a2b-3d4e-4f60-8a7b-9c0d1e2f3a4b"},
 		{"pi-5f0c1a2b-3d4e-4f60-8a7b-9c0d1e2f3a4b", "/srv/my garden", "cd '/srv/my garden' && pi --session 5f0c1a2b-3d4e-4f60-8a7b-9c0d1e2f3a4b"},
 		{"pi-5f0c1a2b-3d4e-4f60-8a7b-9c0d1e2f3a4b", "", "pi --session 5f0c1a2b-3d4e-4f60-8a7b-9c0d1e2f3a4b"},
@@ -135,22 +135,7 @@ func TestResumeCommand(t *testing.T) {
 		{"openclaw-aaaaaaaa-0000-4000-8000-000000000001", "", ""},
 		{"pi-", "/srv", ""},
 		{"gemini-5f0c1a2b", "/srv", ""},
-	}
-	for _, c := range cases {
-		if got := (Reader{}).ResumeCommand(c.id, c.project); got != c.want {
-			t.Errorf("ResumeCommand(%q, %q) = %q, want %q", c.id, c.project, got, c.want)
-		}
-	}
-}
-
-func write(t *testing.T, path, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
 // TestOpenClawTopic: a thread's transcript, <sessionId>-topic-<topic>.jsonl,

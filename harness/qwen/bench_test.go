@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // BenchmarkParseCorpus parses every corpus chat per iteration; its MB/s
@@ -30,24 +31,16 @@ func BenchmarkParseDecoded(b *testing.B) {
 }
 
 func benchmarkParse(b *testing.B, keep func([]byte) []byte) {
+	paths := corpusFiles(b)
 	var files [][]byte
-	var paths []string
-	size := 0
-	for _, p := range corpusFiles(b) {
+	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			b.Fatal(err)
 		}
-		data = keep(data)
-		files, paths = append(files, data), append(paths, p)
-		size += len(data)
+		files = append(files, keep(data))
 	}
-	b.SetBytes(int64(size))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for j, data := range files {
-			Parse(data, harness.ParseOptions{Path: paths[j]})
-		}
-	}
+	harnesstest.BenchParseData(b, paths, files, func(path string, data []byte) {
+		Parse(data, harness.ParseOptions{Path: path})
+	})
 }

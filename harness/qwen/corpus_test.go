@@ -2,7 +2,6 @@ package qwen
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,18 +10,9 @@ import (
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
-// corpusDir holds real public chats beside the repository; a user's clone
-// has none, so the tests that read it skip.
-const corpusDir = "../../../shared/harness/corpus/qwen-code"
+const corpusDir = harnesstest.SharedCorpus + "qwen-code"
 
-func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
-	if len(files) == 0 {
-		t.Skipf("no corpus at %s (it sits beside the repository in CI)", corpusDir)
-	}
-	return files
-}
+func corpusFiles(t testing.TB) []string { return harnesstest.CorpusFiles(t, corpusDir, "*.jsonl") }
 
 // corpusCounts are, per corpus file (by the start of its name), the
 // sessions, prompts, answers and file or command records that a second,
@@ -53,15 +43,7 @@ func TestCorpusCounts(t *testing.T) {
 	for _, path := range corpusFiles(t) {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := (Reader{}).Sniff(path, data[:min(len(data), 8192)]); err != nil {
-				t.Fatalf("not claimed: %v", err)
-			}
-			h := harness.ParseFile(Reader{}, data, harness.ParseOptions{Path: path})
-			harnesstest.CheckInvariants(t, h, 0, len(data))
+			h, data := harnesstest.ParseChecked(t, Reader{}, path, 8192)
 			if len(h.Warnings) > 0 || len(h.Refused) > 0 {
 				t.Errorf("warnings %q, refused %q", h.Warnings, h.Refused)
 			}

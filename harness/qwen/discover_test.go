@@ -1,24 +1,14 @@
 package qwen
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // layOut writes a Qwen Code folder as the CLI leaves it under root: two
 // projects' chats, a subagent transcript with its sidecar and stream
@@ -32,7 +22,7 @@ func layOut(t *testing.T, root string) []string {
 		filepath.Join(root, "projects", "-home-dev-app", "subagents", sid, "agent-explore-7f3c.jsonl"),
 	}
 	for _, c := range chats {
-		writeFile(t, c, "{}\n")
+		harnesstest.WriteFile(t, c, "{}\n")
 	}
 	for _, other := range []string{
 		"oauth_creds.json", "settings.json", "installation_id",
@@ -41,42 +31,19 @@ func layOut(t *testing.T, root string) []string {
 		"projects/-home-dev-app/chats/notes.txt",
 		"tmp/0123abcd/logs.json", "todos/" + sid + ".json", "debug/" + sid + ".txt",
 	} {
-		writeFile(t, filepath.Join(root, filepath.FromSlash(other)), "{}\n")
+		harnesstest.WriteFile(t, filepath.Join(root, filepath.FromSlash(other)), "{}\n")
 	}
 	sort.Strings(chats)
 	return chats
-}
-
-func paths(d harness.Discovery) []string {
-	var out []string
-	for _, s := range d.Sources {
-		out = append(out, s.Path)
-	}
-	return out
-}
-
-func resolved(t *testing.T, ps []string) []string {
-	var out []string
-	for _, p := range ps {
-		r, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, r)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // TestDiscoverHome: in a scratch home, ~/.qwen/projects yields every chat
 // and subagent transcript and nothing else of ~/.qwen.
 func TestDiscoverHome(t *testing.T) {
 	home := t.TempDir()
-	want := resolved(t, layOut(t, filepath.Join(home, ".qwen")))
+	want := layOut(t, filepath.Join(home, ".qwen"))
 	d := Discover(harness.DiscoverOptions{Home: home})
-	if got := paths(d); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	harnesstest.CheckSources(t, d, want...)
 	if !d.Installed || len(d.Warnings) > 0 {
 		t.Errorf("installed %v, warnings %q", d.Installed, d.Warnings)
 	}
@@ -91,15 +58,12 @@ func TestDiscoverHome(t *testing.T) {
 // to ~/.qwen before it was set are still found, each for its own place.
 func TestDiscoverRuntimeDir(t *testing.T) {
 	home, runtime := t.TempDir(), t.TempDir()
-	old := resolved(t, layOut(t, filepath.Join(home, ".qwen")))
+	old := layOut(t, filepath.Join(home, ".qwen"))
 	moved := filepath.Join(runtime, "projects", "-srv-api", "chats", "e8d7c6b5-a493-4821-b0f1-2c3d4e5f6a7b.jsonl")
-	writeFile(t, moved, "{}\n")
+	harnesstest.WriteFile(t, moved, "{}\n")
 	env := map[string]string{RuntimeEnv: runtime}
 	d := Discover(harness.DiscoverOptions{Home: home, Getenv: func(k string) string { return env[k] }})
-	want := resolved(t, append(old, moved))
-	if got := paths(d); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	harnesstest.CheckSources(t, d, append(old, moved)...)
 	for _, s := range d.Sources {
 		want := "~/.qwen/projects"
 		if strings.HasPrefix(s.Path, want) || strings.Contains(s.Path, "-srv-api") {
@@ -119,10 +83,7 @@ func TestDiscoverDirs(t *testing.T) {
 	inA := layOut(t, a)
 	inB := layOut(t, b)
 	d := Discover(harness.DiscoverOptions{Home: home, Dirs: []string{a, filepath.Join(b, "projects")}})
-	want := resolved(t, append(inA, inB...))
-	if got := paths(d); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	harnesstest.CheckSources(t, d, append(inA, inB...)...)
 	for _, s := range d.Sources {
 		if s.Reasons[0].String() != "qwen.dirs" {
 			t.Errorf("%s found for %v", s.Path, s.Reasons)
@@ -134,10 +95,8 @@ func TestDiscoverDirs(t *testing.T) {
 // says it is not installed; one where it ran but left no chat is installed.
 func TestDiscoverNothing(t *testing.T) {
 	home := t.TempDir()
-	if d := Discover(harness.DiscoverOptions{Home: home}); d.Installed || len(d.Sources) > 0 || len(d.Warnings) > 0 {
-		t.Errorf("empty home: %+v", d)
-	}
-	writeFile(t, filepath.Join(home, ".qwen", "settings.json"), "{}")
+	harnesstest.CheckNoAgent(t, Discover(harness.DiscoverOptions{Home: home}))
+	harnesstest.WriteFile(t, filepath.Join(home, ".qwen", "settings.json"), "{}")
 	if d := Discover(harness.DiscoverOptions{Home: home}); !d.Installed || len(d.Sources) > 0 {
 		t.Errorf("home with ~/.qwen: %+v", d)
 	}

@@ -2,8 +2,6 @@ package qwen
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,33 +13,16 @@ import (
 // invariants every reader keeps, that turns count user messages, and that
 // a well-formed prompt record appended to the input is never lost.
 func FuzzParse(f *testing.F) {
-	fixtures, _ := filepath.Glob("testdata/*.jsonl")
-	for _, fx := range fixtures {
-		if data, err := os.ReadFile(fx); err == nil {
-			f.Add(data, strings.HasPrefix(filepath.Base(fx), "subagent_"))
-		}
-	}
+	harnesstest.SeedEach(f, 0, func(name string, data []byte) []any {
+		return []any{data, strings.HasPrefix(name, "subagent_")}
+	}, "*.jsonl")
 	f.Fuzz(func(t *testing.T, data []byte, subagent bool) {
 		path := fixturePath("3f1c2a9e-5b7d-4e21-9a0c-6d8e1f2b3c4d.jsonl")
 		if subagent {
 			path = fixturePath("subagent_explore.jsonl")
 		}
 		h := Parse(data, harness.ParseOptions{Path: path})
-		harnesstest.CheckInvariants(t, h, 0, len(data))
-		for _, s := range h.Sessions {
-			if !strings.HasPrefix(s.ID, IDPrefix) {
-				t.Fatalf("session ID %q", s.ID)
-			}
-			turn := -1
-			for _, m := range s.Messages {
-				if m.Role == harness.User {
-					turn++
-				}
-				if m.Turn != turn {
-					t.Fatalf("message at line %d has turn %d, want %d", m.Line, m.Turn, turn)
-				}
-			}
-		}
+		harnesstest.CheckParse(t, h, len(data), Reader{}, 0)
 		// A prompt record appended after the input's last whole line is
 		// read, whatever came before it.
 		const probe = `{"uuid":"fuzz-probe","parentUuid":null,"sessionId":"3f1c2a9e-5b7d-4e21-9a0c-6d8e1f2b3c4d","timestamp":"2026-01-01T00:00:00Z","type":"user","cwd":"/home/dev/app","message":{"role":"user","parts":[{"text":"fuzz probe prompt"}]}}`

@@ -1,9 +1,10 @@
 package qwen
 
 import (
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // TestSniff: a Qwen Code record is claimed by its keys and its place or
@@ -64,27 +65,19 @@ func TestValidID(t *testing.T) {
 // a subagent's transcript, or a session without a project, does not.
 func TestResumeCommand(t *testing.T) {
 	const sid = "3f1c2a9e-5b7d-4e21-9a0c-6d8e1f2b3c4d"
-	for _, c := range []struct{ id, project, want string }{
+	harnesstest.CheckResumes(t, Reader{}, []harnesstest.Resume{
 		{"qwen-" + sid, "/home/dev/app", "cd /home/dev/app && qwen --resume " + sid},
 		{"qwen-" + sid, "/home/dev/my app", "cd '/home/dev/my app' && qwen --resume " + sid},
 		{"qwen-" + sid + "-agent-explore-7f3c", "/home/dev/app", ""},
 		{"qwen-" + sid, "", ""},
 		{"gemini-" + sid, "/home/dev/app", ""},
-	} {
-		if got := (Reader{}).ResumeCommand(c.id, c.project); got != c.want {
-			t.Errorf("ResumeCommand(%q, %q) = %q, want %q", c.id, c.project, got, c.want)
-		}
-	}
+	})
 }
 
 // TestFixturesAreClaimed: every fixture is claimed where it lies.
 func TestFixturesAreClaimed(t *testing.T) {
 	for _, name := range []string{"basic.jsonl", "windows.jsonl", "subagent_explore.jsonl", "forked.jsonl", "sidechain.jsonl"} {
-		data, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := (Reader{}).Sniff(fixturePath(name), data); err != nil {
+		if err := (Reader{}).Sniff(fixturePath(name), harnesstest.ReadFixture(t, name)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
