@@ -419,8 +419,9 @@ func (s *Store) holds(identity string) bool {
 }
 
 // Preload reads the embedder's vectors and builds every project's
-// collections, then reads every turn's facts (turnFacts), so that the
-// recalls of a long-running process find them loaded; a recall that
+// collections, then reads every turn's facts (turnFacts) and the keyword
+// index's vocabulary (PreloadVocabulary), so that the recalls of a
+// long-running process find them loaded; a recall that
 // arrives meanwhile waits for the same load of the vectors. A store with
 // no vectors of the embedder has no vectors to load.
 func (s *Store) Preload(ctx context.Context, identity string) error {
@@ -431,7 +432,10 @@ func (s *Store) Preload(ctx context.Context, identity string) error {
 	if err != nil {
 		return err
 	}
-	return s.preloadFacts(ctx, ids, func() {}, func() {}, func() bool { return true })
+	if err := s.preloadFacts(ctx, ids, func() {}, func() {}, func() bool { return true }); err != nil {
+		return err
+	}
+	return s.PreloadVocabulary(ctx)
 }
 
 // preloadVectors is the first half of Preload: the vectors and the
@@ -464,6 +468,7 @@ func (s *Store) Invalidate() {
 	s.warm = map[collectionKey][]*collection{}
 	s.sets = nil
 	s.turns = nil
+	s.vocab = nil
 	s.mu.Unlock()
 }
 

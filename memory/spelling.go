@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -28,7 +29,7 @@ const (
 	minRespell = 5
 	// respellCandidates is how many of the vocabulary's nearest stems are
 	// looked up in a turn for the word as written.
-	respellCandidates = 4
+	respellCandidates = 8
 	// surfaceTurns is how many turns holding a candidate stem are read
 	// for the word as written.
 	surfaceTurns = 16
@@ -74,8 +75,6 @@ func (s *Store) readAsSpelled(ctx context.Context, q query) (query, []Respelling
 	for _, stmt := range []string{
 		`CREATE VIRTUAL TABLE IF NOT EXISTS temp.deja_vocab USING fts5vocab(main, turns_fts, 'row')`,
 		`CREATE VIRTUAL TABLE IF NOT EXISTS temp.deja_vocab_at USING fts5vocab(main, turns_fts, 'instance')`,
-		`CREATE VIRTUAL TABLE IF NOT EXISTS temp.deja_stem USING fts5(w, tokenize="porter unicode61 remove_diacritics 2")`,
-		`CREATE VIRTUAL TABLE IF NOT EXISTS temp.deja_stem_vocab USING fts5vocab(temp, deja_stem, 'row')`,
 	} {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			return q, nil, err
@@ -84,23 +83,18 @@ func (s *Store) readAsSpelled(ctx context.Context, q query) (query, []Respelling
 	read := map[string]string{}
 	var out []Respelling
 	for _, w := range typed {
-		stem, err := stemOf(ctx, conn, w)
+		// The keyword index stems the word as it stemmed the turns, and
+		// stops at the first turn that holds it.
+		var held int
+		err := conn.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM turns_fts WHERE turns_fts MATCH ? LIMIT 1)`, `"`+w+`"`).Scan(&held)
 		if err != nil {
 			return q, nil, err
 		}
-		if stem == "" {
-			continue
-		}
-		var n int
-		err = conn.QueryRowContext(ctx, `SELECT coalesce(max(doc), 0) FROM temp.deja_vocab WHERE term = ?`, stem).Scan(&n)
-		if err != nil {
-			return q, nil, err
-		}
-		if n > 0 {
+		if held > 0 {
 			continue
 		}
 		typed := typedAs(q.text, w)
-		surface, err := nearestWord(ctx, conn, typed, stem)
+		surface, err := s.nearestWord(ctx, conn, typed)
 		if err != nil {
 			return q, nil, err
 		}
@@ -189,63 +183,41 @@ func typedAs(text, w string) string {
 	return w
 }
 
-// stemOf is the term the keyword index holds for w: its tokenizer's
-// stem, read back from a temporary one-row index.
-func stemOf(ctx context.Context, conn *sql.Conn, w string) (string, error) {
-	if _, err := conn.ExecContext(ctx, `DELETE FROM temp.deja_stem`); err != nil {
-		return "", err
-	}
-	if _, err := conn.ExecContext(ctx, `INSERT INTO temp.deja_stem(w) VALUES (?)`, w); err != nil {
-		return "", err
-	}
-	var stem string
-	err := conn.QueryRowContext(ctx, `SELECT term FROM temp.deja_stem_vocab LIMIT 1`).Scan(&stem)
-	if err == sql.ErrNoRows {
-		return "", nil
-	}
-	return stem, err
-}
-
 // nearestWord is the word as some turn writes it that is nearest to the
-// typed word within maxEdits, or "" when there is none. Stems in the vocabulary
-// that start with the stem's first letter and are near it are the
-// candidates; for the nearest few, a turn that holds the stem gives the
-// word as written, which is what the distance is measured on (a stem is
-// shorter than its word: "castl" is one edit from "cast", "castle" two).
-func nearestWord(ctx context.Context, conn *sql.Conn, typed, stem string) (string, error) {
+// typed word within maxEdits, or "" when there is none. The keyword
+// index holds stems, and a stem is most often its word's start ("rank"
+// for ranked, "queri" for query): its terms near a start of the typed
+// word are the candidates (stemStarts, prefixDistance). For the nearest
+// few, turns that hold the term give the word as written, which is what
+// the distance is measured on ("cast" is near the start of "castle", but
+// no word a turn writes with it is within one edit of "castle").
+func (s *Store) nearestWord(ctx context.Context, conn *sql.Conn, typed string) (string, error) {
 	w := strings.ToLower(typed)
-	first, size := utf8.DecodeRuneInString(stem)
-	if first == utf8.RuneError && size <= 1 {
-		return "", nil
-	}
 	limit := maxEdits(w) + 1
-	rows, err := conn.QueryContext(ctx, `SELECT term, doc FROM temp.deja_vocab WHERE term >= ? AND term < ?`,
-		string(first), string(first+1))
-	if err != nil {
-		return "", err
-	}
 	type candidate struct {
 		term      string
 		dist, doc int
 	}
 	var cands []candidate
-	n := utf8.RuneCountInString(stem)
-	for rows.Next() {
-		var c candidate
-		if err := rows.Scan(&c.term, &c.doc); err != nil {
-			rows.Close()
+	seen := map[string]bool{}
+	n := utf8.RuneCountInString(w)
+	for _, p := range stemStarts(w) {
+		terms, err := s.termsUnder(ctx, conn, p)
+		if err != nil {
 			return "", err
 		}
-		if d := utf8.RuneCountInString(c.term) - n; d > limit || -d > limit {
-			continue
+		for _, t := range terms {
+			c := candidate{term: t.term, doc: t.doc}
+			// A stem may be shorter than its word by a suffix, up to
+			// three letters more than the edits allowed.
+			if d := utf8.RuneCountInString(c.term) - n; d > limit || -d > limit+3 || seen[c.term] {
+				continue
+			}
+			seen[c.term] = true
+			if c.dist = prefixDistance(c.term, w, limit); c.dist <= limit {
+				cands = append(cands, c)
+			}
 		}
-		if c.dist = editDistance(stem, c.term, limit); c.dist <= limit {
-			cands = append(cands, c)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return "", err
 	}
 	sort.Slice(cands, func(i, j int) bool {
 		if cands[i].dist != cands[j].dist {
@@ -270,6 +242,98 @@ func nearestWord(ctx context.Context, conn *sql.Conn, typed, stem string) (strin
 		}
 	}
 	return best, nil
+}
+
+// vocabTerm is a term of the keyword index and how many turns hold it.
+type vocabTerm struct {
+	term string
+	doc  int
+}
+
+// termsUnder are the keyword index's terms that start with prefix, from
+// the vocabulary a long-running process keeps (PreloadVocabulary), else
+// read from the index: fts5vocab counts each term's turns as it lists
+// it, which is what a read costs.
+func (s *Store) termsUnder(ctx context.Context, conn *sql.Conn, prefix string) ([]vocabTerm, error) {
+	s.mu.Lock()
+	vocab := s.vocab
+	s.mu.Unlock()
+	if vocab != nil {
+		lo, _ := slices.BinarySearchFunc(vocab, prefix, func(t vocabTerm, p string) int { return strings.Compare(t.term, p) })
+		hi, _ := slices.BinarySearchFunc(vocab, prefixEnd(prefix), func(t vocabTerm, p string) int { return strings.Compare(t.term, p) })
+		return vocab[lo:hi], nil
+	}
+	return readTerms(ctx, conn, `SELECT term, doc FROM temp.deja_vocab WHERE term >= ? AND term < ?`, prefix, prefixEnd(prefix))
+}
+
+func readTerms(ctx context.Context, conn *sql.Conn, query string, args ...any) ([]vocabTerm, error) {
+	rows, err := conn.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []vocabTerm
+	for rows.Next() {
+		var t vocabTerm
+		if err := rows.Scan(&t.term, &t.doc); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// PreloadVocabulary reads the keyword index's whole vocabulary into
+// memory, where respelling a query's word then finds its candidates
+// without reading the index (about half a second at 100,000 turns, once,
+// for a long-running process; a one-shot recall reads only the terms it
+// needs). It is dropped with the other caches when the store changes
+// (Invalidate).
+func (s *Store) PreloadVocabulary(ctx context.Context) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.deja_vocab USING fts5vocab(main, turns_fts, 'row')`); err != nil {
+		return err
+	}
+	terms, err := readTerms(ctx, conn, `SELECT term, doc FROM temp.deja_vocab`)
+	if err != nil {
+		return err
+	}
+	// fts5vocab lists terms in order; sorted here all the same, since
+	// termsUnder searches them.
+	slices.SortFunc(terms, func(a, b vocabTerm) int { return strings.Compare(a.term, b.term) })
+	s.mu.Lock()
+	s.vocab = terms
+	s.mu.Unlock()
+	return nil
+}
+
+// stemStarts are the two-letter starts of the vocabulary's terms a
+// misspelled word w is looked for under: its own first two letters (a
+// slip after them), and its first and third (the second and third
+// swapped, or the second one too many: "rnaked" for "ranked"). Reading
+// the whole letter's terms cost 42 ms at 100,000 turns, each of these
+// a tenth of that; a slip in the first two letters is not found.
+func stemStarts(w string) []string {
+	r := []rune(w)
+	if len(r) < 3 {
+		return nil
+	}
+	out := []string{string(r[:2])}
+	if r[2] != r[1] {
+		out = append(out, string([]rune{r[0], r[2]}))
+	}
+	return out
+}
+
+// prefixEnd is the least string above every string that starts with p.
+func prefixEnd(p string) string {
+	r := []rune(p)
+	r[len(r)-1]++
+	return string(r)
 }
 
 // writtenAs reads a few turns that hold term and returns their word
@@ -313,6 +377,18 @@ func writtenAs(ctx context.Context, conn *sql.Conn, term, typed string) (string,
 		}
 	}
 	return best, bestDist, rows.Err()
+}
+
+// prefixDistance is the least editDistance between term and a start of
+// w no more than limit runes longer or shorter than term, or limit+1.
+func prefixDistance(term, w string, limit int) int {
+	rw := []rune(w)
+	n := utf8.RuneCountInString(term)
+	best := limit + 1
+	for j := max(0, n-limit); j <= min(len(rw), n+limit); j++ {
+		best = min(best, editDistance(term, string(rw[:j]), limit))
+	}
+	return best
 }
 
 // caseDiffers counts the places, among the first runes of both, where

@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -93,5 +94,48 @@ func TestEditDistanceCountsASwapAsOneEdit(t *testing.T) {
 		if got := editDistance(c.a, c.b, c.limit); got != c.want {
 			t.Errorf("editDistance(%q, %q, %d) = %d, want %d", c.a, c.b, c.limit, got, c.want)
 		}
+	}
+}
+
+// TestRespellingFromTheLoadedVocabulary: a long-running process's loaded
+// vocabulary gives the same readings as the index read per query, and
+// a change to the store drops it.
+func TestRespellingFromTheLoadedVocabulary(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	path := writeHistory(t, dir, ".aider.chat.history.md", []byte(spellingHistory))
+	if _, err := s.Index(ctx, IndexOptions{Paths: []string{path}, Embedder: newWordsEmbedder()}); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"gunicron workers timeout", "loadVocabContnt", "src/vocabContnt.ts", "horizontal sidebar columns", "src/paymentWebhook.ts"}
+	read := func() [][]Respelling {
+		var out [][]Respelling
+		for _, q := range queries {
+			r, err := s.Recall(ctx, RecallOptions{Query: q, Mode: Keyword})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, r.Respelled)
+		}
+		return out
+	}
+	fromIndex := read()
+	if err := s.PreloadVocabulary(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.vocab) == 0 {
+		t.Fatal("no vocabulary loaded")
+	}
+	if fromMemory := read(); !reflect.DeepEqual(fromMemory, fromIndex) {
+		t.Errorf("from the loaded vocabulary %v, from the index %v", fromMemory, fromIndex)
+	}
+	s.Invalidate()
+	if s.vocab != nil {
+		t.Error("the vocabulary outlived a change to the store")
 	}
 }

@@ -57,6 +57,9 @@ type Store struct {
 	pathKey   []byte
 	pathMarks map[string]string
 	rowPaths  map[string]string
+	// vocab is the keyword index's vocabulary, sorted, when a
+	// long-running process loaded it (PreloadVocabulary); under mu.
+	vocab []vocabTerm
 }
 
 // Open opens the store in dir, creating the directory and the database when

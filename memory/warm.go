@@ -168,7 +168,7 @@ func (w *Warm) Recall(ctx context.Context, opts RecallOptions) (*Recall, error) 
 }
 
 // Preload has the embedder's vectors and collections, then every turn's
-// ranking facts, loaded (Store.Preload), unless they are, and returns once
+// ranking facts and the vocabulary, loaded (Store.Preload), unless they are, and returns once
 // they are, or with what failed.
 func (w *Warm) Preload(ctx context.Context, identity string) error {
 	if _, err := w.Refresh(ctx); err != nil {
@@ -245,6 +245,16 @@ func (w *Warm) loadBehind(identity string) *behindLoad {
 			w.loading.RLock()
 		}
 		l.err = w.Store.preloadFacts(w.behind, ids, lock, w.loading.RUnlock, func() bool { return w.gen.Load() == gen })
+		if l.err == nil {
+			// The vocabulary last: it serves only queries with a word no
+			// turn holds. Read under loading, so a change to the store
+			// drops it after, never before, it is set.
+			lock()
+			if w.gen.Load() == gen {
+				l.err = w.Store.PreloadVocabulary(w.behind)
+			}
+			w.loading.RUnlock()
+		}
 	}()
 	return l
 }
