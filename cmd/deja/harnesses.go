@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +30,51 @@ import (
 // their own first line first, aider, which reads any text, last.
 func knownHarnesses() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{}, pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+}
+
+// harnessTitles name each harness as its users know it, in help texts;
+// TestHelpNamesEveryHarness holds every known harness to one.
+var harnessTitles = map[string]string{
+	"aider":    "aider",
+	"claude":   "Claude Code",
+	"cline":    "Cline (with Roo Code and Kilo Code)",
+	"codex":    "Codex",
+	"copilot":  "GitHub Copilot CLI",
+	"cursor":   "Cursor",
+	"gemini":   "Gemini CLI",
+	"opencode": "OpenCode",
+	"pi":       "pi (with OpenClaw and omp)",
+	"qwen":     "Qwen Code",
+}
+
+// harnessBlock lists every known harness by title, in the order of the
+// configuration's names, wrapped at 78 columns under indent, for the help
+// texts that say what deja reads (the HARNESSES line of each).
+func harnessBlock(indent string) string {
+	var b strings.Builder
+	line := indent
+	for i, name := range config.HarnessNames {
+		item := cmp.Or(harnessTitles[name], name)
+		if i < len(config.HarnessNames)-1 {
+			item += ","
+		}
+		if line != indent && len(line)+1+len(item) > 78 {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += item
+	}
+	b.WriteString(line)
+	return b.String()
+}
+
+// withHarnesses is a help text with its HARNESSES line (two spaces
+// then the word) replaced by the list of every harness.
+func withHarnesses(text string) string {
+	return strings.Replace(text, "\n  HARNESSES\n", "\n"+harnessBlock("  ")+"\n", 1)
 }
 
 // enabledHarnesses are the known harnesses the configuration leaves on.

@@ -20,12 +20,16 @@ import (
 	"github.com/deja-dev/deja/team"
 )
 
-const indexLong = `Index histories (aider, Claude Code, Codex, Gemini CLI, OpenCode, Cline,
-Qwen Code) into deja's store, so 'deja recall' finds their turns. With no PATH, deja indexes the histories 'deja
-sources' finds and every history it indexed before; a PATH is a history file,
-or a directory searched for .aider.chat.history.md files in it and two levels
-below it, and for Claude Code, Codex, Gemini CLI and Qwen Code transcripts in it and four
-levels below it, so ~/.codex/sessions/YYYY/MM/DD is reached (hidden
+const indexLong = `Index the histories of
+
+  HARNESSES
+
+into deja's store, so 'deja recall' finds their turns. With no PATH, deja
+indexes the histories 'deja sources' finds and every history it indexed
+before; a PATH is a history file or store, or a directory searched for
+.aider.chat.history.md files in it and two levels below it, and for the JSONL
+transcripts in it and four levels below it that a harness claims, so
+~/.codex/sessions/YYYY/MM/DD is reached (hidden
 directories, node_modules and vendor are skipped; symlinks are followed, and a
 history reached twice is indexed once). Each file goes to the harness that
 claims it.
@@ -66,7 +70,7 @@ func newIndexCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "index [PATH...]",
 		Short: "Index histories so recall can find their turns",
-		Long:  indexLong,
+		Long:  withHarnesses(indexLong),
 		Example: `  deja index
   deja index ~/src/shop
   DEJA_DATA_DIR=$(mktemp -d) deja index testdata/sample`,

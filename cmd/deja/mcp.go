@@ -26,6 +26,10 @@ starts 'deja mcp' itself and gets three tools:
   show      a session, or one turn of it, as Markdown
   sessions  recent sessions, optionally of one project
 
+It answers from the histories of every agent deja reads:
+
+  HARNESSES
+
 The store is opened once; an index run by another process is seen by the
 next recall. Messages about the embedder go to stderr.
 
@@ -35,7 +39,7 @@ func newMcpCmd(io *IO) *cobra.Command {
 	return &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve deja's memory to an agent over MCP (stdio)",
-		Long:  mcpLong,
+		Long:  withHarnesses(mcpLong),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMCP(cmd, io)

@@ -28,13 +28,16 @@ func newParseCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "parse [FILE...]",
 		Short: "Show exactly what deja reads from histories",
-		Long: `Parse histories (aider, Claude Code, Codex, Gemini CLI, OpenCode, Cline,
-Qwen Code) and show what deja reads from
-them: the sessions, their start times and IDs, and each session's messages
-and file and command records. With no FILE, the histories 'deja sources'
-finds are parsed. Each file goes to the harness that claims it.
+		Long: withHarnesses(`Parse the histories of
 
-Nothing is written; use it to check a history before indexing it.`,
+  HARNESSES
+
+and show what deja reads from them: the sessions, their start times and
+IDs, and each session's messages and file and command records. With no
+FILE, the histories 'deja sources' finds are parsed. Each file goes to the
+harness that claims it.
+
+Nothing is written; use it to check a history before indexing it.`),
 		Example: `  deja parse .aider.chat.history.md
   deja parse --json ~/src/app/.aider.chat.history.md | jq '.files[0].sessions[0]'`,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -18,18 +18,22 @@ import (
 
 const resumeLong = `Say how to carry on an indexed session's work.
 
+deja reads the histories of
+
+  HARNESSES
+
 For a Claude Code or Codex session deja prints the agent's own command that
 reopens it ('claude --resume ID', 'codex resume ID', run in the session's
 project); a subagent's session is not reopened on its own, so deja names the
-session that ran it. A GitHub Copilot CLI session prints
-'copilot --resume ID'. A session of Cline's CLI prints 'cline --id ID'; a
+session that ran it. A Gemini CLI session prints 'gemini --resume ID' and an
+OpenCode one 'opencode --session ID', each in the session's project. A
+GitHub Copilot CLI session prints 'copilot --resume ID'. A session of Cline's CLI prints 'cline --id ID'; a
 task of the Cline, Roo Code or Kilo Code editor extension reopens only from
 the extension's task history, so deja refuses it and says so. A pi session
 prints 'pi --session ID' and an omp one 'omp --resume ID' (in the project);
 an OpenClaw session prints 'openclaw tui --session KEY' for the session key
 its sessions.json gives it now, and none once that key holds another session.
 A Qwen Code session prints 'qwen --resume ID', run in the session's project.
-the extension's task history, so deja refuses it and says so.
 A cursor-agent CLI chat prints 'cursor-agent --resume ID'; a Cursor IDE
 conversation reopens only from Cursor's chat panel, and no command reopens
 an agent transcript, so deja refuses both and says so.
@@ -58,7 +62,7 @@ func newResumeCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "resume SESSION",
 		Short:   "Print the command that reopens a session, or say why there is none",
-		Long:    resumeLong,
+		Long:    withHarnesses(resumeLong),
 		Example: "  deja resume aider-0123456789ab-20260717T090000\n  deja resume --json claude-11111111 | jq -r .command",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

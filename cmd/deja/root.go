@@ -7,14 +7,17 @@ import (
 )
 
 const rootLong = `deja turns the chat histories your coding agents leave on disk into memory
-you can search by meaning. It reads aider's .aider.chat.history.md files,
-splits them into sessions and turns, and indexes them locally: recall finds
+you can search by meaning. It reads the histories of these agents:
+
+  HARNESSES
+
+It splits them into sessions and turns and indexes them locally: recall finds
 a past turn from a paraphrase, and exact file paths, commands and
 identifiers through a keyword index. Everything runs offline; when Ollama is
 running deja embeds with it, otherwise with its built-in embedder.
 
 Start here:
-  deja sources              where deja looks for aider histories, and why
+  deja sources              where deja looks for each agent's histories, and why
   deja index                index every history deja finds (again: only what is new)
   deja recall "that tenant bug"
                             the past turns that match, best first
@@ -49,7 +52,7 @@ func newRootCmd(io *IO) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "deja",
 		Short:         "Search your coding agents' past conversations by meaning",
-		Long:          rootLong,
+		Long:          withHarnesses(rootLong),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       versionString(),

@@ -17,7 +17,11 @@ import (
 )
 
 const sourcesLong = `List the histories deja finds, with each file's size and the places that
-led to it. For aider:
+led to it. deja reads the histories of
+
+  HARNESSES
+
+For aider:
 
   home                     ~/.aider.chat.history.md, written when aider runs in
                            your home directory
@@ -32,7 +36,9 @@ led to it. For aider:
 
 Claude Code transcripts are found under ~/.claude/projects
 ($CLAUDE_CONFIG_DIR/projects when set), Codex rollouts under ~/.codex/sessions
-and ~/.codex/archived_sessions ($CODEX_HOME when set); their reasons start
+and ~/.codex/archived_sessions ($CODEX_HOME when set), and each other
+harness's histories where its agent writes them, on Linux, macOS and Windows
+(the README's "How deja reads" sections list them); their reasons start
 with the harness's name. Each harness's places are replaced by <name>.dirs in
 the config (DEJA_<NAME>_DIRS), and a harness is switched off with
 <name>.enabled = false.
@@ -53,7 +59,7 @@ func newSourcesCmd(io *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sources",
 		Short: "List the histories deja finds and why",
-		Long:  sourcesLong,
+		Long:  withHarnesses(sourcesLong),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := loadConfig(cmd, nil)
