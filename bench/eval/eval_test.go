@@ -121,7 +121,7 @@ func TestEvalPromises(t *testing.T) {
 }
 
 // TestHarnessEvalPromises holds the queries written from the Claude Code,
-// Codex, Copilot CLI, Qwen Code and Cursor corpora (harness.json) to the
+// Codex, Copilot CLI, Qwen Code, Cursor and pi corpora (harness.json) to the
 // figures the README states: every exact lookup in hybrid's top 5 (and at
 // least the stated number first), every missing literal empty in every
 // mode, and hybrid's
@@ -144,13 +144,15 @@ func TestHarnessEvalPromises(t *testing.T) {
 	// 5/6 empty; copilot exact hit@1 6/8, paraphrase hit@5 7/8, negatives
 	// 6/6 empty; qwen exact hit@1 8/9, paraphrase hit@5 9/10, negatives
 	// 6/6 empty; cursor exact hit@1 9/9, paraphrase hit@5 8/10, negatives
-	// 6/6 empty.
+	// 6/6 empty; pi (with the OpenClaw session) exact hit@1 9/9,
+	// paraphrase hit@5 4/10, negatives 6/6 empty.
 	want := map[string]struct{ exact1, para5, negEmpty int }{
 		"claude-code": {8, 7, 5},
 		"codex":       {8, 3, 5},
 		"copilot-cli": {6, 7, 6},
 		"qwen-code":   {8, 9, 6},
 		"cursor":      {9, 8, 6},
+		"pi":          {9, 4, 6},
 	}
 	ctx := context.Background()
 	var typos Score

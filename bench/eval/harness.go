@@ -34,15 +34,19 @@ var harnessCorpora = []struct{ Name, Dir string }{
 	{"copilot", "copilot-cli"},
 	{"qwen", "qwen-code"},
 	{"cursor", "cursor"},
+	{"pi", "pi"},
 }
 
-// harnessGlobs are each corpus's transcripts.
+// harnessGlobs are each corpus's transcripts, relative to its directory.
+// The pi store also holds the one OpenClaw transcript, which the same
+// reader reads: a single turn, too few for a row of its own.
 var harnessGlobs = map[string][]string{
 	"claude-code": {"*.jsonl"},
 	"codex":       {"*.jsonl", "*.json"},
 	"copilot-cli": {"*events.jsonl"},
 	"qwen-code":   {"*.jsonl"},
 	"cursor":      {"*state.vscdb.derived.db"},
+	"pi":          {"*.jsonl", "../openclaw/*.jsonl"},
 }
 
 // harnessStage names, per corpus, the file name its reader knows its
