@@ -32,13 +32,14 @@ const (
 	respellCandidates = 8
 	// surfaceTurns is how many turns holding a candidate stem are read
 	// for the word as written.
-	surfaceTurns = 16
+	surfaceTurns = 8
 )
 
 // maxEdits is how far a typed word may be from the word read for it: one
-// edit up to seven letters, two from eight.
+// edit up to nine letters, two from ten ("writeups" is two edits from
+// "writes", and is no misspelling).
 func maxEdits(word string) int {
-	if utf8.RuneCountInString(word) >= 8 {
+	if utf8.RuneCountInString(word) >= 10 {
 		return 2
 	}
 	return 1
@@ -64,6 +65,12 @@ func (s *Store) readAsSpelled(ctx context.Context, q query) (query, []Respelling
 	typed := q.respellable()
 	if len(typed) == 0 {
 		return q, nil, nil
+	}
+	exactWords := map[string]bool{}
+	for _, e := range q.exact {
+		for _, w := range words(e) {
+			exactWords[w] = true
+		}
 	}
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
@@ -94,7 +101,7 @@ func (s *Store) readAsSpelled(ctx context.Context, q query) (query, []Respelling
 			continue
 		}
 		typed := typedAs(q.text, w)
-		surface, err := s.nearestWord(ctx, conn, typed)
+		surface, err := s.nearestWord(ctx, conn, typed, exactWords[w])
 		if err != nil {
 			return q, nil, err
 		}
@@ -184,14 +191,16 @@ func typedAs(text, w string) string {
 }
 
 // nearestWord is the word as some turn writes it that is nearest to the
-// typed word within maxEdits, or "" when there is none. The keyword
+// typed word within maxEdits, or "" when there is none; records says the
+// word is part of a path or an identifier, most likely written in a
+// turn's file and command records. The keyword
 // index holds stems, and a stem is most often its word's start ("rank"
 // for ranked, "queri" for query): its terms near a start of the typed
 // word are the candidates (stemStarts, prefixDistance). For the nearest
 // few, turns that hold the term give the word as written, which is what
 // the distance is measured on ("cast" is near the start of "castle", but
 // no word a turn writes with it is within one edit of "castle").
-func (s *Store) nearestWord(ctx context.Context, conn *sql.Conn, typed string) (string, error) {
+func (s *Store) nearestWord(ctx context.Context, conn *sql.Conn, typed string, records bool) (string, error) {
 	w := strings.ToLower(typed)
 	limit := maxEdits(w) + 1
 	type candidate struct {
@@ -208,13 +217,14 @@ func (s *Store) nearestWord(ctx context.Context, conn *sql.Conn, typed string) (
 		}
 		for _, t := range terms {
 			c := candidate{term: t.term, doc: t.doc}
-			// A stem may be shorter than its word by a suffix, up to
-			// three letters more than the edits allowed.
-			if d := utf8.RuneCountInString(c.term) - n; d > limit || -d > limit+3 || seen[c.term] {
+			// A stem may be shorter than its word by a suffix of up to
+			// four letters ("set" for settings), or by the edits allowed.
+			m := utf8.RuneCountInString(c.term)
+			if m < 3 || m-n > limit || n-m > limit+4 || seen[c.term] {
 				continue
 			}
 			seen[c.term] = true
-			if c.dist = prefixDistance(c.term, w, limit); c.dist <= limit {
+			if c.dist = prefixDistance(c.term, w, limit-1); c.dist < limit {
 				cands = append(cands, c)
 			}
 		}
@@ -222,6 +232,10 @@ func (s *Store) nearestWord(ctx context.Context, conn *sql.Conn, typed string) (
 	sort.Slice(cands, func(i, j int) bool {
 		if cands[i].dist != cands[j].dist {
 			return cands[i].dist < cands[j].dist
+		}
+		// Of stems as near, the longer says more of the word.
+		if li, lj := len(cands[i].term), len(cands[j].term); li != lj {
+			return li > lj
 		}
 		if cands[i].doc != cands[j].doc {
 			return cands[i].doc > cands[j].doc
@@ -233,12 +247,16 @@ func (s *Store) nearestWord(ctx context.Context, conn *sql.Conn, typed string) (
 	}
 	best, bestDist := "", maxEdits(w)+1
 	for _, c := range cands {
-		surface, d, err := writtenAs(ctx, conn, c.term, typed)
+		surface, d, err := writtenAs(ctx, conn, c.term, typed, records)
 		if err != nil {
 			return "", err
 		}
 		if surface != "" && d < bestDist {
 			best, bestDist = surface, d
+		}
+		// One edit is as near as a word no turn holds can be.
+		if bestDist == 1 {
+			break
 		}
 	}
 	return best, nil
@@ -341,12 +359,26 @@ func prefixEnd(p string) string {
 // stands for several words: "rank" for rank, ranks and ranked). Of words
 // as near, the one whose capitals stand where the typed word's do wins
 // ("mixpanel" for "mixpanle", not "MIXPANEL").
-func writtenAs(ctx context.Context, conn *sql.Conn, term, typed string) (string, int, error) {
+func writtenAs(ctx context.Context, conn *sql.Conn, term, typed string, records bool) (string, int, error) {
+	if records {
+		// A path's or an identifier's word: the turns whose records hold
+		// the term first, where a common stem ("set" for settings) has
+		// too many turns of prose to find it in the first few.
+		best, d, err := writtenIn(ctx, conn, term, typed, `col IN ('files', 'commands') AND `)
+		if err != nil || best != "" {
+			return best, d, err
+		}
+	}
+	return writtenIn(ctx, conn, term, typed, "")
+}
+
+// writtenIn is writtenAs over the turns that hold term where also holds.
+func writtenIn(ctx context.Context, conn *sql.Conn, term, typed, also string) (string, int, error) {
 	w := strings.ToLower(typed)
 	// The instance table finds the turns by the stem itself: a MATCH
 	// would stem it again ("checkoutservic" to "checkoutserv").
 	rows, err := conn.QueryContext(ctx, `SELECT t.user, t.assistant, t.files, t.commands FROM turns t
-		WHERE t.id IN (SELECT DISTINCT doc FROM temp.deja_vocab_at WHERE term = ? LIMIT ?)`, term, surfaceTurns)
+		WHERE t.id IN (SELECT DISTINCT doc FROM temp.deja_vocab_at WHERE `+also+`term = ? LIMIT ?)`, term, surfaceTurns)
 	if err != nil {
 		return "", 0, err
 	}
@@ -380,13 +412,19 @@ func writtenAs(ctx context.Context, conn *sql.Conn, term, typed string) (string,
 }
 
 // prefixDistance is the least editDistance between term and a start of
-// w no more than limit runes longer or shorter than term, or limit+1.
+// w no more than limit runes longer or shorter than term, or limit+1. A
+// start ending in y is also read with i, as the stemmer writes it
+// ("queri" for query).
 func prefixDistance(term, w string, limit int) int {
 	rw := []rune(w)
 	n := utf8.RuneCountInString(term)
 	best := limit + 1
 	for j := max(0, n-limit); j <= min(len(rw), n+limit); j++ {
-		best = min(best, editDistance(term, string(rw[:j]), limit))
+		start := string(rw[:j])
+		best = min(best, editDistance(term, start, limit))
+		if strings.HasSuffix(start, "y") {
+			best = min(best, editDistance(term, strings.TrimSuffix(start, "y")+"i", limit))
+		}
 	}
 	return best
 }
