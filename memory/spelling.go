@@ -29,10 +29,10 @@ const (
 	minRespell = 5
 	// respellCandidates is how many of the vocabulary's nearest stems are
 	// looked up in a turn for the word as written.
-	respellCandidates = 8
+	respellCandidates = 3
 	// surfaceTurns is how many turns holding a candidate stem are read
 	// for the word as written.
-	surfaceTurns = 8
+	surfaceTurns = 6
 )
 
 // maxEdits is how far a typed word may be from the word read for it: one
@@ -72,33 +72,33 @@ func (s *Store) readAsSpelled(ctx context.Context, q query) (query, []Respelling
 			exactWords[w] = true
 		}
 	}
-	conn, err := s.db.Conn(ctx)
-	if err != nil {
-		return q, nil, err
-	}
-	defer conn.Close()
-	// The vocabulary is read through fts5vocab tables in the connection's
-	// temporary schema: the store's file is never written.
-	for _, stmt := range []string{
-		`CREATE VIRTUAL TABLE IF NOT EXISTS temp.deja_vocab USING fts5vocab(main, turns_fts, 'row')`,
-		`CREATE VIRTUAL TABLE IF NOT EXISTS temp.deja_vocab_at USING fts5vocab(main, turns_fts, 'instance')`,
-	} {
-		if _, err := conn.ExecContext(ctx, stmt); err != nil {
-			return q, nil, err
+	// A connection of its own is taken only for a word no turn holds: the
+	// vocabulary is read through fts5vocab tables in a connection's
+	// temporary schema (the store's file is never written), and holding
+	// one more connection on every recall made the pool open new ones.
+	var conn *sql.Conn
+	defer func() {
+		if conn != nil {
+			conn.Close()
 		}
-	}
+	}()
 	read := map[string]string{}
 	var out []Respelling
 	for _, w := range typed {
 		// The keyword index stems the word as it stemmed the turns, and
 		// stops at the first turn that holds it.
 		var held int
-		err := conn.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM turns_fts WHERE turns_fts MATCH ? LIMIT 1)`, `"`+w+`"`).Scan(&held)
+		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM turns_fts WHERE turns_fts MATCH ? LIMIT 1)`, `"`+w+`"`).Scan(&held)
 		if err != nil {
 			return q, nil, err
 		}
 		if held > 0 {
 			continue
+		}
+		if conn == nil {
+			if conn, err = s.vocabConn(ctx); err != nil {
+				return q, nil, err
+			}
 		}
 		typed := typedAs(q.text, w)
 		surface, err := s.nearestWord(ctx, conn, typed, exactWords[w])
@@ -114,6 +114,25 @@ func (s *Store) readAsSpelled(ctx context.Context, q query) (query, []Respelling
 		return q, nil, nil
 	}
 	return q.respelled(read), out, nil
+}
+
+// vocabConn is a connection with the keyword index's vocabulary tables
+// in its temporary schema.
+func (s *Store) vocabConn(ctx context.Context) (*sql.Conn, error) {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, stmt := range []string{
+		`CREATE VIRTUAL TABLE IF NOT EXISTS temp.deja_vocab USING fts5vocab(main, turns_fts, 'row')`,
+		`CREATE VIRTUAL TABLE IF NOT EXISTS temp.deja_vocab_at USING fts5vocab(main, turns_fts, 'instance')`,
+	} {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			conn.Close()
+			return nil, err
+		}
+	}
+	return conn, nil
 }
 
 // respellable are the distinct lower-case words of the query long enough
