@@ -93,6 +93,15 @@ type Resumer interface {
 	ResumeCommand(id, project string) string
 }
 
+// ResumeRefuser is a Resumer that says, for a session it has no command
+// for, why not and how the agent itself reopens it, in a sentence for a
+// person ("a Cursor IDE conversation reopens only from Cursor's chat
+// history").
+type ResumeRefuser interface {
+	Resumer
+	ResumeRefusal(id, project string) string
+}
+
 // ParseOptions tune a Parse or Read.
 type ParseOptions struct {
 	// Path is the history's absolute path, symlinks resolved. Readers use

@@ -101,3 +101,27 @@ func TestRecallAnswerIsBoundedInBytes(t *testing.T) {
 		t.Errorf("text does not say results were cut: %.200s", txt[len(txt)-200:])
 	}
 }
+
+// TestSessionsListWholeForThePersonBoundedForAnAgent: 'deja sessions
+// --json --limit 0' lists every session however many there are, while
+// the sessions tool and HTTP answer stay within MaxAnswerBytes and count
+// the rest in "more".
+func TestSessionsListWholeForThePersonBoundedForAnAgent(t *testing.T) {
+	l := &memory.SessionList{Total: 5000}
+	for i := range 5000 {
+		l.Sessions = append(l.Sessions, memory.SessionInfo{ID: fmt.Sprintf("aider-%012d-20260101T000000", i),
+			History: "/home/u/src/app/.aider.chat.history.md", Project: "/home/u/src/app", First: strings.Repeat("why does the tenant query leak ", 4)})
+	}
+	whole := NewSessionsOutput(l, false)
+	if len(whole.Sessions) != 5000 || whole.More != 0 {
+		t.Errorf("whole: %d sessions, %d more; want all 5000", len(whole.Sessions), whole.More)
+	}
+	bounded := BoundedSessionsOutput(l, false)
+	data, err := json.Marshal(bounded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bounded.Sessions) == 5000 || len(bounded.Sessions)+bounded.More != 5000 || len(data) > MaxAnswerBytes+64<<10 {
+		t.Errorf("bounded: %d sessions, %d more, %d bytes; want a cut within about %d bytes, the rest counted", len(bounded.Sessions), bounded.More, len(data), MaxAnswerBytes)
+	}
+}

@@ -62,14 +62,28 @@ type SessionsOutput struct {
 }
 
 // NewSessionsOutput lays out a page of sessions as 'deja sessions --json'
-// prints it.
+// prints it: every session of the page, where a person asked for them
+// all (--limit 0) and a script reads them as a stream. An answer to an
+// agent or over HTTP is bounded (BoundedSessionsOutput).
 func NewSessionsOutput(l *memory.SessionList, all bool) SessionsOutput {
+	return sessionsOutput(l, all, 0)
+}
+
+// BoundedSessionsOutput is NewSessionsOutput within MaxAnswerBytes: the
+// sessions past the bound are counted in More.
+func BoundedSessionsOutput(l *memory.SessionList, all bool) SessionsOutput {
+	return sessionsOutput(l, all, MaxAnswerBytes)
+}
+
+// sessionsOutput lays out a page of sessions within bound bytes (0: no
+// bound).
+func sessionsOutput(l *memory.SessionList, all bool, bound int) SessionsOutput {
 	out := SessionsOutput{Sessions: []SessionInfo{}, Total: l.Total, More: l.More(), Empty: l.Empty, all: all}
 	size := 0
 	for i, s := range l.Sessions {
 		j := NewSessionInfo(s)
 		// Past the answer's bound, the rest are counted as left out.
-		if size += len(j.ID) + len(j.History) + len(j.Project) + len(j.First) + 256; size > MaxAnswerBytes && i > 0 {
+		if size += len(j.ID) + len(j.History) + len(j.Project) + len(j.First) + 256; bound > 0 && size > bound && i > 0 {
 			out.More += len(l.Sessions) - i
 			break
 		}
@@ -108,7 +122,7 @@ func (m *Memory) Sessions(ctx context.Context, req SessionsRequest) (SessionsOut
 	if err != nil {
 		return out, err
 	}
-	return NewSessionsOutput(l, req.All), nil
+	return BoundedSessionsOutput(l, req.All), nil
 }
 
 // Text renders the list one session a line, says what it left out, and

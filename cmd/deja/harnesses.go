@@ -47,6 +47,15 @@ var harnessTitles = map[string]string{
 	"qwen":     "Qwen Code",
 }
 
+// harnessAliases are the names people give the agents that one harness
+// reads, or the agents' own names for them, and the harness that reads
+// each: --harness names the harness, and a refusal says which.
+var harnessAliases = map[string]string{
+	"claude-code": "claude", "gemini-cli": "gemini", "copilot-cli": "copilot", "github-copilot": "copilot",
+	"qwen-code": "qwen", "cursor-agent": "cursor", "roo": "cline", "roo-code": "cline", "kilo": "cline",
+	"kilo-code": "cline", "openclaw": "pi", "omp": "pi", "oh-my-pi": "pi",
+}
+
 // harnessBlock lists every known harness by title, in the order of the
 // configuration's names, wrapped at 78 columns under indent, for the help
 // texts that say what deja reads (the HARNESSES line of each).
@@ -162,6 +171,9 @@ func addHarnessFlags(cmd *cobra.Command, name *string, subagents *bool) {
 func checkHarness(name string) error {
 	if name == "" || knownHarnesses().Lookup(name) != nil {
 		return nil
+	}
+	if h, ok := harnessAliases[strings.ToLower(name)]; ok {
+		return fmt.Errorf("--harness %q: the harness %s reads %s: use --harness %s", name, h, harnessTitles[h], h)
 	}
 	return fmt.Errorf("--harness %q: deja reads %s", name, strings.Join(knownHarnesses().Names(), ", "))
 }

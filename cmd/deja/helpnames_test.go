@@ -40,3 +40,13 @@ func TestHelpNamesEveryHarness(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryAliasNamesAHarness: each name --harness refuses with a hint
+// points at a harness deja reads, and is not itself one.
+func TestEveryAliasNamesAHarness(t *testing.T) {
+	for alias, h := range harnessAliases {
+		if knownHarnesses().Lookup(h) == nil || knownHarnesses().Lookup(alias) != nil {
+			t.Errorf("alias %q names %q", alias, h)
+		}
+	}
+}

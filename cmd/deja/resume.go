@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -242,7 +243,10 @@ func resumeOther(d *memory.SessionDetail) resumeAnswer {
 		a.Command = r.ResumeCommand(d.ID, d.Project)
 	}
 	if a.Command == "" {
-		a.Refused = fmt.Sprintf("will not resume %s: deja knows no command of %s that reopens it.", d.ID, d.Harness)
+		a.Refused = fmt.Sprintf("will not resume %s: deja knows no command of %s that reopens it.", d.ID, cmp.Or(harnessTitles[d.Harness], d.Harness))
+		if rr, ok := r.(harness.ResumeRefuser); ok {
+			a.Refused = fmt.Sprintf("will not resume %s: %s.", d.ID, rr.ResumeRefusal(d.ID, d.Project))
+		}
 		a.Instead = append(a.Instead, show)
 		return a
 	}

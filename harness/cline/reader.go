@@ -98,3 +98,18 @@ func (Reader) ResumeCommand(id, project string) string {
 	}
 	return cmd
 }
+
+// ResumeRefusal says why a session has no resume command, and how its
+// agent reopens it.
+func (Reader) ResumeRefusal(id, project string) string {
+	sid := strings.TrimPrefix(id, IDPrefix)
+	switch {
+	case strings.Contains(sid, "."):
+		return "a sub-agent's transcript reopens only through the session that ran it"
+	case strings.HasPrefix(sid, rooPrefix):
+		return "a Roo Code task reopens only from the extension's task history in the editor"
+	case strings.HasPrefix(sid, kiloPrefix):
+		return "a Kilo Code task reopens only from the extension's task history in the editor"
+	}
+	return "a task of the Cline extension reopens only from its task history in the editor (the cline CLI opens only its own sessions)"
+}

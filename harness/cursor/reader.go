@@ -121,3 +121,17 @@ func (Reader) ResumeCommand(id, project string) string {
 	}
 	return "cd " + harness.ShellQuote(project) + " && cursor-agent --resume " + rest
 }
+
+// ResumeRefusal says why a session has no resume command, and how Cursor
+// reopens it.
+func (Reader) ResumeRefusal(id, project string) string {
+	switch {
+	case strings.HasPrefix(id, agentPrefix):
+		return "cursor-agent resumes a chat in the folder it ran in, and this chat's folder is not known: run 'cursor-agent ls' there"
+	case strings.HasPrefix(id, transcriptPrefix):
+		return "no command reopens an agent transcript: its conversation reopens from Cursor's chat history"
+	case strings.HasPrefix(id, panelPrefix):
+		return "a tab of Cursor's old chat panel reopens only from that panel in Cursor"
+	}
+	return "a Cursor IDE conversation reopens only from Cursor's chat history (no command line opens one)"
+}

@@ -36,6 +36,14 @@ func (Reader) ResumeCommand(id, project string) string {
 	return ""
 }
 
+// ResumeRefusal says why a session has no resume command.
+func (Reader) ResumeRefusal(id, project string) string {
+	if strings.HasPrefix(id, OpenClaw.Prefix()) {
+		return "OpenClaw reopens a session by the key its sessions.json gives it, and no key there holds this session now (it was reset, or its state folder is not where its workspace says: run 'openclaw sessions' to list the keys)"
+	}
+	return "its session ID is not one the agent takes"
+}
+
 func inProject(project, cmd string) string {
 	if strings.HasSuffix(cmd, " ") || strings.HasSuffix(cmd, "''") {
 		return ""

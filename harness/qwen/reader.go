@@ -105,3 +105,11 @@ func (Reader) ResumeCommand(id, project string) string {
 	}
 	return "cd " + harness.ShellQuote(project) + " && qwen --resume " + sid
 }
+
+// ResumeRefusal says why a session has no resume command.
+func (Reader) ResumeRefusal(id, project string) string {
+	if project == "" {
+		return "Qwen Code resumes a session in the folder it ran in, and this session's folder is not known"
+	}
+	return "its session ID is not one Qwen Code takes"
+}

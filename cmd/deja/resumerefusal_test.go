@@ -1,0 +1,30 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/deja-dev/deja/memory"
+)
+
+// TestResumeRefusalsSayWhy: a session its agent reopens only from its own
+// window, or a session whose command cannot be made, is refused with the
+// reason and the agent's own way back, not only "no command".
+func TestResumeRefusalsSayWhy(t *testing.T) {
+	for _, c := range []struct {
+		harness, id, project, want string
+	}{
+		{"cursor", "cursor-0b5c3f0e-1111-4222-8333-944444444444", "/srv/shop", "reopens only from Cursor's chat history"},
+		{"cursor", "cursor-transcript-0b5c3f0e-1111-4222-8333-944444444444", "/srv/shop", "no command reopens an agent transcript"},
+		{"cursor", "cursor-agent-0b5c3f0e-1111-4222-8333-944444444444", "", "this chat's folder is not known"},
+		{"cline", "cline-1769053680585", "/srv/shop", "task history in the editor"},
+		{"cline", "cline-roo-0b5c3f0e-1111-4222-8333-944444444444", "/srv/shop", "Roo Code task reopens only from the extension's task history"},
+		{"pi", "openclaw-10f38658-0dc1-4fd6-b8f9-8814e1a93ec8", "/nonexistent/workspace", "no key there holds this session now"},
+		{"qwen", "qwen-0b5c3f0e-1111-4222-8333-944444444444", "", "this session's folder is not known"},
+	} {
+		a := resumeOther(&memory.SessionDetail{SessionInfo: memory.SessionInfo{ID: c.id, Project: c.project, Harness: c.harness}})
+		if a.Command != "" || !strings.Contains(a.Refused, c.want) || !strings.HasPrefix(a.Refused, "will not resume "+c.id+": ") {
+			t.Errorf("%s: command %q, refused %q; want a refusal saying %q", c.id, a.Command, a.Refused, c.want)
+		}
+	}
+}
