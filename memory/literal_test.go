@@ -96,6 +96,14 @@ func TestParseQueryGuessesOnlyWhatCouldBeProse(t *testing.T) {
 		{"the tenant bug", nil, nil},
 		{"python script in utils.py", []string{"utils.py"}, nil},
 		{"git commit -m in the hook", []string{"git commit -m in the hook"}, nil},
+		// A program deja does not list, with a flag, is a command too;
+		// a dictionary word before a flag, or prose around it, is not.
+		{"journalctl -u nginx", []string{"journalctl -u nginx"}, nil},
+		{"Get-Service -Name sshd", []string{"Get-Service -Name sshd"}, nil},
+		{"rsync --dry-run backup", []string{"rsync --dry-run backup"}, nil},
+		{"fix --force handling", nil, nil},
+		{"add the --verbose flag", nil, nil},
+		{"journalctl output for the api", nil, nil},
 	}
 	for _, c := range cases {
 		q := parseQuery(c.query)

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/deja-dev/deja/embed"
 )
 
 // query is a recall query taken apart for the keyword index.
@@ -50,7 +52,7 @@ func parseQuery(text string) query {
 		return " "
 	})
 	fields := strings.Fields(rest)
-	if len(fields) >= 2 && commandWords[fields[0]] && looksLikeCommand(fields) {
+	if len(fields) >= 2 && (commandWords[fields[0]] || unknownProgram(fields)) && looksLikeCommand(fields) {
 		cmd := strings.Join(fields, " ")
 		q.exact = append(q.exact, cmd)
 		if !hasArgument(fields) {
@@ -94,6 +96,32 @@ var allCaps = regexp.MustCompile(`^[A-Z]+$`)
 // acronym, or a dotted abbreviation such as "e.g".
 func guessedLiteral(f string) bool {
 	return allCaps.MatchString(f) || (!strings.Contains(f, "/") && len(f) <= 3)
+}
+
+// flagLike is a command-line flag: -u, --force, -Name, --out=dir.
+var flagLike = regexp.MustCompile(`^--?[A-Za-z][\w-]*(=\S*)?$`)
+
+// programLike is a program's or a cmdlet's name: journalctl, Get-Service.
+var programLike = regexp.MustCompile(`^[A-Za-z][\w.-]*$`)
+
+// unknownProgram reports a command whose program is not in commandWords:
+// a first word that no dictionary holds (journalctl, Get-Service, not
+// "fix" or "add"), followed by a flag, with no English function word
+// among them. Such a command is as literal as "go test ./...": one that
+// no turn mentions finds nothing, where read as words it found turns
+// that merely talk about shells.
+func unknownProgram(fields []string) bool {
+	if !programLike.MatchString(fields[0]) || embed.KnownWord(fields[0]) {
+		return false
+	}
+	flag := false
+	for _, f := range fields {
+		if stopword[strings.ToLower(f)] {
+			return false
+		}
+		flag = flag || flagLike.MatchString(f)
+	}
+	return flag
 }
 
 // hasArgument reports a command with something only a command has after
