@@ -27,8 +27,9 @@ const indexLong = `Index the histories of
 into deja's store, so 'deja recall' finds their turns. With no PATH, deja
 indexes the histories 'deja sources' finds and every history it indexed
 before; a PATH is a history file or store, or a directory searched for
-.aider.chat.history.md files in it and two levels below it, and for the JSONL
-transcripts in it and four levels below it that a harness claims, so
+.aider.chat.history.md files in it and two levels below it, and for the
+other harnesses' transcripts in it and four levels below it (JSONL, JSON
+and SQLite files, each read only when its harness claims it), so
 ~/.codex/sessions/YYYY/MM/DD is reached (hidden
 directories, node_modules and vendor are skipped; symlinks are followed, and a
 history reached twice is indexed once). Each file goes to the harness that

@@ -78,8 +78,8 @@ func (io *IO) notice(dataDir, kind, text string) bool {
 
 // historyPaths expands the command line into history files: a file as
 // given, a directory into the aider histories in it and up to walkDepth
-// levels below, and the .jsonl transcripts there that a harness other than
-// aider claims (claims). Every path is resolved as the store names
+// levels below, and the other harnesses' files there (isTranscriptName)
+// that a harness other than aider claims (claims). Every path is resolved as the store names
 // histories, and listed once, so a history reached through a symlink is
 // not indexed twice.
 func historyPaths(args []string, claims func(path string) bool) ([]string, []string) {
@@ -189,10 +189,19 @@ func isHistoryName(name string) bool {
 	return name == aider.HistoryFileName || strings.HasSuffix(name, aider.HistoryFileName)
 }
 
-// isTranscriptName accepts the names JSONL harnesses give their files.
+// isTranscriptName accepts the names the harnesses other than aider give
+// their histories (JSONL transcripts, JSON chats and task files, SQLite
+// stores), which a harness must then claim: Gemini CLI's session-*.json,
+// Cline's *.messages.json and api_conversation_history.json, OpenCode's
+// opencode.db and Cursor's state.vscdb were found by discovery only, and
+// 'deja index DIR' passed them by.
 func isTranscriptName(name string) bool {
-	return strings.HasSuffix(name, ".jsonl") || strings.HasSuffix(name, ".jsonl.zst") ||
-		(strings.HasPrefix(name, "rollout-") && strings.HasSuffix(name, ".json")) // Codex's first generation
+	for _, ext := range []string{".jsonl", ".jsonl.zst", ".json", ".db", ".vscdb"} {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
 }
 
 // homeShort writes a path under the home directory with ~, inert
