@@ -2,8 +2,6 @@ package claude
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -103,70 +101,53 @@ func expect(t *testing.T, data []byte, own string) expected {
 // message, every edit or write call is a file edited, every read a file
 // read, every Bash call a command, and subagents are linked to a parent.
 func TestCorpusInvariants(t *testing.T) {
-	for _, path := range corpusFiles(t) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
+	harnesstest.EachFile(t, corpusFiles(t), func(t *testing.T, path string, data []byte) {
+		h := Parse(data, harness.ParseOptions{Path: path})
+		harnesstest.CheckInvariants(t, h, 0, len(data))
+		if len(h.Warnings) > 0 {
+			t.Errorf("warnings on a real transcript: %v", h.Warnings)
+		}
+		e := expect(t, data, lastSessionID(data))
+		var users []string
+		var texts []string
+		edits, reads, shells := 0, 0, 0
+		for _, s := range h.Sessions {
+			if s.Subagent && !strings.HasPrefix(s.Parent, "claude-") {
+				t.Errorf("subagent %s is not linked: parent %q", s.ID, s.Parent)
 			}
-			h := Parse(data, harness.ParseOptions{Path: path})
-			harnesstest.CheckInvariants(t, h, 0, len(data))
-			if len(h.Warnings) > 0 {
-				t.Errorf("warnings on a real transcript: %v", h.Warnings)
-			}
-			e := expect(t, data, lastSessionID(data))
-			var users []string
-			var texts []string
-			edits, reads, shells := 0, 0, 0
-			for _, s := range h.Sessions {
-				if s.Subagent && !strings.HasPrefix(s.Parent, "claude-") {
-					t.Errorf("subagent %s is not linked: parent %q", s.ID, s.Parent)
-				}
-				for _, m := range s.Messages {
-					texts = append(texts, m.Text)
-					if m.Role == harness.User {
-						users = append(users, m.Text)
-					}
-				}
-				for _, r := range s.Records {
-					switch {
-					case r.Kind == harness.FileRecord && r.Action == harness.Edited:
-						edits++
-					case r.Kind == harness.FileRecord && r.Action == harness.Read:
-						reads++
-					case r.Kind == harness.CommandRecord:
-						shells++
-					}
+			for _, m := range s.Messages {
+				texts = append(texts, m.Text)
+				if m.Role == harness.User {
+					users = append(users, m.Text)
 				}
 			}
-			if strings.Join(users, "\x00") != strings.Join(e.typed, "\x00") {
-				t.Errorf("user messages %q, want the typed lines %q", users, e.typed)
-			}
-			for _, r := range e.results {
-				for _, m := range texts {
-					if strings.Contains(m, r) {
-						t.Errorf("tool result %.60q is in a message", r)
-					}
+			for _, r := range s.Records {
+				switch {
+				case r.Kind == harness.FileRecord && r.Action == harness.Edited:
+					edits++
+				case r.Kind == harness.FileRecord && r.Action == harness.Read:
+					reads++
+				case r.Kind == harness.CommandRecord:
+					shells++
 				}
 			}
-			if edits != e.edits || reads != e.reads || shells != e.shells {
-				t.Errorf("records: %d edited, %d read, %d commands; want %d, %d, %d", edits, reads, shells, e.edits, e.reads, e.shells)
+		}
+		if strings.Join(users, "\x00") != strings.Join(e.typed, "\x00") {
+			t.Errorf("user messages %q, want the typed lines %q", users, e.typed)
+		}
+		for _, r := range e.results {
+			for _, m := range texts {
+				if strings.Contains(m, r) {
+					t.Errorf("tool result %.60q is in a message", r)
+				}
 			}
-		})
-	}
+		}
+		if edits != e.edits || reads != e.reads || shells != e.shells {
+			t.Errorf("records: %d edited, %d read, %d commands; want %d, %d, %d", edits, reads, shells, e.edits, e.reads, e.shells)
+		}
+	})
 }
 
 // TestCorpusSniff pins that every real transcript is claimed from the
 // head the indexer reads (8 KiB).
-func TestCorpusSniff(t *testing.T) {
-	var r Reader
-	for _, path := range corpusFiles(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.Sniff(path, data[:min(len(data), 8192)]); err != nil {
-			t.Errorf("%s: %v", filepath.Base(path), err)
-		}
-	}
-}
+func TestCorpusSniff(t *testing.T) { harnesstest.CheckSniffHeads(t, corpusFiles(t), Reader{}.Sniff) }

@@ -66,55 +66,49 @@ func count(data []byte) counts {
 // double log; no tool output is in a message; every apply_patch call
 // yields a file edited and every shell call a record.
 func TestCorpusInvariants(t *testing.T) {
-	for _, path := range corpusFiles(t) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h := Parse(data, harness.ParseOptions{Path: path})
-			harnesstest.CheckInvariants(t, h, 0, len(data))
-			c := count(data)
-			var users, texts []string
-			files, commands := 0, 0
-			for _, s := range h.Sessions {
-				for _, m := range s.Messages {
-					texts = append(texts, m.Text)
-					if m.Role == harness.User {
-						users = append(users, m.Text)
-					}
-				}
-				for _, r := range s.Records {
-					if r.Kind == harness.FileRecord {
-						files++
-					} else {
-						commands++
-					}
+	harnesstest.EachFile(t, corpusFiles(t), func(t *testing.T, path string, data []byte) {
+		h := Parse(data, harness.ParseOptions{Path: path})
+		harnesstest.CheckInvariants(t, h, 0, len(data))
+		c := count(data)
+		var users, texts []string
+		files, commands := 0, 0
+		for _, s := range h.Sessions {
+			for _, m := range s.Messages {
+				texts = append(texts, m.Text)
+				if m.Role == harness.User {
+					users = append(users, m.Text)
 				}
 			}
-			if len(c.typed) > 0 && strings.Join(users, "\x00") != strings.Join(c.typed, "\x00") {
-				t.Errorf("%d user messages, want the %d typed ones once each", len(users), len(c.typed))
-			}
-			for i := 1; i < len(texts); i++ {
-				if texts[i] == texts[i-1] {
-					t.Errorf("message %.60q read twice in a row", texts[i])
+			for _, r := range s.Records {
+				if r.Kind == harness.FileRecord {
+					files++
+				} else {
+					commands++
 				}
 			}
-			for _, o := range c.outputs {
-				for _, m := range texts {
-					if strings.Contains(m, o) {
-						t.Errorf("tool output %.60q is in a message", o)
-					}
+		}
+		if len(c.typed) > 0 && strings.Join(users, "\x00") != strings.Join(c.typed, "\x00") {
+			t.Errorf("%d user messages, want the %d typed ones once each", len(users), len(c.typed))
+		}
+		for i := 1; i < len(texts); i++ {
+			if texts[i] == texts[i-1] {
+				t.Errorf("message %.60q read twice in a row", texts[i])
+			}
+		}
+		for _, o := range c.outputs {
+			for _, m := range texts {
+				if strings.Contains(m, o) {
+					t.Errorf("tool output %.60q is in a message", o)
 				}
 			}
-			if c.patches > 0 && files < c.patches {
-				t.Errorf("%d file records for %d apply_patch calls", files, c.patches)
-			}
-			if files+commands < c.patches+c.shell {
-				t.Errorf("%d records for %d patch and shell calls", files+commands, c.patches+c.shell)
-			}
-		})
-	}
+		}
+		if c.patches > 0 && files < c.patches {
+			t.Errorf("%d file records for %d apply_patch calls", files, c.patches)
+		}
+		if files+commands < c.patches+c.shell {
+			t.Errorf("%d records for %d patch and shell calls", files+commands, c.patches+c.shell)
+		}
+	})
 }
 
 // TestCorpusSniff pins that every real rollout is claimed from the head
@@ -122,16 +116,9 @@ func TestCorpusInvariants(t *testing.T) {
 // and that Codex's history.jsonl is not.
 func TestCorpusSniff(t *testing.T) {
 	var r Reader
-	for _, path := range corpusFiles(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := "/home/u/.codex/sessions/" + filepath.Base(path)
-		if err := r.Sniff(name, data[:min(len(data), 8192)]); err != nil {
-			t.Errorf("%s: %v", filepath.Base(path), err)
-		}
-	}
+	harnesstest.CheckSniffHeads(t, corpusFiles(t), func(path string, head []byte) error {
+		return r.Sniff("/home/u/.codex/sessions/"+filepath.Base(path), head)
+	})
 	hist, err := os.ReadFile(filepath.Join(corpusDir, "Xu-Wentao__dotfile__.codex_history.jsonl"))
 	if err == nil && r.Sniff("/home/u/.codex/history.jsonl", hist) == nil {
 		t.Error("history.jsonl was taken for a rollout")

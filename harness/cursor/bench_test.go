@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // benchTranscript is a transcript of n turns shaped like the collected
@@ -30,15 +31,12 @@ func benchTranscript(n int) []byte {
 // BenchmarkParseTranscript measures transcript parse throughput on one
 // core: go test -run '^$' -bench ParseTranscript -cpu 1 ./harness/cursor
 func BenchmarkParseTranscript(b *testing.B) {
-	data := benchTranscript(2000)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
+	harnesstest.BenchParseData(b, []string{"transcript"}, [][]byte{benchTranscript(2000)}, func(_ string, data []byte) {
 		s, _ := parseTranscript(data, transcriptPrefix+"00000000-0000-4000-8000-000000000000", time.UTC)
 		if len(s.Messages) != 6000 {
 			b.Fatalf("%d messages", len(s.Messages))
 		}
-	}
+	})
 }
 
 // BenchmarkReadStore measures reading a 2025-layout global store whole
@@ -46,14 +44,12 @@ func BenchmarkParseTranscript(b *testing.B) {
 // go test -run '^$' -bench ReadStore -cpu 1 ./harness/cursor
 func BenchmarkReadStore(b *testing.B) {
 	path, size := benchStore(b)
-	b.SetBytes(size)
-	b.ResetTimer()
-	for b.Loop() {
+	harnesstest.BenchBytes(b, size, func() {
 		h, err := (Reader{}).Read(context.Background(), path, harness.ParseOptions{})
 		if err != nil || len(h.Sessions) != benchComposers {
 			b.Fatalf("%v, %d sessions", err, len(h.Sessions))
 		}
-	}
+	})
 }
 
 // BenchmarkReadStoreUnchanged measures an index of the same store with
@@ -70,14 +66,12 @@ func BenchmarkReadStoreUnchanged(b *testing.B) {
 		markers[s.ID] = s.Marker
 	}
 	opts := harness.ParseOptions{Unchanged: func(id, m string) bool { return markers[id] == m }}
-	b.SetBytes(size)
-	b.ResetTimer()
-	for b.Loop() {
+	harnesstest.BenchBytes(b, size, func() {
 		h, err := (Reader{}).Read(context.Background(), path, opts)
 		if err != nil || len(h.Sessions) != benchComposers || len(h.Sessions[0].Messages) != 0 {
 			b.Fatalf("%v, %d sessions", err, len(h.Sessions))
 		}
-	}
+	})
 }
 
 // benchComposers is the number of conversations of benchStore.

@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // corpusDir holds real Cursor stores and transcripts collected from public
-// repositories (shared/harness/corpus/cursor, MANIFEST.tsv beside it).
-const corpusDir = "../../../shared/harness/corpus/cursor"
+// repositories (MANIFEST.tsv beside it).
+const corpusDir = harnesstest.SharedCorpus + "cursor"
 
 // corpusWant is what a file of the corpus holds, counted by a second,
 // independent reading: a Python script (sqlite3 and json from its standard
@@ -63,37 +64,40 @@ func transcriptPlace(name string) string {
 	return filepath.Join(append([]string{".cursor", "projects", slug, transcriptsDir}, parts...)...)
 }
 
+// isTranscript reports whether the corpus file name is a transcript or an
+// agent chat, which the reader finds only in its place under ~/.cursor.
+func isTranscript(name string) bool {
+	return strings.Contains(name, ".jsonl") || strings.Contains(name, "_chats_")
+}
+
 func TestCorpus(t *testing.T) {
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skip("no corpus at ", corpusDir)
+	layout := map[string]string{}
+	for name := range corpusFiles {
+		if isTranscript(name) {
+			layout[name] = filepath.ToSlash(transcriptPlace(name))
+		}
 	}
-	home := t.TempDir()
+	home := harnesstest.LayCorpus(t, corpusDir, layout)
 	for name, want := range corpusFiles {
 		t.Run(name, func(t *testing.T) {
-			src := filepath.Join(corpusDir, name)
-			data, err := os.ReadFile(src)
+			path, opts := filepath.Join(corpusDir, name), harness.ParseOptions{}
+			if isTranscript(name) {
+				path, opts.Location = filepath.Join(home, transcriptPlace(name)), time.UTC
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := (Reader{}).Sniff(path, data); err != nil {
+					t.Fatal(err)
+				}
+			}
+			opts.Path = path
+			h, err := harness.ReadStore(context.Background(), Reader{}, path, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var h *harness.History
-			if strings.Contains(name, ".jsonl") || strings.Contains(name, "_chats_") {
-				p := filepath.Join(home, transcriptPlace(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				if err := (Reader{}).Sniff(p, data); err != nil {
-					t.Fatal(err)
-				}
-				h, err = harness.ReadStore(context.Background(), Reader{}, p, harness.ParseOptions{Path: p, Location: time.UTC})
-			} else {
-				h, err = harness.ReadStore(context.Background(), Reader{}, src, harness.ParseOptions{Path: src})
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			harnesstest.CheckInvariants(t, &harness.History{Sessions: withoutRanges(h.Sessions)}, 0, 0)
+			harnesstest.CheckValidIDs(t, h, Reader{}.ValidID)
 			var got corpusWant
 			got.sessions = len(h.Sessions)
 			for _, s := range h.Sessions {

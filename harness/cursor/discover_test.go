@@ -8,19 +8,12 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // touch writes an empty file at p under root, and its directories.
 func touch(t *testing.T, root, p string) string {
-	t.Helper()
-	full := filepath.Join(root, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(full, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return full
+	return harnesstest.WriteFile(t, filepath.Join(root, filepath.FromSlash(p)), "")
 }
 
 // found lists the sources relative to root, each with its first reason.
@@ -93,12 +86,12 @@ func TestDiscoverEnv(t *testing.T) {
 	touch(t, other, "xdg/Cursor/User/globalStorage/state.vscdb")
 	touch(t, other, "appdata/Cursor/User/globalStorage/state.vscdb")
 	touch(t, other, "cc/projects/p/agent-transcripts/22222222-2222-4222-8222-222222222222.jsonl")
-	env := map[string]string{
-		"XDG_CONFIG_HOME":   filepath.Join(other, "xdg"),
-		"APPDATA":           filepath.Join(other, "appdata"),
-		"CURSOR_CONFIG_DIR": filepath.Join(other, "cc"),
-	}
-	d := Discover(harness.DiscoverOptions{Home: home, Getenv: func(k string) string { return env[k] }})
+	env := harnesstest.Env(
+		"XDG_CONFIG_HOME", filepath.Join(other, "xdg"),
+		"APPDATA", filepath.Join(other, "appdata"),
+		"CURSOR_CONFIG_DIR", filepath.Join(other, "cc"),
+	)
+	d := Discover(harness.DiscoverOptions{Home: home, Getenv: env})
 	want := strings.Join([]string{
 		"appdata/Cursor/User/globalStorage/state.vscdb (APPDATA)",
 		"cc/projects/p/agent-transcripts/22222222-2222-4222-8222-222222222222.jsonl (CURSOR_CONFIG_DIR)",
@@ -121,9 +114,10 @@ func TestDiscoverEnv(t *testing.T) {
 	}
 
 	d = Discover(harness.DiscoverOptions{Home: t.TempDir()})
-	if d.Installed || len(d.Sources) > 0 {
-		t.Errorf("an empty home: installed %v, %d sources", d.Installed, len(d.Sources))
+	if len(d.Places) == 0 {
+		t.Fatal("an empty home: no place looked in")
 	}
+	harnesstest.CheckNoAgent(t, d)
 }
 
 // TestSniff refuses what is not Cursor's.
@@ -188,16 +182,12 @@ func TestValidID(t *testing.T) {
 }
 
 func TestResume(t *testing.T) {
-	for _, c := range []struct{ id, project, want string }{
+	harnesstest.CheckResumes(t, Reader{}, []harnesstest.Resume{
 		{IDPrefix + "11111111-1111-4111-8111-111111111111", "/p", ""},
 		{transcriptPrefix + "11111111-1111-4111-8111-111111111111", "/p", ""},
 		{agentPrefix + "11111111-1111-4111-8111-111111111111", "/Users/me/my app", "cd '/Users/me/my app' && cursor-agent --resume 11111111-1111-4111-8111-111111111111"},
 		{agentPrefix + "11111111-1111-4111-8111-111111111111", "", ""},
-	} {
-		if got := (Reader{}).ResumeCommand(c.id, c.project); got != c.want {
-			t.Errorf("ResumeCommand(%s, %q) = %q, want %q", c.id, c.project, got, c.want)
-		}
-	}
+	})
 }
 
 func TestParseStamp(t *testing.T) {

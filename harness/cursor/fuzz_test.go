@@ -2,11 +2,11 @@ package cursor
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/harnesstest"
 	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
@@ -24,7 +24,9 @@ func FuzzParse(f *testing.F) {
 		probe, _ := json.Marshal(map[string]any{"role": "user", "message": map[string]any{"content": []any{map[string]any{"type": "text", "text": "<timestamp>Monday, Jan 5, 2026, 9:00 AM (UTC)</timestamp>\n<user_query>\ntyped probe\n</user_query>"}}}})
 		data := append(append(append([]byte{}, transcript...), '\n'), probe...)
 		data = append(data, '\n')
-		s, _ := parseTranscript(data, transcriptPrefix+"00000000-0000-4000-8000-000000000000", time.UTC)
+		id := transcriptPrefix + "00000000-0000-4000-8000-000000000000"
+		s, _ := parseTranscript(data, id, time.UTC)
+		s.ID = id // as Read names a transcript's session
 		checkSession(t, s, "typed probe")
 
 		var sc jsonscan.Scanner
@@ -49,29 +51,17 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// checkSession fails t when s breaks the invariants or lost the prompt.
+// checkSession fails t when s breaks the invariants (harnesstest's
+// CheckInvariants and CheckTurns) or lost the prompt.
 func checkSession(t *testing.T, s harness.Session, prompt string) {
 	t.Helper()
-	turn := -1
-	found := false
+	h := &harness.History{Sessions: withoutRanges([]harness.Session{s})}
+	harnesstest.CheckInvariants(t, h, 0, 0)
+	harnesstest.CheckTurns(t, h, "")
 	for _, m := range s.Messages {
-		if (m.Role != harness.User && m.Role != harness.Assistant) || strings.TrimSpace(m.Text) == "" {
-			t.Fatalf("bad message %+v", m)
-		}
-		if m.Role == harness.User {
-			turn++
-			found = found || m.Text == prompt
-		}
-		if m.Turn != turn {
-			t.Fatalf("turn %d, want %d", m.Turn, turn)
+		if m.Role == harness.User && m.Text == prompt {
+			return
 		}
 	}
-	if !found {
-		t.Fatalf("the prompt %q was lost: %+v", prompt, s.Messages)
-	}
-	for _, r := range s.Records {
-		if strings.TrimSpace(r.Value) == "" || (r.Kind != harness.FileRecord && r.Kind != harness.CommandRecord) {
-			t.Fatalf("record %+v", r)
-		}
-	}
+	t.Fatalf("the prompt %q was lost: %+v", prompt, s.Messages)
 }

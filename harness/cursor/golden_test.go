@@ -1,10 +1,7 @@
 package cursor
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,13 +11,6 @@ import (
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
-
-// updating reports -update, the flag harnesstest defines to rewrite the
-// golden files.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // golden is what a fixture's discovery found, as read: each source with
 // its reasons and notes, then every session of every source, in order,
@@ -91,32 +81,7 @@ func withoutRanges(ss []harness.Session) []harness.Session {
 }
 
 func TestGolden(t *testing.T) {
-	fixtures, _ := filepath.Glob("testdata/*.txtar")
-	if len(fixtures) < 3 {
-		t.Fatalf("found %d fixtures, want the whole set", len(fixtures))
-	}
-	for _, fx := range fixtures {
-		name := strings.TrimSuffix(filepath.Base(fx), ".txtar")
-		t.Run(name, func(t *testing.T) {
-			got, err := json.MarshalIndent(readHome(t, unpackHome(t, fx)), "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			file := filepath.Join("testdata", name+".golden.json")
-			if updating() {
-				if err := os.WriteFile(file, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test ./harness/cursor -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("read differs from %s (run go test ./harness/cursor -update and review the diff)", file)
-			}
-		})
-	}
+	harnesstest.CheckGoldenValues(t, harnesstest.Fixtures(t, 3, "*.txtar"), func(t *testing.T, fx string) any {
+		return readHome(t, unpackHome(t, fx))
+	})
 }

@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"bytes"
-	"path/filepath"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
@@ -14,11 +12,7 @@ import (
 // fixture, one opening with a byte order mark, and one whose last line is
 // still being written.
 func TestStreamParsesWhatParseParses(t *testing.T) {
-	files := harnesstest.Fixtures(t, 1, "*.jsonl")
-	inputs := harnesstest.ReadInputs(t, files)
-	first := inputs[filepath.Base(files[0])]
-	inputs["bom"] = append([]byte("\xEF\xBB\xBF"), first...)
-	inputs["partial last line"] = append(bytes.Clone(first), `{"id":"m9","type":"user","content":"half`...)
+	inputs := harnesstest.StreamInputs(t, "*.jsonl", "bad_lines_counted.jsonl", `{"id":"m9","type":"user","content":"half`)
 	path := "/home/u/.gemini/tmp/abc/chats/session-1.jsonl"
 	if !(Reader{}).Streams(path, nil) || (Reader{}).Streams("/home/u/.gemini/tmp/abc/chats/session-1.json", nil) {
 		t.Fatal("Streams: want a JSONL recording, and only it")

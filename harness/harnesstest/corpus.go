@@ -146,14 +146,24 @@ func BenchParseData(b *testing.B, names []string, files [][]byte, parse func(nam
 	for _, data := range files {
 		size += int64(len(data))
 	}
+	BenchBytes(b, size, func() {
+		for j, data := range files {
+			parse(names[j], data)
+		}
+	})
+}
+
+// BenchBytes runs op per iteration, reporting its allocations, MB/s of
+// size bytes an operation and MB per CPU-second: for work measured in
+// bytes that are not handed to it, such as a store's file read by path.
+func BenchBytes(b *testing.B, size int64, op func()) {
+	b.Helper()
 	b.SetBytes(size)
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := CPUTime()
 	for range b.N {
-		for j, data := range files {
-			parse(names[j], data)
-		}
+		op()
 	}
 	ReportCPURate(b, start, size)
 }
@@ -246,5 +256,39 @@ func CheckTexts(t *testing.T, h *harness.History, want []string, warnings ...str
 	}
 	if !slices.Equal(h.Warnings, warnings) {
 		t.Errorf("warnings %q, want %q", h.Warnings, warnings)
+	}
+}
+
+// EachFile runs check, in a subtest named by each file's base name, on
+// the file's path and bytes.
+func EachFile(t *testing.T, files []string, check func(t *testing.T, path string, data []byte)) {
+	t.Helper()
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(t, path, data)
+		})
+	}
+}
+
+// SniffHead is how many bytes of a file's start the indexer hands to a
+// reader's Sniff.
+const SniffHead = 8192
+
+// CheckSniffHeads fails t unless sniff claims each file from its first
+// SniffHead bytes, the head the indexer reads.
+func CheckSniffHeads(t *testing.T, files []string, sniff func(path string, head []byte) error) {
+	t.Helper()
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sniff(path, data[:min(len(data), SniffHead)]); err != nil {
+			t.Errorf("%s: %v", filepath.Base(path), err)
+		}
 	}
 }

@@ -1,12 +1,14 @@
 package harnesstest
 
 import (
+	"database/sql"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // WriteFile writes body to path, making the folders above it, and returns
@@ -132,6 +134,49 @@ func CheckResumes(t *testing.T, r harness.Resumer, cases []Resume) {
 	for _, c := range cases {
 		if got := r.ResumeCommand(c[0], c[1]); got != c[2] {
 			t.Errorf("ResumeCommand(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}
+
+// Unpack writes the files of the txtar archive fixture below a scratch
+// folder and returns the folder. Each file goes through write, given its
+// path there and its bytes, when write is not nil (to make a store of a
+// script, say); otherwise it is written as it is.
+func Unpack(t testing.TB, fixture string, write func(path string, data []byte)) string {
+	t.Helper()
+	ar, err := txtar.ParseFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range ar.Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if write != nil {
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(p, f.Data)
+			continue
+		}
+		WriteFile(t, p, string(f.Data))
+	}
+	return dir
+}
+
+// SQLiteStore runs scripts, in order, into the SQLite store at path (made
+// when absent) in WAL mode, as the agents that keep SQLite stores run
+// them. The test binary must link a driver registered as "sqlite", as the
+// readers of such stores do.
+func SQLiteStore(t testing.TB, path string, scripts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(wal)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, script := range scripts {
+		if _, err := db.Exec(script); err != nil {
+			t.Fatalf("%s: %v", path, err)
 		}
 	}
 }

@@ -108,10 +108,20 @@ func CheckGoldens(t *testing.T, ext string, min int, parse func(name string, dat
 // fixture (its extension dropped) beside it; -update rewrites them.
 func CheckGoldenFiles(t *testing.T, fixtures []string, read func(t *testing.T, fixture string) *harness.History) {
 	t.Helper()
+	CheckGoldenValues(t, fixtures, func(t *testing.T, fixture string) any { return Golden(read(t, fixture)) })
+}
+
+// CheckGoldenValues compares the indented JSON of what read returns for
+// each fixture with the .golden.json named after the fixture (its
+// extension dropped) beside it; -update rewrites them. It is
+// CheckGoldenFiles for a reader whose golden form holds more than a
+// history, such as what its discovery found.
+func CheckGoldenValues(t *testing.T, fixtures []string, read func(t *testing.T, fixture string) any) {
+	t.Helper()
 	for _, fx := range fixtures {
 		base := strings.TrimSuffix(fx, filepath.Ext(fx))
 		t.Run(filepath.Base(base), func(t *testing.T) {
-			got, err := json.MarshalIndent(Golden(read(t, fx)), "", "  ")
+			got, err := json.MarshalIndent(read(t, fx), "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}

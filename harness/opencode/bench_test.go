@@ -24,18 +24,13 @@ func BenchmarkReadCorpus(b *testing.B) {
 		}
 		size += fi.Size()
 	}
-	b.SetBytes(size)
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := harnesstest.CPUTime()
-	for range b.N {
+	harnesstest.BenchBytes(b, size, func() {
 		for _, p := range paths {
 			if _, err := ReadStore(context.Background(), p, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
-	}
-	harnesstest.ReportCPURate(b, start, size)
+	})
 }
 
 // BenchmarkDecodeParts decodes the corpus's part and message JSON, the
@@ -66,12 +61,8 @@ func BenchmarkDecodeParts(b *testing.B) {
 		}
 		db.Close()
 	}
-	b.SetBytes(size)
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := harnesstest.CPUTime()
 	var sc jsonscan.Scanner
-	for range b.N {
+	harnesstest.BenchBytes(b, size, func() {
 		for _, d := range parts {
 			var p partInfo
 			decodePart(&sc, d, &p)
@@ -80,8 +71,7 @@ func BenchmarkDecodeParts(b *testing.B) {
 			var m messageInfo
 			decodeMessage(&sc, d, &m)
 		}
-	}
-	harnesstest.ReportCPURate(b, start, size)
+	})
 }
 
 // BenchmarkReadScaledStore reads a store of the largest corpus store's
@@ -125,15 +115,10 @@ func BenchmarkReadScaledStore(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(fi.Size())
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := harnesstest.CPUTime()
-	for range b.N {
+	harnesstest.BenchBytes(b, fi.Size(), func() {
 		h, err := ReadStore(context.Background(), path, nil)
 		if err != nil || len(h.Sessions) == 0 {
 			b.Fatal(err)
 		}
-	}
-	harnesstest.ReportCPURate(b, start, fi.Size())
+	})
 }
