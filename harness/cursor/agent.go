@@ -53,32 +53,14 @@ type chatMeta struct {
 // the CLI's own context, whose "absolute path of the user's workspace"
 // names the project.
 func ReadAgentStore(ctx context.Context, path string, unchanged func(id, marker string) bool) (*harness.History, error) {
-	h, err := readAgentStore(ctx, path, false, unchanged)
-	if err == nil || errors.Is(err, errNotPlain) {
-		return h, err
-	}
-	h, err2 := readAgentStore(ctx, path, true, unchanged)
-	if err2 != nil {
-		return nil, fmt.Errorf("cursor: cannot read %s: %w; check that it is a cursor-agent store.db and readable", path, err)
-	}
-	h.Warnings = append(h.Warnings, fmt.Sprintf("%s could not be opened with its write-ahead log (%v); read without it, so the newest messages may be missing", path, err))
-	return h, nil
+	return harness.ReadSQLite(ctx, path, "cursor", "a cursor-agent store.db", errNotPlain, func(tx *sql.Tx) (*harness.History, error) {
+		return readAgentStore(ctx, tx, path, unchanged)
+	})
 }
 
-func readAgentStore(ctx context.Context, path string, immutable bool, unchanged func(id, marker string) bool) (*harness.History, error) {
-	db, err := sql.Open("sqlite", storeDSN(path, immutable))
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
+func readAgentStore(ctx context.Context, tx *sql.Tx, path string, unchanged func(id, marker string) bool) (*harness.History, error) {
 	for _, table := range []string{"meta", "blobs"} {
-		ok, err := plainTable(ctx, tx, table)
+		ok, err := harness.PlainTable(ctx, tx, table, errNotPlain)
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +70,7 @@ func readAgentStore(ctx context.Context, path string, immutable bool, unchanged 
 	}
 	h := &harness.History{Path: path}
 	var metaHex []byte
-	err = tx.QueryRowContext(ctx, `SELECT `+valueColumn+` FROM meta WHERE key = '0'`).Scan(&metaHex)
+	err := tx.QueryRowContext(ctx, `SELECT `+valueColumn+` FROM meta WHERE key = '0'`).Scan(&metaHex)
 	if errors.Is(err, sql.ErrNoRows) {
 		return h, nil
 	}

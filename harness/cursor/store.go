@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -55,32 +54,13 @@ const maxWorkspaces = 4096
 // Its tables must be plain tables: a view or a virtual table runs code of
 // the file's choosing on every read.
 func ReadStore(ctx context.Context, path string, unchanged func(id, marker string) bool) (*harness.History, error) {
-	h, err := readStore(ctx, path, false, unchanged)
-	if err == nil || errors.Is(err, errNotPlain) {
-		return h, err
-	}
-	h, err2 := readStore(ctx, path, true, unchanged)
-	if err2 != nil {
-		return nil, fmt.Errorf("cursor: cannot read %s: %w; check that it is Cursor's state.vscdb and readable", path, err)
-	}
-	h.Warnings = append(h.Warnings, fmt.Sprintf("%s could not be opened with its write-ahead log (%v); read without it, so the newest messages may be missing", path, err))
-	return h, nil
-}
-
-// storeDSN opens path read-only (immutable: without locks or the WAL),
-// with no memory map.
-func storeDSN(path string, immutable bool) string {
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
-	q := url.Values{}
-	q.Set("mode", "ro")
-	if immutable {
-		q.Set("immutable", "1")
-	}
-	q.Add("_pragma", "busy_timeout(5000)")
-	q.Add("_pragma", "mmap_size(0)")
-	return (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
+	return harness.ReadSQLite(ctx, path, "cursor", "Cursor's state.vscdb", errNotPlain, func(tx *sql.Tx) (*harness.History, error) {
+		st, err := newStore(ctx, tx)
+		if err != nil {
+			return nil, err
+		}
+		return readStore(ctx, st, path, unchanged)
+	})
 }
 
 // errNotPlain is wrapped by the error for a store whose tables are not
@@ -93,27 +73,14 @@ type store struct {
 	items, diskKV bool // which of ItemTable and cursorDiskKV it has
 }
 
-// openStore opens path and begins a read transaction; close ends both.
+// openStore opens path and begins a read transaction (harness.OpenStore);
+// done ends both.
 func openStore(ctx context.Context, path string, immutable bool) (*store, func(), error) {
-	db, err := sql.Open("sqlite", storeDSN(path, immutable))
+	tx, done, err := harness.OpenStore(ctx, path, immutable)
 	if err != nil {
 		return nil, nil, err
 	}
-	db.SetMaxOpenConns(1)
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		db.Close()
-		return nil, nil, err
-	}
-	done := func() {
-		// A read-only transaction changes nothing; rolling back ends it.
-		_ = tx.Rollback()
-		db.Close()
-	}
-	s := &store{tx: tx}
-	if s.items, err = plainTable(ctx, tx, "ItemTable"); err == nil {
-		s.diskKV, err = plainTable(ctx, tx, "cursorDiskKV")
-	}
+	s, err := newStore(ctx, tx)
 	if err != nil {
 		done()
 		return nil, nil, err
@@ -121,31 +88,17 @@ func openStore(ctx context.Context, path string, immutable bool) (*store, func()
 	return s, done, nil
 }
 
-// plainTable reports whether the store has the table name, failing when
-// it is a view, a virtual table or has generated columns.
-func plainTable(ctx context.Context, tx *sql.Tx, name string) (bool, error) {
-	var kind, def string
-	err := tx.QueryRowContext(ctx, `SELECT type, COALESCE(sql, '') FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE`, name).Scan(&kind, &def)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+// newStore is the store read in tx, once its tables are known plain.
+func newStore(ctx context.Context, tx *sql.Tx) (*store, error) {
+	s := &store{tx: tx}
+	var err error
+	if s.items, err = harness.PlainTable(ctx, tx, "ItemTable", errNotPlain); err == nil {
+		s.diskKV, err = harness.PlainTable(ctx, tx, "cursorDiskKV", errNotPlain)
 	}
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	if kind == "table" && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(def)), "CREATE VIRTUAL") {
-		kind = "virtual table"
-	}
-	if kind != "table" {
-		return false, fmt.Errorf("its %s is a %s, not a table (%w)", name, kind, errNotPlain)
-	}
-	var generated int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3)`, name).Scan(&generated); err != nil {
-		return false, err
-	}
-	if generated > 0 {
-		return false, fmt.Errorf("its %s table has generated columns (%w)", name, errNotPlain)
-	}
-	return true, nil
+	return s, nil
 }
 
 // inlineValue is the ItemTable value of composer.composerData, nil when
@@ -323,12 +276,7 @@ func (s *store) composerKeys(ctx context.Context) (map[string]bool, error) {
 	return out, rows.Err()
 }
 
-func readStore(ctx context.Context, path string, immutable bool, unchanged func(id, marker string) bool) (*harness.History, error) {
-	st, done, err := openStore(ctx, path, immutable)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
+func readStore(ctx context.Context, st *store, path string, unchanged func(id, marker string) bool) (*harness.History, error) {
 	h := &harness.History{Path: path}
 	skip := skipped{}
 	inline, over, err := st.inlineValue(ctx)

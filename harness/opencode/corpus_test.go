@@ -48,7 +48,7 @@ func TestCorpusStores(t *testing.T) {
 			if len(h.Warnings) > 0 {
 				t.Errorf("warnings on a real store: %q", h.Warnings)
 			}
-			db, err := sql.Open("sqlite", storeDSN(path, true))
+			db, err := sql.Open("sqlite", harness.StoreDSN(path, true))
 			if err != nil {
 				t.Fatal(err)
 			}

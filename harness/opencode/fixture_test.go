@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
@@ -28,5 +29,5 @@ func unpackTree(t testing.TB, fixture string) string {
 
 // openForTest opens a store read-only for a test's own queries.
 func openForTest(path string) (*sql.DB, error) {
-	return sql.Open("sqlite", storeDSN(path, true))
+	return sql.Open("sqlite", harness.StoreDSN(path, true))
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/deja-dev/deja/harness"
 )
 
 // TestReadLiveStore reads a store while OpenCode holds it open in WAL mode
@@ -36,7 +38,7 @@ func TestReadLiveStore(t *testing.T) {
 
 	// Hold a read transaction open, as a long read would, and write
 	// beside it: a WAL reader must not block OpenCode.
-	r, err := sql.Open("sqlite", storeDSN(path, false))
+	r, err := sql.Open("sqlite", harness.StoreDSN(path, false))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,12 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
-	"path/filepath"
 	"sort"
-	"strings"
-
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver deja already links, registered as "sqlite"
 
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/internal/jsonscan"
@@ -37,52 +32,12 @@ import (
 // column is refused), and a row's data over harness.MaxLine is counted
 // and left unread.
 func ReadStore(ctx context.Context, path string, unchanged func(id, marker string) bool) (*harness.History, error) {
-	h, err := readStore(ctx, path, false, unchanged)
-	if err == nil || errors.Is(err, errNotPlain) {
-		return h, err
-	}
-	h, err2 := readStore(ctx, path, true, unchanged)
-	if err2 != nil {
-		return nil, fmt.Errorf("opencode: cannot read %s: %w; check that it is OpenCode's opencode.db and readable", path, err)
-	}
-	h.Warnings = append(h.Warnings, fmt.Sprintf("%s could not be opened with its write-ahead log (%v); read without it, so the newest messages may be missing", path, err))
-	return h, nil
+	return harness.ReadSQLite(ctx, path, "opencode", "OpenCode's opencode.db", errNotPlain, func(tx *sql.Tx) (*harness.History, error) {
+		return readStore(ctx, tx, path, unchanged)
+	})
 }
 
-func storeDSN(path string, immutable bool) string {
-	if abs, err := filepath.Abs(path); err == nil {
-		// A relative path would read as a URI authority.
-		path = abs
-	}
-	q := url.Values{}
-	q.Set("mode", "ro")
-	if immutable {
-		q.Set("immutable", "1")
-	}
-	q.Add("_pragma", "busy_timeout(5000)")
-	// No memory map: its pages count in deja's resident memory, up to the
-	// store's size (a 340 MB store re-indexed with nothing new held 366
-	// MB mapped, 38 MB without), and read calls per page read the corpus
-	// within a tenth of its rate (ReadCorpus, 535-568 MB/s against
-	// 585-604).
-	q.Add("_pragma", "mmap_size(0)")
-	return (&url.URL{Scheme: "file", Path: path, RawQuery: q.Encode()}).String()
-}
-
-func readStore(ctx context.Context, path string, immutable bool, unchanged func(id, marker string) bool) (*harness.History, error) {
-	db, err := sql.Open("sqlite", storeDSN(path, immutable))
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	db.SetMaxOpenConns(1)
-	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, err
-	}
-	// A read-only transaction changes nothing; rolling back ends it.
-	defer tx.Rollback()
-
+func readStore(ctx context.Context, tx *sql.Tx, path string, unchanged func(id, marker string) bool) (*harness.History, error) {
 	if err := plainTables(ctx, tx); err != nil {
 		return nil, err
 	}
@@ -147,26 +102,12 @@ var errNotPlain = errors.New("OpenCode's own store holds plain tables")
 // returns.
 func plainTables(ctx context.Context, tx *sql.Tx) error {
 	for _, name := range []string{"session", "message", "part"} {
-		var kind, def string
-		err := tx.QueryRowContext(ctx, `SELECT type, COALESCE(sql, '') FROM sqlite_master WHERE type IN ('table', 'view') AND name = ? COLLATE NOCASE`, name).Scan(&kind, &def)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("it has no %s table (%w)", name, errNotPlain)
-		}
+		ok, err := harness.PlainTable(ctx, tx, name, errNotPlain)
 		if err != nil {
 			return err
 		}
-		if kind == "table" && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(def)), "CREATE VIRTUAL") {
-			kind = "virtual table"
-		}
-		if kind != "table" {
-			return fmt.Errorf("its %s is a %s, not a table (%w)", name, kind, errNotPlain)
-		}
-		var generated int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_xinfo(?) WHERE hidden IN (2, 3)`, name).Scan(&generated); err != nil {
-			return err
-		}
-		if generated > 0 {
-			return fmt.Errorf("its %s table has generated columns (%w)", name, errNotPlain)
+		if !ok {
+			return fmt.Errorf("it has no %s table (%w)", name, errNotPlain)
 		}
 	}
 	return nil
