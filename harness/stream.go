@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"time"
 )
 
 // LineStreamer is a FileReader that can parse a history as its lines are
@@ -168,4 +169,37 @@ func readLines(br *bufio.Reader, chunk int) ([]byte, error) {
 		}
 	}
 	return buf, nil
+}
+
+// SplitFinished takes out of s the messages and records of the turns
+// before current and returns them, leaving s the current turn's: what a
+// PieceParser's Piece hands over of a session still being read. The
+// slices returned are s's own, capped; s gets copies of the rest, so the
+// piece handed over is not written again.
+func SplitFinished(s *Session, current int) ([]Message, []Record) {
+	m := 0
+	for m < len(s.Messages) && s.Messages[m].Turn < current {
+		m++
+	}
+	r := 0
+	for r < len(s.Records) && s.Records[r].Turn < current {
+		r++
+	}
+	msgs, recs := s.Messages[:m:m], s.Records[:r:r]
+	s.Messages = append([]Message(nil), s.Messages[m:]...)
+	s.Records = append([]Record(nil), s.Records[r:]...)
+	return msgs, recs
+}
+
+// ParseTime reads an RFC 3339 time as transcripts write it, in UTC; the
+// zero time when there is none or it does not parse.
+func ParseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
 }

@@ -187,7 +187,7 @@ func (p *parser) Line(l *harness.Lines) bool {
 		return true
 	}
 	st := p.session(ln)
-	t := parseTime(ln.Timestamp)
+	t := harness.ParseTime(ln.Timestamp)
 	if !t.IsZero() && (st.sess.Started.IsZero() || t.Before(st.sess.Started)) {
 		st.sess.Started = t
 	}
@@ -397,16 +397,10 @@ func (p *parser) Piece(end int64) *harness.History {
 	h := &harness.History{Path: p.opts.Path}
 	h.Sessions = p.close(end, func(st *state) harness.Session {
 		sess := st.sess
-		m := finishedBefore(len(st.sess.Messages), func(i int) int { return st.sess.Messages[i].Turn }, st.turn)
-		r := finishedBefore(len(st.sess.Records), func(i int) int { return st.sess.Records[i].Turn }, st.turn)
-		if m == 0 && r == 0 {
-			sess.Messages, sess.Records = nil, nil
-			return sess
+		sess.Messages, sess.Records = harness.SplitFinished(&st.sess, st.turn)
+		if len(sess.Messages) > 0 || len(sess.Records) > 0 {
+			st.pieced = true
 		}
-		sess.Messages, sess.Records = st.sess.Messages[:m:m], st.sess.Records[:r:r]
-		st.sess.Messages = append([]harness.Message(nil), st.sess.Messages[m:]...)
-		st.sess.Records = append([]harness.Record(nil), st.sess.Records[r:]...)
-		st.pieced = true
 		return sess
 	})
 	kept := h.Sessions[:0]
@@ -417,16 +411,6 @@ func (p *parser) Piece(end int64) *harness.History {
 	}
 	h.Sessions = kept
 	return h
-}
-
-// finishedBefore is how many of n items, in turn order, belong to turns
-// before current.
-func finishedBefore(n int, turn func(int) int, current int) int {
-	i := 0
-	for i < n && turn(i) < current {
-		i++
-	}
-	return i
 }
 
 // close gives, in order, each session with a message or a record, or one
@@ -451,15 +435,4 @@ func (p *parser) close(end int64, take func(*state) harness.Session) []harness.S
 		out = append(out, take(st))
 	}
 	return out
-}
-
-func parseTime(s string) time.Time {
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t.UTC()
 }

@@ -146,7 +146,7 @@ func (p *parser) line(l *harness.Lines) bool {
 		p.warn.Add(json.Problem(err), l.Number)
 		return true
 	}
-	t := parseTime(rl.Timestamp)
+	t := harness.ParseTime(rl.Timestamp)
 	switch {
 	case rl.Payload != nil:
 		p.wrapped(rl, t, l.Number)
@@ -238,7 +238,7 @@ func (p *parser) meta(m meta) {
 	p.started = true
 	p.st.id = m.ID
 	p.st.sess.ID = SessionID(m.ID)
-	p.st.sess.Started = parseTime(m.Timestamp)
+	p.st.sess.Started = harness.ParseTime(m.Timestamp)
 	if m.Cwd != "" {
 		p.st.sess.Project = filepath.Clean(m.Cwd)
 	}
@@ -458,36 +458,19 @@ func (p *parser) close(end int64) (harness.Session, bool) {
 func (p *parser) Piece(end int64) *harness.History {
 	h := &harness.History{Path: p.opts.Path}
 	st := &p.st
-	m := 0
-	for m < len(st.sess.Messages) && st.sess.Messages[m].Turn < st.turn {
-		m++
-	}
-	r := 0
-	for r < len(st.sess.Records) && st.sess.Records[r].Turn < st.turn {
-		r++
-	}
-	if m == 0 && r == 0 {
+	// Items are in turn order: the first of each says whether a turn
+	// before the current one is there to hand over.
+	finished := (len(st.sess.Messages) > 0 && st.sess.Messages[0].Turn < st.turn) ||
+		(len(st.sess.Records) > 0 && st.sess.Records[0].Turn < st.turn)
+	if !finished {
 		return h
 	}
 	s, ok := p.close(end)
 	if !ok {
 		return h
 	}
-	s.Messages, s.Records = st.sess.Messages[:m:m], st.sess.Records[:r:r]
-	st.sess.Messages = append([]harness.Message(nil), st.sess.Messages[m:]...)
-	st.sess.Records = append([]harness.Record(nil), st.sess.Records[r:]...)
+	s.Messages, s.Records = harness.SplitFinished(&st.sess, st.turn)
 	st.pieced = true
 	h.Sessions = []harness.Session{s}
 	return h
-}
-
-func parseTime(s string) time.Time {
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t.UTC()
 }

@@ -132,7 +132,7 @@ func (p *parser) line(raw []byte, n int) {
 
 func (p *parser) message(e entry, n int) {
 	m := e.msg
-	t := parseTime(e.timestamp)
+	t := harness.ParseTime(e.timestamp)
 	if t.IsZero() && m.ms > 0 {
 		t = time.UnixMilli(m.ms)
 	}
@@ -187,7 +187,7 @@ func (p *parser) session(end int64) (harness.Session, bool) {
 		Offset:  p.opts.Offset,
 		End:     end,
 		Project: p.head.cwd,
-		Started: parseTime(p.head.timestamp),
+		Started: harness.ParseTime(p.head.timestamp),
 	}
 	if p.head.id == "" {
 		s.ID = prefix + idFromName(p.opts.Path, p.opts.Agent)
@@ -278,12 +278,4 @@ func topicID(path, id string) string {
 		return ""
 	}
 	return name
-}
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }

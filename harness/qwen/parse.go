@@ -194,7 +194,7 @@ func (p *parser) Line(l *harness.Lines) bool {
 		return true
 	}
 	st := p.session(r)
-	t := parseTime(r.Timestamp)
+	t := harness.ParseTime(r.Timestamp)
 	if !t.IsZero() && (st.sess.Started.IsZero() || t.Before(st.sess.Started)) {
 		st.sess.Started = t
 	}
@@ -430,12 +430,8 @@ func (p *parser) Piece(end int64) *harness.History {
 	h := &harness.History{Path: p.opts.Path}
 	for _, s := range p.close(end, func(st *state) harness.Session {
 		sess := st.sess
-		m := before(len(st.sess.Messages), func(i int) int { return st.sess.Messages[i].Turn }, st.turn)
-		r := before(len(st.sess.Records), func(i int) int { return st.sess.Records[i].Turn }, st.turn)
-		sess.Messages, sess.Records = st.sess.Messages[:m:m], st.sess.Records[:r:r]
-		st.sess.Messages = append([]harness.Message(nil), st.sess.Messages[m:]...)
-		st.sess.Records = append([]harness.Record(nil), st.sess.Records[r:]...)
-		if m > 0 || r > 0 {
+		sess.Messages, sess.Records = harness.SplitFinished(&st.sess, st.turn)
+		if len(sess.Messages) > 0 || len(sess.Records) > 0 {
 			st.pieced = true
 		}
 		return sess
@@ -445,16 +441,6 @@ func (p *parser) Piece(end int64) *harness.History {
 		}
 	}
 	return h
-}
-
-// before is how many of n items, in turn order, belong to turns before
-// current.
-func before(n int, turn func(int) int, current int) int {
-	i := 0
-	for i < n && turn(i) < current {
-		i++
-	}
-	return i
 }
 
 // close gives, in order, each session with a message or a record, or one
@@ -476,15 +462,4 @@ func (p *parser) close(end int64, take func(*state) harness.Session) []harness.S
 		out = append(out, take(st))
 	}
 	return out
-}
-
-func parseTime(s string) time.Time {
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t.UTC()
 }
