@@ -73,7 +73,7 @@ func TestEvalPromises(t *testing.T) {
 				t.Errorf("%s: %d of %d %s queries returned results", mode, sc.Negatives-sc.Empty, sc.Negatives, kind)
 			}
 		}
-		checkRespelled(t, "aider "+string(mode), scores)
+		checkRespelled(t, "aider "+string(mode), scores, 0)
 		t.Logf("%-8s %s", mode, scores["all"])
 	}
 	h := all[memory.Hybrid]
@@ -180,7 +180,13 @@ func TestHarnessEvalPromises(t *testing.T) {
 			if m := sc["missing"]; m.Empty != m.Negatives {
 				t.Errorf("%s %s: %d of %d missing literals returned results", c.Name, mode, m.Negatives-m.Empty, m.Negatives)
 			}
-			checkRespelled(t, c.Name+" "+string(mode), sc)
+			// Codex's "docs/resource_managment.md" is never respelled:
+			// "managment" is a word the built-in vocabulary knows.
+			unread := 0
+			if c.Dir == "codex" {
+				unread = 1
+			}
+			checkRespelled(t, c.Name+" "+string(mode), sc, unread)
 			if mode != memory.Hybrid {
 				continue
 			}
@@ -208,13 +214,12 @@ func TestHarnessEvalPromises(t *testing.T) {
 	}
 }
 
-// checkRespelled fails t unless recall read the typos with a word
-// respelled (all but at most one: codex's "managment" is a word the
-// built-in vocabulary knows, so it is never respelled), and no other query.
-func checkRespelled(t *testing.T, what string, scores map[string]Score) {
+// checkRespelled fails t unless recall read every typo but unread with a
+// word respelled, and no other query.
+func checkRespelled(t *testing.T, what string, scores map[string]Score, unread int) {
 	t.Helper()
-	if ty := scores["typo"]; ty.Respelled < ty.N-1 {
-		t.Errorf("%s: %d of %d typos respelled", what, ty.Respelled, ty.N)
+	if ty := scores["typo"]; ty.Respelled != ty.N-unread {
+		t.Errorf("%s: %d of %d typos respelled, want %d", what, ty.Respelled, ty.N, ty.N-unread)
 	}
 	if n := respelledOthers(scores); n > 0 {
 		t.Errorf("%s: %d queries spelled right were respelled", what, n)
