@@ -28,6 +28,22 @@ Renamed the function and its two callers in src/vocabContent.ts.
 The sidebar now stacks its columns vertically below 600 pixels.
 `
 
+// spellingStore is a store of spellingHistory, closed when t ends.
+func spellingStore(t *testing.T) *Store {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := Open(context.Background(), filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	path := writeHistory(t, dir, ".aider.chat.history.md", []byte(spellingHistory))
+	if _, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Embedder: newWordsEmbedder()}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // TestRecallReadsTheNearestWordForOneNoTurnHolds: a misspelled word (a
 // name, an identifier, a file) that no turn holds is read as the store's
 // nearest word, the answer says so, and the turn it meant comes first;
@@ -35,16 +51,7 @@ The sidebar now stacks its columns vertically below 600 pixels.
 // word too far from any are left as typed.
 func TestRecallReadsTheNearestWordForOneNoTurnHolds(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	s, err := Open(ctx, filepath.Join(dir, "store"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	path := writeHistory(t, dir, ".aider.chat.history.md", []byte(spellingHistory))
-	if _, err := s.Index(ctx, IndexOptions{Paths: []string{path}, Embedder: newWordsEmbedder()}); err != nil {
-		t.Fatal(err)
-	}
+	s := spellingStore(t)
 	for _, c := range []struct {
 		query string
 		read  []Respelling
@@ -102,16 +109,7 @@ func TestEditDistanceCountsASwapAsOneEdit(t *testing.T) {
 // a change to the store drops it.
 func TestRespellingFromTheLoadedVocabulary(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	s, err := Open(ctx, filepath.Join(dir, "store"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	path := writeHistory(t, dir, ".aider.chat.history.md", []byte(spellingHistory))
-	if _, err := s.Index(ctx, IndexOptions{Paths: []string{path}, Embedder: newWordsEmbedder()}); err != nil {
-		t.Fatal(err)
-	}
+	s := spellingStore(t)
 	queries := []string{"gunicron workers timeout", "loadVocabContnt", "src/vocabContnt.ts", "horizontal sidebar columns", "src/paymentWebhook.ts"}
 	read := func() [][]Respelling {
 		var out [][]Respelling
