@@ -75,8 +75,10 @@ type parser struct {
 	closer     []byte // closing tag of a tag fence or reasoning block
 	line       int    // 1-based number of the current line
 	lineOffset int64  // absolute offset of the current line
-	pos, next  int    // where the current and the next line start in data
-	prevBlank  bool   // the line before the current one was empty
+	// ahead is what follows the current line: the rest of data when it
+	// is held whole, the next line when it is streamed; nil at the end.
+	ahead     []byte
+	prevBlank bool // the line before the current one was empty
 
 	sess    *Session // the session being read; nil before any
 	leading bool     // sess is the headerless text before the first header
@@ -102,6 +104,14 @@ type parser struct {
 	lastAssistant string
 
 	invalidUTF8, nulBytes bool
+
+	// A history streamed (see stream.go): starts counts the sessions
+	// started, handed how many of hist.Sessions a piece has emptied, and
+	// handedMessages says a piece took messages of the session being read.
+	streamed       bool
+	starts         int
+	handed         int
+	handedMessages bool
 }
 
 func newParser(data []byte, opts Options) *parser {
@@ -135,7 +145,7 @@ func (p *parser) run() {
 	if p.opts.Offset == 0 && bytes.HasPrefix(data, utf8BOM) {
 		pos = len(utf8BOM)
 	}
-	p.startSession(nil, pos, true)
+	p.startSession(nil, p.opts.Offset+int64(pos), true)
 	for pos < len(data) {
 		end := bytes.IndexByte(data[pos:], '\n')
 		next := len(data)
@@ -151,12 +161,20 @@ func (p *parser) run() {
 		}
 		p.line++
 		p.lineOffset = p.opts.Offset + int64(pos)
-		p.pos, p.next = pos, next
+		p.ahead = nil
+		if next < len(data) {
+			p.ahead = data[next:]
+		}
 		p.step(line)
 		p.prevBlank = len(line) == 0
 		pos = next
 	}
 	p.endSession(p.opts.Offset + int64(len(data)))
+	p.finish()
+}
+
+// finish notes what the whole history's parse found.
+func (p *parser) finish() {
 	if p.invalidUTF8 {
 		p.warn("invalid UTF-8 replaced with U+FFFD")
 	}
@@ -176,7 +194,7 @@ func (p *parser) warn(msg string) {
 func (p *parser) step(line []byte) {
 	if bytes.HasPrefix(line, header) {
 		p.endSession(p.lineOffset)
-		p.startSession(line, p.pos, false)
+		p.startSession(line, p.lineOffset, false)
 		return
 	}
 	switch p.st {
@@ -242,11 +260,15 @@ func (p *parser) endsWrite(line []byte) bool {
 	if n < 3 || line[n-1] != ' ' || line[n-2] != ' ' || line[n-3] == ' ' {
 		return false
 	}
-	if p.next >= len(p.data) {
+	if p.ahead == nil {
 		return true
 	}
-	c := p.data[p.next]
-	return c == '\n' || c == '\r' || c == '>' || bytes.HasPrefix(p.data[p.next:], header)
+	if len(p.ahead) == 0 {
+		// A streamed line that is empty: a blank line.
+		return true
+	}
+	c := p.ahead[0]
+	return c == '\n' || c == '\r' || c == '>' || bytes.HasPrefix(p.ahead, header)
 }
 
 // text handles a line outside fences, tool output and reasoning.
@@ -426,9 +448,9 @@ func (p *parser) endUser() {
 
 // startSession begins a session at a header line, or the headerless text
 // before the first header (header nil).
-func (p *parser) startSession(header []byte, pos int, leading bool) {
-	s := &Session{Offset: p.opts.Offset + int64(pos)}
-	p.stripped = p.strippedFrom(pos)
+func (p *parser) startSession(header []byte, at int64, leading bool) {
+	s := &Session{Offset: at}
+	p.stripped = p.strippedAt(at)
 	if header != nil {
 		s.Header = p.clean(string(header))
 		rest := strings.TrimSpace(s.Header[len(headerPrefix):])
@@ -437,6 +459,7 @@ func (p *parser) startSession(header []byte, pos int, leading bool) {
 		}
 	}
 	p.sess, p.leading = s, leading
+	p.handedMessages = false
 	p.st = inText
 	p.turn = -1
 	p.afterUserLine, p.watchReply = false, false
@@ -454,16 +477,36 @@ func (p *parser) endSession(end int64) {
 	s.End = end
 	// Text before the first header is a session only if it holds a user
 	// message: banner remnants and preambles are not conversations.
-	if p.leading && !hasUser(s) {
+	if s.ID == "" && p.leading && !hasUser(s) {
 		return
 	}
-	if p.stripped && len(s.Messages) > 0 {
+	if p.stripped && (len(s.Messages) > 0 || p.handedMessages) {
 		p.hist.Stripped = true
+	}
+	p.name(s)
+	p.hist.Sessions = append(p.hist.Sessions, *s)
+}
+
+// name gives a kept session its ordinal and ID, once: when it ends, or
+// when a piece first hands over its turns (see Piece).
+func (p *parser) name(s *Session) {
+	if s.ID != "" {
+		return
 	}
 	p.ordinal++
 	s.Ordinal = p.ordinal
 	s.ID = p.freeID(SessionID(p.pathHash, s.Started, s.Ordinal))
-	p.hist.Sessions = append(p.hist.Sessions, *s)
+}
+
+// strippedAt is strippedFrom for the session starting at offset at: in a
+// history streamed, what Prescan found of it, in the order sessions start.
+func (p *parser) strippedAt(at int64) bool {
+	if !p.streamed {
+		return p.strippedFrom(int(at - p.opts.Offset))
+	}
+	i := p.starts
+	p.starts++
+	return i < len(p.opts.Prescanned) && p.opts.Prescanned[i] == '1'
 }
 
 // strippedFrom reports whether the session starting at pos lost its

@@ -59,8 +59,15 @@ func TestIndexSurvivesDeepNesting(t *testing.T) {
 // TestIndexSkipsOverlongLines: a line over the bound is skipped as it is
 // read, before it is held whole, with a warning naming it; the lines
 // around it are indexed, in a history read whole (a Claude transcript)
-// and in one read a window at a time (aider's).
+// and in one read a window at a time (aider's), or streamed (a large
+// one); the aider history, appended to, is read again.
 func TestIndexSkipsOverlongLines(t *testing.T) {
+	for _, stream := range []int64{0, 1} {
+		t.Run(fmt.Sprintf("streamed above %d", stream), func(t *testing.T) { skipsOverlongLines(t, stream) })
+	}
+}
+
+func skipsOverlongLines(t *testing.T, stream int64) {
 	s, _ := fixture(t)
 	dir := t.TempDir()
 	long := strings.Repeat("x", 300<<10)
@@ -72,9 +79,10 @@ func TestIndexSkipsOverlongLines(t *testing.T) {
 		"#### " + long + "  \n\nanswer to the long one\n\n#### last question  \n\nlast answer\n"
 	aiderPath := writeHistory(t, dir, aider.HistoryFileName, []byte(history))
 	rep, err := s.Index(context.Background(), IndexOptions{
-		Paths:     []string{claudePath, aiderPath},
-		Harnesses: harness.Registry{claude.Reader{}, aider.Reader{}},
-		limits:    harness.Limits{Line: 64 << 10},
+		Paths:       []string{claudePath, aiderPath},
+		Harnesses:   harness.Registry{claude.Reader{}, aider.Reader{}},
+		limits:      harness.Limits{Line: 64 << 10},
+		streamAbove: stream,
 	})
 	if err != nil || rep.Skipped != 0 {
 		t.Fatalf("index: %+v, %v", rep, err)
@@ -107,6 +115,21 @@ func TestIndexSkipsOverlongLines(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(users, "|"), "first question") || !strings.Contains(strings.Join(users, "|"), "last question") || strings.Contains(strings.Join(users, "|"), "the long line") {
 		t.Errorf("aider turns %q, want the questions around the long line and not it", users)
+	}
+	appendFile(t, aiderPath, thirdSession)
+	rep, err = s.Index(context.Background(), IndexOptions{
+		Paths:       []string{aiderPath},
+		Harnesses:   harness.Registry{aider.Reader{}},
+		limits:      harness.Limits{Line: 64 << 10},
+		streamAbove: stream,
+	})
+	if err != nil || rep.Skipped != 0 || rep.NewTurns != 1 {
+		t.Fatalf("index after an append: %+v, %v; want its one new turn", rep, err)
+	}
+	var n int
+	s.db.QueryRow(`SELECT count(*) FROM turns WHERE user LIKE 'Add rate limiting%'`).Scan(&n)
+	if n != 1 {
+		t.Errorf("the appended turn is stored %d times, want once", n)
 	}
 }
 

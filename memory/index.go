@@ -48,6 +48,9 @@ type IndexOptions struct {
 	// window replaces windowSize when set, so a test can parse a history
 	// a session at a time.
 	window int
+	// streamAbove replaces streamAbove when set, so a test can stream a
+	// small history that is read a window of sessions at a time.
+	streamAbove int64
 	// chunk replaces the bytes of lines a streamed history's parse is
 	// handed at a time (harness.ParseStream), so a test can cut it small.
 	chunk int

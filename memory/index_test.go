@@ -748,15 +748,20 @@ func TestIndexWindowByWindowIsIndexWhole(t *testing.T) {
 		var dumps []string
 		// Whole, a session at a time, and a few bytes at a time; then the
 		// same after a session is appended (a re-read from the last one).
-		for _, window := range []int{1 << 30, 1} {
+		for _, mode := range []struct {
+			window int
+			stream int64
+		}{{1 << 30, 0}, {1, 0}, {1 << 30, 1}, {300, 1}} {
+			window := mode.window
 			if err := os.WriteFile(path, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			s, err := Open(context.Background(), filepath.Join(dir, fmt.Sprintf("data-%s-%d", filepath.Base(src), window)))
+			s, err := Open(context.Background(), filepath.Join(dir, fmt.Sprintf("data-%s-%d-%d", filepath.Base(src), window, mode.stream)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts := IndexOptions{Paths: []string{path}, window: window}
+			// Streamed (stream 1) in pieces of about window bytes.
+			opts := IndexOptions{Paths: []string{path}, window: window, streamAbove: mode.stream, chunk: 500}
 			if _, err := s.Index(context.Background(), opts); err != nil {
 				t.Fatal(err)
 			}
@@ -767,8 +772,10 @@ func TestIndexWindowByWindowIsIndexWhole(t *testing.T) {
 			dumps = append(dumps, ledgerDump(t, s))
 			s.Close()
 		}
-		if dumps[1] != dumps[0] {
-			t.Errorf("%s: indexed window by window, the store differs from one indexed whole", src)
+		for i, how := range []string{"window by window", "streamed", "streamed in pieces"} {
+			if dumps[i+1] != dumps[0] {
+				t.Errorf("%s: indexed %s, the store differs from one indexed whole:\n%s\nwhole:\n%s", src, how, dumps[i+1], dumps[0])
+			}
 		}
 	}
 }

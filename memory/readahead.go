@@ -122,6 +122,13 @@ type windowJob struct {
 	err  error
 }
 
+// streamAbove is how many bytes a history read a window of whole
+// sessions at a time (aider's) may hold past where its reading starts
+// before it is streamed instead, when its harness can (LineStreamer): a
+// window holds a session whole, and one aider session of 300 MB took
+// deja index to 869 MB.
+const streamAbove = 64 << 20
+
 // readAheadBytes bounds the windows read and not yet written. Histories
 // differ in size, and a stage kept one window ahead leaves the writer
 // waiting while it reads a large one after small ones it could have read
@@ -264,6 +271,11 @@ func (ix *indexer) openFile(ctx context.Context, path string, known map[string]f
 		sum.Reset()
 	}
 	job.sum = sum
+	if ls, ok := fr.(harness.LineStreamer); ok && job.marker != nil && fi.Size()-job.from > cmp.Or(ix.opts.streamAbove, streamAbove) {
+		// One session may be the whole of it, and a window holds whole
+		// sessions: parse it as its lines are read, in pieces.
+		job.stream = ls
+	}
 	if _, err := o.src.Seek(job.from, io.SeekStart); err != nil {
 		job.fail(fmt.Errorf("%s: %v, skipped", path, unwrapPath(err)))
 		return job
@@ -444,12 +456,21 @@ func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Emb
 		for _, sess := range hist.Sessions {
 			// Not the harness's promise: no fingerprint, so the next
 			// run reads the history whole.
-			job.unpromised = job.unpromised || sess.Offset != job.from
+			job.unpromised = job.unpromised || (job.marker == nil && sess.Offset != job.from)
 		}
 		wj.sigs, wj.made, emb = ix.cutWindow(ctx, job, hist.Sessions, wj.size, emb)
 		if last {
-			if !job.unpromised {
-				job.fingerprint = job.sum.Sum(nil)
+			if job.marker != nil {
+				// Sessions start anywhere: the fingerprint covers the
+				// bytes before the last, as a window's does (read
+				// again, not held); none when a line was dropped, as
+				// offsets past it are not the file's.
+				job.unpromised = len(bound.Warnings()) > 0 || hashTo(job, hist.Sessions) != nil
+			}
+			job.fingerprint = job.sum.Sum(nil)
+			if job.unpromised {
+				// Matches no bytes: the next run reads it whole.
+				job.fingerprint = []byte{}
 			}
 			job.dropped = append(job.dropped, bound.Warnings()...)
 			if after, err := os.Stat(job.path); err == nil && after.ModTime().UnixNano() != job.fi.ModTime().UnixNano() {
@@ -479,6 +500,21 @@ func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Emb
 	}
 	window(hist, size-before, true)
 	return emb
+}
+
+// hashTo adds to the job's fingerprint the bytes from where its reading
+// started to the start of the last of sessions (the history's sessions,
+// in order), read again from the file.
+func hashTo(job *fileJob, sessions []harness.Session) error {
+	to := job.from
+	if n := len(sessions); n > 0 {
+		to = sessions[n-1].Offset
+	}
+	if _, err := job.src.Seek(job.from, io.SeekStart); err != nil {
+		return err
+	}
+	_, err := io.CopyN(job.sum, job.src, to-job.from)
+	return err
 }
 
 // sendWindow sends a window to the writer, holding its share of the
@@ -535,16 +571,21 @@ func (ix *indexer) parseAgain(job *fileJob, wj windowJob, opts harness.ParseOpti
 		return nil, err
 	}
 	defer o.src.Close()
-	if o.stream == nil {
+	stream := o.stream
+	if stream == nil && o.marker != nil {
+		// Read a window at a time when small, streamed when large.
+		stream = job.stream
+	}
+	if stream == nil {
 		return nil, errors.New("it changed while it was read")
 	}
 	if _, err := o.src.Seek(job.from, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("reading: %v", unwrapPath(err))
 	}
-	if opts.Prescanned, err = prescan(o.stream, o.src, job.from); err != nil {
+	if opts.Prescanned, err = prescan(stream, o.src, job.from); err != nil {
 		return nil, err
 	}
-	hist, _, err := harness.ParseStream(o.stream, harness.NewLineBound(o.src, ix.opts.limits, wj.lines), ix.opts.chunk, wj.lines, opts)
+	hist, _, err := harness.ParseStream(stream, harness.NewLineBound(o.src, ix.opts.limits, wj.lines), ix.opts.chunk, wj.lines, opts)
 	if err != nil {
 		return nil, fmt.Errorf("reading: %v", unwrapPath(err))
 	}

@@ -10,12 +10,13 @@
 //	ordinary/  a 250 MB Claude transcript of ordinary lines, one session (-ordinary-mb)
 //	sessions/  the same, its turns spread over its session and 499 subagents
 //	rollout/   a Codex .jsonl rollout of about as many bytes of ordinary turns
+//	aider/     an aider history of about as many bytes, one session of ordinary turns
 //
 // Measure each with a fresh data directory, as the README shows:
 //
 //	go run ./bench/bounds -dir /tmp/bounds
 //	go build -o /tmp/deja ./cmd/deja
-//	for d in line deep bomb view store ordinary sessions rollout; do
+//	for d in line deep bomb view store ordinary sessions rollout aider; do
 //	  DEJA_DATA_DIR=/tmp/bounds/data-$d /usr/bin/time -v /tmp/deja index /tmp/bounds/$d/*
 //	done
 //	DEJA_DATA_DIR=/tmp/bounds/data-store /usr/bin/time -v /tmp/deja index /tmp/bounds/store/*
@@ -40,11 +41,11 @@ import (
 
 func main() {
 	dir := flag.String("dir", "", "directory to write the inputs in (required)")
-	only := flag.String("only", "line,deep,bomb,view,store,ordinary,sessions,rollout", "which inputs to write, comma-separated")
+	only := flag.String("only", "line,deep,bomb,view,store,ordinary,sessions,rollout,aider", "which inputs to write, comma-separated")
 	lineMB := flag.Int("line-mb", 1024, "size of line/'s long line, in MB")
 	bombGB := flag.Int("bomb-gb", 8, "what bomb/'s .zst decodes to, in GB")
 	storeMB := flag.Int("store-mb", 340, "about how large store/'s opencode.db is, in MB")
-	ordinaryMB := flag.Int("ordinary-mb", 250, "about how large ordinary/'s and sessions/' transcripts and rollout/'s rollout are, in MB")
+	ordinaryMB := flag.Int("ordinary-mb", 250, "about how large ordinary/'s and sessions/' transcripts, rollout/'s rollout and aider/'s history are, in MB")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "bounds: -dir is required")
@@ -59,6 +60,7 @@ func main() {
 		"ordinary": func(d string) error { return ordinary(d, int64(*ordinaryMB)<<20, 1) },
 		"sessions": func(d string) error { return ordinary(d, int64(*ordinaryMB)<<20, 500) },
 		"rollout":  func(d string) error { return rollout(d, int64(*ordinaryMB)<<20) },
+		"aider":    func(d string) error { return aiderSession(d, int64(*ordinaryMB)<<20) },
 	}
 	for _, name := range strings.Split(*only, ",") {
 		write, ok := makers[name]
@@ -363,4 +365,34 @@ func store(dir string, fill func(*sql.Tx) error) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// aiderSession: an aider history of about n bytes, one session of
+// ordinary turns as aider writes them: a question, an answer with a code
+// fence, an edit applied and a command run with its output.
+func aiderSession(dir string, n int64) error {
+	f, err := os.Create(filepath.Join(dir, ".aider.chat.history.md"))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	m, _ := fmt.Fprint(w, "\n# aider chat started at 2026-07-20 09:00:00\n\n")
+	written := int64(m)
+	out := strings.Repeat("> ok  \tgithub.com/acme/shop/internal/ledger\t0.412s  \n", 32)
+	for turn := 0; written < n; turn++ {
+		m, err := fmt.Fprintf(w, "#### question %d: why does the ledger total drift by a cent on refunds in internal/ledger/refund.go?  \n\n"+
+			"%s\n\n```go\nfunc refund%d(lines []Line) Cents { return round(sum(lines)) }\n```\n\n"+
+			"> Applied edit to internal/ledger/refund.go  \n> Running go test ./internal/ledger -run Refund%d  \n%s\n",
+			turn, strings.Repeat("The refund path rounds each line before summing; round the sum instead. ", 6), turn, turn, out)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		written += int64(m)
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
