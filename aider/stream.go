@@ -107,7 +107,7 @@ func (Reader) Stream(opts harness.ParseOptions) harness.LineParser {
 	p := newParser(nil, opts)
 	p.streamed = true
 	p.startSession(nil, opts.Offset, true)
-	return &lineParser{p: p}
+	return &lineParser{p: p, pendingOffset: -1}
 }
 
 // lineParser is Parse fed a line at a time. A line is read once the next
@@ -120,20 +120,16 @@ type lineParser struct {
 	pending       []byte
 	pendingOffset int64
 	pendingNumber int
-	started       bool
 }
 
 // Line takes the current line and reads the one before it.
 func (lp *lineParser) Line(l *harness.Lines) bool {
 	line, offset := l.Line, lp.p.opts.Offset+int64(l.Offset)
-	if !lp.started {
-		lp.started = true
-		lp.pendingOffset = -1
-		if lp.p.opts.Offset == 0 && bytes.HasPrefix(line, utf8BOM) {
-			line, offset = line[len(utf8BOM):], offset+int64(len(utf8BOM))
-			if lp.p.leading {
-				lp.p.sess.Offset = offset
-			}
+	if offset == 0 && bytes.HasPrefix(line, utf8BOM) {
+		// A BOM opens the file, not its first line (as Parse reads it).
+		line, offset = line[len(utf8BOM):], int64(len(utf8BOM))
+		if lp.p.leading {
+			lp.p.sess.Offset = offset
 		}
 	}
 	next := bytes.Clone(line)
@@ -148,7 +144,7 @@ func (lp *lineParser) Line(l *harness.Lines) bool {
 // read reads the pending line, ahead being the line after it (nil at the
 // end of the history).
 func (lp *lineParser) read(ahead []byte) {
-	if !lp.started || lp.pendingOffset < 0 {
+	if lp.pendingOffset < 0 {
 		return
 	}
 	p, line := lp.p, lp.pending

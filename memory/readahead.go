@@ -126,7 +126,7 @@ type windowJob struct {
 // sessions at a time (aider's) may hold past where its reading starts
 // before it is streamed instead, when its harness can (LineStreamer): a
 // window holds a session whole, and one aider session of 300 MB took
-// deja index to 869 MB.
+// deja index to 635 MB (bench/bounds' aider/ input).
 const streamAbove = 64 << 20
 
 // readAheadBytes bounds the windows read and not yet written. Histories
