@@ -34,13 +34,16 @@ type LineParser interface {
 
 // Prescanner is a LineStreamer whose parse must know, before its first
 // line, something only a look at every line tells (whether a Codex rollout
-// logs the user's messages as events). The indexer hands Prescan the
-// history from where the parse starts, then rewinds it for the parse,
-// whose options carry what Prescan returned (ParseOptions.Prescanned).
+// logs the user's messages as events; which records of a Gemini CLI
+// recording no later line rewrites). The indexer hands Prescan the
+// history from where the parse starts, through the LineBound the parse
+// reads through, then rewinds it for the parse, whose options carry what
+// Prescan returned (ParseOptions.Prescanned).
 type Prescanner interface {
 	LineStreamer
-	// Prescan reads r, holding at most a bounded head of each line, and
-	// returns what the parse needs to know; it may stop reading early.
+	// Prescan reads r, holding at most a bounded head of each line or one
+	// whole line (r bounds it), and returns what the parse needs to know;
+	// it may stop reading early.
 	Prescan(r io.Reader) (string, error)
 }
 
@@ -102,45 +105,74 @@ func ParseStream(ls LineStreamer, r io.Reader, chunk int, before int, opts Parse
 // returned is the last piece. A piece emit refuses (an error) ends the
 // parse with that error.
 func ParsePieces(ls LineStreamer, r io.Reader, chunk, piece int, before int, opts ParseOptions, emit func(h *History, size int64) error) (*History, int64, error) {
-	if chunk <= 0 {
-		chunk = streamChunk
-	}
 	lp := ls.Stream(opts)
 	pp, pieces := lp.(PieceParser)
 	pieces = pieces && emit != nil && piece > 0
-	br := bufio.NewReaderSize(r, 64<<10)
-	var read, end, emitted int64
-	n := before
-	for {
-		data, err := readLines(br, chunk)
-		if err != nil {
-			return nil, read, err
+	var end, emitted int64
+	read, err := walkChunks(r, chunk, before, func(l *Lines) {
+		if lp.Line(l) {
+			end = int64(l.End())
 		}
-		if len(data) == 0 {
-			break
+	}, func(read int64) error {
+		if !pieces || read-emitted < int64(piece) {
+			return nil
 		}
-		lines := &Lines{data: data, n: n, base: int(read)}
-		for lines.Next() {
-			if lp.Line(lines) {
-				end = int64(lines.End())
-			}
+		h := pp.Piece(opts.Offset + end)
+		CheckIDs(ls, h)
+		if len(h.Sessions) == 0 {
+			return nil
 		}
-		n = lines.n
-		read += int64(len(data))
-		if pieces && read-emitted >= int64(piece) {
-			h := pp.Piece(opts.Offset + end)
-			CheckIDs(ls, h)
-			if len(h.Sessions) > 0 {
-				if err := emit(h, read-emitted); err != nil {
-					return nil, read, err
-				}
-				emitted = read
-			}
+		if err := emit(h, read-emitted); err != nil {
+			return err
 		}
+		emitted = read
+		return nil
+	})
+	if err != nil {
+		return nil, read, err
 	}
 	h := lp.Finish(opts.Offset + end)
 	CheckIDs(ls, h)
 	return h, read, nil
+}
+
+// WalkLines calls line with each line r holds, read a chunk of whole
+// lines of about chunk bytes (0: streamChunk) at a time, numbered from
+// before+1, and returns how many bytes it read: a Prescan's walk over
+// whole lines, holding one chunk of them (r bounds how long a line is).
+func WalkLines(r io.Reader, chunk, before int, line func(*Lines)) (int64, error) {
+	return walkChunks(r, chunk, before, line, nil)
+}
+
+// walkChunks is WalkLines calling done, when set, after each chunk with
+// the bytes read so far; an error from done ends the walk.
+func walkChunks(r io.Reader, chunk, before int, line func(*Lines), done func(read int64) error) (int64, error) {
+	if chunk <= 0 {
+		chunk = streamChunk
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var read int64
+	n := before
+	for {
+		data, err := readLines(br, chunk)
+		if err != nil {
+			return read, err
+		}
+		if len(data) == 0 {
+			return read, nil
+		}
+		lines := &Lines{data: data, n: n, base: int(read)}
+		for lines.Next() {
+			line(lines)
+		}
+		n = lines.n
+		read += int64(len(data))
+		if done != nil {
+			if err := done(read); err != nil {
+				return read, err
+			}
+		}
+	}
 }
 
 // readLines reads whole lines, about chunk bytes of them (one line may be

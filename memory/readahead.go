@@ -434,7 +434,7 @@ func (ix *indexer) streamWindow(ctx context.Context, job *fileJob, emb embed.Emb
 	defer close(job.windows)
 	defer job.src.Close()
 	reserved := reservedIDs(job.known, job.incrReal, job.from)
-	prescanned, err := prescan(job.stream, job.src, job.from)
+	prescanned, err := prescan(job.stream, job.src, job.from, ix.opts.limits)
 	if err != nil {
 		send(ctx, job.windows, windowJob{offset: job.from, last: true, err: err})
 		return emb
@@ -536,12 +536,14 @@ func (ix *indexer) sendWindow(ctx context.Context, job *fileJob, wj windowJob) b
 // prescan runs a harness.Prescanner's look at a history streamed, from
 // offset from, and rewinds it there for the parse; other streamers need
 // none.
-func prescan(ls harness.LineStreamer, src io.ReadSeeker, from int64) (string, error) {
+func prescan(ls harness.LineStreamer, src io.ReadSeeker, from int64, lim harness.Limits) (string, error) {
 	pre, ok := ls.(harness.Prescanner)
 	if !ok {
 		return "", nil
 	}
-	found, err := pre.Prescan(src)
+	// Through the bound the parse reads through, so that it holds no line
+	// the parse would not, and numbers the lines as the parse does.
+	found, err := pre.Prescan(harness.NewLineBound(src, lim, 0))
 	if err == nil {
 		_, err = src.Seek(from, io.SeekStart)
 	}
@@ -582,7 +584,7 @@ func (ix *indexer) parseAgain(job *fileJob, wj windowJob, opts harness.ParseOpti
 	if _, err := o.src.Seek(job.from, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("reading: %v", unwrapPath(err))
 	}
-	if opts.Prescanned, err = prescan(stream, o.src, job.from); err != nil {
+	if opts.Prescanned, err = prescan(stream, o.src, job.from, ix.opts.limits); err != nil {
 		return nil, err
 	}
 	hist, _, err := harness.ParseStream(stream, harness.NewLineBound(o.src, ix.opts.limits, wj.lines), ix.opts.chunk, wj.lines, opts)
