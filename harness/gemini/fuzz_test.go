@@ -60,3 +60,30 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPieces checks that any JSONL input, handed over in pieces after
+// its Prescan, is the input parsed whole (harnesstest.PiecesAddUp), and
+// that a parse fed other bytes than its Prescan read (a recording
+// rewritten in between) neither panics nor leaves its bounds.
+func FuzzPieces(f *testing.F) {
+	for _, fx := range harnesstest.Fixtures(f, 11, "*.jsonl") {
+		if data, err := os.ReadFile(fx); err == nil {
+			f.Add(data, []byte(head+turnLines(0, 3)))
+		}
+	}
+	f.Add([]byte(rewritten(6)), []byte(head+turnLines(2, 5)))
+	f.Fuzz(func(t *testing.T, data, other []byte) {
+		path := fixturePath("session-2026-05-01T10-00-abcdef12.jsonl")
+		harnesstest.PiecesAddUp(t, "input", Reader{}, data, harness.ParseOptions{Path: path})
+		found, err := Reader{}.Prescan(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _, err := harness.ParseStream(Reader{}, bytes.NewReader(other), 7, 0, harness.ParseOptions{Path: path, Prescanned: found})
+		if err != nil {
+			t.Fatal(err)
+		}
+		harnesstest.CheckInvariants(t, h, 0, len(other))
+		harnesstest.CheckTurns(t, h, IDPrefix)
+	})
+}

@@ -58,17 +58,48 @@ func Parse(data []byte, opts Options) *harness.History {
 }
 
 func newParser(opts Options) *parser {
-	return &parser{opts: opts, conv: conversation{index: map[string]int{}}, warn: warnings{}}
+	return &parser{opts: opts, whole: &conversation[entry]{}, build: newBuilder()}
 }
+
+// add hands e to the builder.
+func (p *parser) add(e entry) { p.build.add(e, p.project()) }
 
 // Finish returns the history: its session, when it has one, ending at
 // end.
 func (p *parser) Finish(end int64) *harness.History {
 	h := &harness.History{Path: p.opts.Path}
+	switch {
+	case p.whole != nil:
+		for _, e := range p.whole.entries {
+			p.add(e)
+		}
+		p.whole = nil
+	case p.fin != nil:
+		p.fin.drain(p)
+	}
 	if s, ok := p.session(p.opts.Offset, end); ok {
+		if p.head.SessionID == "" {
+			p.warn.add("no session header: the session is named from the file name", 1)
+		}
 		h.Sessions = []harness.Session{s}
 	}
 	h.Warnings = p.warn.list()
+	return h
+}
+
+// Piece hands over the turns of a parse that knows the final
+// conversation (a Prescan's) before the one being read; a parse that
+// does not knows no turn final before the end, and hands over none.
+func (p *parser) Piece(end int64) *harness.History {
+	h := &harness.History{Path: p.opts.Path}
+	if p.fin == nil {
+		return h
+	}
+	s := p.header(p.opts.Offset, end)
+	s.Messages, s.Records = harness.SplitFinished(&p.build.s, p.build.turn)
+	if len(s.Messages) > 0 || len(s.Records) > 0 {
+		h.Sessions = []harness.Session{s}
+	}
 	return h
 }
 
@@ -91,36 +122,55 @@ type parser struct {
 	opts  Options
 	head  header
 	heads int
-	conv  conversation
+	// One of three is set: whole, the conversation held until the end;
+	// skel, a Prescan's, where each record's last copy lies; fin, a
+	// parse that knows the final conversation from a Prescan.
+	whole *conversation[entry]
+	skel  *conversation[ref]
+	fin   *final
+	build builder
 	warn  warnings
 	scan  jsonscan.Scanner
-	// begun: a line was read, so a byte order mark is no longer first.
+	// begun: a line was read, so a byte order mark is no longer first;
+	// base is the number of the line before it.
 	begun bool
+	base  int
+	// dir is the project, once asked (projected).
+	dir       string
+	projected bool
 }
 
 // Line replays one line of a JSONL recording: an unterminated last line
 // that is not yet whole JSON is the CLI still writing, left for the next
-// read.
+// read, and so is any line past those a Prescan read.
 func (p *parser) Line(l *harness.Lines) bool {
 	raw := l.Line
 	if !p.begun {
-		p.begun = true
+		p.begun, p.base = true, l.Number-1
 		raw = bytes.TrimPrefix(raw, utf8BOM)
+	}
+	at := l.Number - p.base
+	if p.fin != nil && at > p.fin.lines {
+		return false
 	}
 	raw = bytes.TrimSpace(raw)
 	if l.Partial && !json.Valid(raw) {
 		return false
 	}
-	p.line(raw, l.Number)
+	p.line(raw, l.Number, at)
+	if p.fin != nil {
+		p.fin.passed(p)
+	}
 	return true
 }
 
-// line applies one JSONL line to the conversation.
-func (p *parser) line(raw []byte, n int) {
+// line applies one JSONL line, the nth of the file and the at-th read, to
+// the conversation.
+func (p *parser) line(raw []byte, n, at int) {
 	if len(raw) == 0 {
 		return
 	}
-	l, ok := decodeLine(&p.scan, raw)
+	l, ok := decodeLine(&p.scan, raw, p.skel != nil)
 	if !ok {
 		p.warn.add("invalid JSON skipped", n)
 		return
@@ -134,16 +184,26 @@ func (p *parser) line(raw []byte, n int) {
 		}
 		p.head = l.header
 	case l.Rewind:
-		p.conv.rewind(l.RewindTo)
+		switch {
+		case p.whole != nil:
+			p.whole.rewind(l.RewindTo)
+		case p.skel != nil:
+			p.skel.rewind(l.RewindTo)
+		}
 	case l.Set:
 		if l.Rebuild {
-			p.conv.reset()
-			for _, m := range l.Messages {
-				p.message(m, n)
+			switch {
+			case p.whole != nil:
+				p.whole.reset()
+			case p.skel != nil:
+				p.skel.reset()
+			}
+			for i, m := range l.Messages {
+				p.message(m, n, ref{at, i})
 			}
 		}
 	case l.Type != "":
-		p.message(l.messageRecord, n)
+		p.message(l.messageRecord, n, ref{at, 0})
 	default:
 		p.warn.add("a line of unknown shape skipped", n)
 	}
@@ -175,8 +235,8 @@ func (p *parser) readLegacy(data []byte) {
 			sc.Array(func() {
 				sc.Kind()
 				n := lines.at(sc.Pos())
-				if m, ok := decodeMessage(sc); ok {
-					p.message(m, n)
+				if m, ok := decodeMessage(sc, false); ok {
+					p.message(m, n, ref{})
 				}
 			})
 		default:
@@ -189,17 +249,22 @@ func (p *parser) readLegacy(data []byte) {
 	}
 }
 
-// message adds one message record, replacing an earlier one with the same
-// id: the CLI re-appends a record whole when it changes (its tool calls
-// finished), and the last copy wins.
-func (p *parser) message(m messageRecord, n int) {
+// message adds one message record, the nth line's, found where at says,
+// replacing an earlier one with the same id: the CLI re-appends a record
+// whole when it changes (its tool calls finished), and the last copy
+// wins.
+func (p *parser) message(m messageRecord, n int, at ref) {
 	switch m.Type {
 	case "user", "gemini", "info", "error", "warning":
 	default:
 		p.warn.add("a record of unknown type "+harness.Quoted(m.Type)+" skipped", n)
 		return
 	}
-	e := entry{id: m.ID, kind: m.Type, line: n, calls: m.ToolCalls}
+	if p.skel != nil {
+		p.skel.put(m.ID, at)
+		return
+	}
+	e := entry{kind: m.Type, line: n, calls: m.ToolCalls}
 	e.text = m.Content
 	if m.Type == "user" && strings.TrimSpace(m.Display) != "" {
 		// displayContent is the prompt as the user typed it, where content
@@ -209,7 +274,11 @@ func (p *parser) message(m messageRecord, n int) {
 	if t, err := time.Parse(time.RFC3339Nano, m.Timestamp); err == nil {
 		e.time = t
 	}
-	p.conv.put(e)
+	if p.whole != nil {
+		p.whole.put(m.ID, e)
+		return
+	}
+	p.fin.take(p, at, e, n)
 }
 
 // lineCounter turns increasing byte offsets into 1-based line numbers of

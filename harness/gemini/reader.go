@@ -68,15 +68,23 @@ func options(opts harness.ParseOptions) Options {
 	}
 }
 
-var _ harness.LineStreamer = Reader{}
+var (
+	_ harness.LineStreamer = Reader{}
+	_ harness.PieceParser  = (*parser)(nil)
+)
 
 // Streams reports a JSONL recording; the legacy single JSON object is
 // read whole.
 func (Reader) Streams(path string, head []byte) bool { return filepath.Ext(path) == ".jsonl" }
 
-// Stream starts the parse of a JSONL recording, line by line.
+// Stream starts the parse of a JSONL recording, line by line: one that
+// hands over its finished turns when opts carry what Prescan found.
 func (Reader) Stream(opts harness.ParseOptions) harness.LineParser {
-	return newParser(options(opts))
+	p := newParser(options(opts))
+	if fin, head, err := openFinal(opts.Prescanned); err == nil {
+		p.whole, p.fin, p.head = nil, fin, head
+	}
+	return p
 }
 
 var _ harness.Resumer = Reader{}

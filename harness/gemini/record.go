@@ -64,8 +64,9 @@ type toolArgs struct {
 }
 
 // decodeLine decodes one JSONL line, reporting false for one that is not a
-// whole JSON object.
-func decodeLine(sc *jsonscan.Scanner, raw []byte) (line, bool) {
+// whole JSON object; skim leaves out each message's text and tool calls
+// (a Prescan's look).
+func decodeLine(sc *jsonscan.Scanner, raw []byte, skim bool) (line, bool) {
 	var l line
 	sc.Reset(raw)
 	ok := sc.Object(func(key []byte) bool {
@@ -86,7 +87,7 @@ func decodeLine(sc *jsonscan.Scanner, raw []byte) (line, bool) {
 				}
 				l.Rebuild = true
 				sc.Array(func() {
-					if m, ok := decodeMessage(sc); ok {
+					if m, ok := decodeMessage(sc, skim); ok {
 						l.Messages = append(l.Messages, m)
 					}
 				})
@@ -95,23 +96,30 @@ func decodeLine(sc *jsonscan.Scanner, raw []byte) (line, bool) {
 		case "$rewindTo":
 			l.Rewind, l.RewindTo = true, sc.String()
 		default:
-			return l.messageRecord.field(sc, key)
+			return l.messageRecord.field(sc, key, skim)
 		}
 		return true
 	})
 	return l, ok && sc.End()
 }
 
-// decodeMessage decodes the message record at the scanner.
-func decodeMessage(sc *jsonscan.Scanner) (messageRecord, bool) {
+// decodeMessage decodes the message record at the scanner; see
+// decodeLine for skim.
+func decodeMessage(sc *jsonscan.Scanner, skim bool) (messageRecord, bool) {
 	var m messageRecord
-	ok := sc.Object(func(key []byte) bool { return m.field(sc, key) })
+	ok := sc.Object(func(key []byte) bool { return m.field(sc, key, skim) })
 	return m, ok
 }
 
 // field reads the message field named key, reporting false for a field
-// deja does not use.
-func (m *messageRecord) field(sc *jsonscan.Scanner, key []byte) bool {
+// deja does not use, or, skimming, for the text and tool calls.
+func (m *messageRecord) field(sc *jsonscan.Scanner, key []byte, skim bool) bool {
+	switch string(key) {
+	case "content", "displayContent", "toolCalls":
+		if skim {
+			return false
+		}
+	}
 	switch string(key) {
 	case "id":
 		m.ID = sc.String()
