@@ -12,6 +12,9 @@ import (
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/copilot"
+	"github.com/deja-dev/deja/harness/gemini"
+	"github.com/deja-dev/deja/harness/pi"
 )
 
 // readWhole is a Claude Code reader that is not a harness.LineStreamer:
@@ -232,5 +235,103 @@ func TestVectorsFlushedBeforeACommitThatNeverCame(t *testing.T) {
 	}
 	if stopped, clean := dump(true), dump(false); stopped != clean {
 		t.Errorf("after a stopped run\n%s\nwithout one\n%s", stopped, clean)
+	}
+}
+
+// TestStreamedRecordingStoresWhatOneReadWholeStores: a Gemini CLI JSONL
+// recording, its records rewritten by later lines, streamed after its
+// Prescan, and handed to the writer in pieces, stores what it stores
+// read whole: half written, grown (a line over the line bound and tool
+// calls re-appended once finished), re-read by --full, rewound by
+// "$rewindTo" and grown past it, rebuilt by a "$set" checkpoint, and with
+// its first prompt re-appended at its end.
+func TestStreamedRecordingStoresWhatOneReadWholeStores(t *testing.T) {
+	lim := harness.Limits{Line: 2000}
+	var b strings.Builder
+	b.WriteString(`{"sessionId":"0b7c6f0e-4d6a-4c1e-9a53-1f2e3d4c5b6a","projectHash":"ab12","startTime":"2026-05-01T10:00:00Z","kind":"main"}` + "\n")
+	turns := func(from, to int, about string) string {
+		var b strings.Builder
+		for i := from; i < to; i++ {
+			fmt.Fprintf(&b, `{"id":"u%d","timestamp":"2026-05-01T10:%02d:00Z","type":"user","content":"question %d about the %s"}`+"\n", i, i%60, i, about)
+			call := fmt.Sprintf(`"toolCalls":[{"name":"run_shell_command","status":"%%s","args":{"command":"go test ./ledger -run T%d"}}]`, i)
+			fmt.Fprintf(&b, `{"id":"g%d","timestamp":"2026-05-01T10:%02d:30Z","type":"gemini","content":"answer %d",`+call+`}`+"\n", i, i%60, i, "executing")
+			fmt.Fprintf(&b, `{"id":"g%d","timestamp":"2026-05-01T10:%02d:31Z","type":"gemini","content":"answer %d, run",`+call+`}`+"\n", i, i%60, i, "success")
+			if i == 7 {
+				fmt.Fprintf(&b, `{"id":"g%d-long","type":"gemini","content":"%s"}`+"\n", i, strings.Repeat("long ", 500))
+			}
+		}
+		return b.String()
+	}
+	b.WriteString(turns(0, 40, "ledger"))
+	grown := b.String()
+	first := grown[:len(grown)/2] + `{"id":"half","type":"user","content":"half`
+	rewound := grown + `{"$rewindTo":"u25"}` + "\n" + turns(25, 30, "invoices")
+	rebuilt := rewound + `{"$set":{"messages":[{"id":"u1","type":"user","content":"question 1, checkpointed"},{"id":"g1","type":"gemini","content":"answer 1, checkpointed"}]}}` + "\n" + turns(50, 60, "refunds")
+	reordered := rebuilt + `{"id":"u1","type":"user","content":"question 1, asked again"}` + "\n"
+	runs := []streamRun{{first, false}, {grown, false}, {grown, true}, {rewound, false}, {rebuilt, false}, {reordered, false}}
+	dumps := streamedAndWhole(t, gemini.Reader{}, "session-2026-05-01T10-00-0b7c6f0e.jsonl", lim, runs)
+	if !strings.Contains(dumps["streamed"][1], "longer than 2000 bytes") {
+		t.Errorf("the line over the bound was not reported:\n%s", dumps["streamed"][1])
+	}
+	for _, want := range []string{"question 29 about the invoices", "question 59 about the refunds", "question 1, asked again"} {
+		if !strings.Contains(dumps["pieces"][5], want) {
+			t.Errorf("the last run stores no %q:\n%s", want, dumps["pieces"][5])
+		}
+	}
+}
+
+// TestStreamedOutcomesStoreWhatOneReadWholeStores: a pi transcript and a
+// Copilot CLI events file, whose tool calls become records by what later
+// lines say of them, streamed after their Prescan and handed to the
+// writer in pieces, store what they store read whole: half written (a
+// result not yet written), grown (that result, and a failure written
+// after the next prompt), and re-read by --full.
+func TestStreamedOutcomesStoreWhatOneReadWholeStores(t *testing.T) {
+	var tr, ev strings.Builder
+	tr.WriteString(`{"type":"session","version":3,"id":"8c3d4e5f-6071-4c8d-ae9f-1a2b3c4d5e6f","timestamp":"2026-06-01T08:00:00.000Z","cwd":"/home/dev/garden"}` + "\n")
+	ev.WriteString(`{"type":"session.start","data":{"sessionId":"0f6c2b9e-3a41-4d7e-9b8a-2c5d1e7f4a60","startTime":"2026-06-01T09:00:00.000Z","context":{"cwd":"/home/dev/shop"}}}` + "\n")
+	piResult := func(id string, failed bool) string {
+		return fmt.Sprintf(`{"type":"message","id":"r%s","message":{"role":"toolResult","toolCallId":%q,"isError":%t}}`+"\n", id, id, failed)
+	}
+	completed := func(id string, ok bool) string {
+		return fmt.Sprintf(`{"type":"tool.execution_complete","data":{"toolCallId":%q,"success":%t}}`+"\n", id, ok)
+	}
+	turn := func(i int) {
+		fmt.Fprintf(&tr, `{"type":"message","id":"u%d","message":{"role":"user","content":"question %d about the beds"}}`+"\n", i, i)
+		fmt.Fprintf(&tr, `{"type":"message","id":"a%d","message":{"role":"assistant","content":[{"type":"text","text":"answer %d"},{"type":"toolCall","id":"c%d","name":"bash","arguments":{"command":"make lint %d"}},{"type":"toolCall","id":"e%d","name":"edit","arguments":{"path":"beds/b%d.yaml"}}]}}`+"\n", i, i, i, i, i, i)
+		fmt.Fprintf(&ev, `{"type":"user.message","data":{"content":"question %d about the cart"}}`+"\n", i)
+		fmt.Fprintf(&ev, `{"type":"assistant.message","data":{"content":"answer %d"}}`+"\n", i)
+		fmt.Fprintf(&ev, `{"type":"tool.execution_start","data":{"toolCallId":"c%d","toolName":"bash","arguments":{"command":"go test ./cart -run T%d"}}}`+"\n", i, i)
+		fmt.Fprintf(&ev, `{"type":"tool.execution_start","data":{"toolCallId":"e%d","toolName":"edit","arguments":{"path":"/home/dev/shop/cart%d.go"}}}`+"\n", i, i)
+	}
+	for i := 0; i < 30; i++ {
+		turn(i)
+		tr.WriteString(piResult(fmt.Sprint("e", i), i%3 == 0))
+		if i%3 == 0 {
+			ev.WriteString(completed(fmt.Sprint("e", i), false))
+		}
+		if i != 29 {
+			tr.WriteString(piResult(fmt.Sprint("c", i), false))
+		}
+	}
+	trHalf, evHalf := tr.String(), ev.String()
+	tr.WriteString(piResult("c29", false))
+	turn(30)
+	// The edit of turn 29 fails, told after the next prompt.
+	ev.WriteString(completed("e29", false))
+	tr.WriteString(piResult("c30", false))
+	for _, h := range []struct {
+		fr         harness.FileReader
+		name       string
+		half, full string
+		want       string
+	}{
+		{pi.Reader{}, "2026-06-01T08-00-00-000Z_8c3d4e5f-6071-4c8d-ae9f-1a2b3c4d5e6f.jsonl", trHalf, tr.String(), "make lint 29"},
+		{copilot.Reader{}, "events.jsonl", evHalf, ev.String(), "go test ./cart -run T30"},
+	} {
+		dumps := streamedAndWhole(t, h.fr, h.name, harness.Limits{}, []streamRun{{h.half, false}, {h.full, false}, {h.full, true}})
+		if strings.Contains(dumps["pieces"][0], h.want) || !strings.Contains(dumps["pieces"][1], h.want) {
+			t.Errorf("%s: %q stored before its result, or not after it:\n%s\n%s", h.name, h.want, dumps["pieces"][0], dumps["pieces"][1])
+		}
 	}
 }

@@ -37,3 +37,25 @@ func FuzzParse(f *testing.F) {
 		t.Fatalf("a prompt line appended to the input was lost: %d sessions, refused %q", len(h.Sessions), h.Refused)
 	})
 }
+
+// FuzzPieces checks that any input, handed over in pieces after its
+// Prescan, is the input parsed whole (harnesstest.PiecesAddUp), and that
+// a parse fed other bytes than its Prescan read (a file rewritten in
+// between) neither panics nor breaks a reader's invariants.
+func FuzzPieces(f *testing.F) {
+	harnesstest.SeedEach(f, 1, func(_ string, data []byte) []any { return []any{data, []byte(lateOutcomes(3))} }, "*.jsonl")
+	f.Add([]byte(lateOutcomes(9)), []byte(lateOutcomes(4)))
+	f.Fuzz(func(t *testing.T, data, other []byte) {
+		path := fixturePath("events.jsonl")
+		harnesstest.PiecesAddUp(t, "input", Reader{}, data, harness.ParseOptions{Path: path})
+		found, err := Reader{}.Prescan(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _, err := harness.ParseStream(Reader{}, bytes.NewReader(other), 7, 0, harness.ParseOptions{Path: path, Prescanned: found})
+		if err != nil {
+			t.Fatal(err)
+		}
+		harnesstest.CheckParse(t, h, len(other), Reader{}, 1)
+	})
+}

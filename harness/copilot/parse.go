@@ -57,16 +57,30 @@ type parser struct {
 	// tasks are the task calls seen, by toolCallId: the session that made
 	// each and the prompt it gave.
 	tasks map[string]task
-	// failed holds the toolCallIds whose completion reported no success,
-	// denied those the user refused permission to run.
-	failed map[string]bool
-	denied map[string]bool
-	// listed holds the view calls that listed a directory.
-	listed map[string]bool
-	warn   harness.Warnings
-	scan   jsonscan.Scanner
-	begun  bool
+	// outcome holds, by toolCallId, what a call's later events said: its
+	// completion reported no success (failed), it listed a directory
+	// (listed), the user refused permission to run it (denied).
+	outcome map[harness.Key]byte
+	// known: Prescan found every outcome, the session's ID, project and
+	// start, so each call is a record or none as it is read and the turns
+	// before the current one are final; the parse stops after the lines
+	// Prescan read.
+	known bool
+	lines int
+	base  int
+	// skim is Prescan's own walk, which reads only those facts.
+	skim  bool
+	warn  harness.Warnings
+	scan  jsonscan.Scanner
+	begun bool
 }
+
+// The outcomes a call's later events give it.
+const (
+	failed byte = 1 << iota
+	listed
+	denied
+)
 
 // task is a call of the task tool, which starts a sub-agent.
 type task struct {
@@ -85,7 +99,14 @@ type state struct {
 	turn   int
 	first  time.Time
 	msgs   []harness.Message
-	calls  []call
+	// calls are the tool calls held until the end when the outcomes are
+	// not known; when they are, recs are the records made of them, each
+	// once a turn (seen).
+	calls []call
+	recs  []harness.Record
+	seen  map[harness.Record]bool
+	// pieced: a piece handed over some of the session's turns.
+	pieced bool
 	// said is the last assistant text, so a task_complete summary that
 	// repeats it is not a second message.
 	said string
@@ -99,19 +120,23 @@ type call struct {
 }
 
 func newParser(opts harness.ParseOptions) *parser {
-	p := &parser{opts: opts, agents: map[string]*state{}, tasks: map[string]task{}, failed: map[string]bool{}, denied: map[string]bool{}, listed: map[string]bool{}}
-	p.main = &state{turn: -1}
+	p := &parser{opts: opts, agents: map[string]*state{}, tasks: map[string]task{}, outcome: map[harness.Key]byte{}}
+	p.main = &state{turn: -1, seen: map[harness.Record]bool{}}
 	p.order = []*state{p.main}
 	return p
 }
 
 // Line replays one line: an unterminated last line that is not yet whole
-// JSON is the CLI still writing it, left for the next read.
+// JSON is the CLI still writing it, left for the next read, and so is any
+// line past those Prescan read.
 func (p *parser) Line(l *harness.Lines) bool {
 	raw := l.Line
 	if !p.begun {
-		p.begun = true
+		p.begun, p.base = true, l.Number-1
 		raw = bytes.TrimPrefix(raw, utf8BOM)
+	}
+	if p.known && l.Number-p.base > p.lines {
+		return false
 	}
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 {
@@ -131,6 +156,13 @@ func (p *parser) Line(l *harness.Lines) bool {
 
 // event applies one event to its session.
 func (p *parser) event(e event, n int) {
+	if p.skim {
+		switch string(e.Type) {
+		case "session.start", "session.resume", "tool.execution_complete", "permission.completed":
+		default:
+			return
+		}
+	}
 	t := parseTime(e.Timestamp)
 	st := p.main
 	if len(e.ParentToolCallID) > 0 {
@@ -155,6 +187,7 @@ func (p *parser) event(e event, n int) {
 		// model was sent, is never read.
 		if s := strings.TrimSpace(text(e.Content)); s != "" {
 			st.turn++
+			clear(st.seen)
 			st.msgs = append(st.msgs, harness.Message{Role: harness.User, Text: s, Turn: st.turn, Line: n, Time: t})
 		}
 	case "assistant.message":
@@ -165,14 +198,14 @@ func (p *parser) event(e event, n int) {
 		p.toolStart(st, e, n, t)
 	case "tool.execution_complete":
 		if e.HasSuccess && !e.Success {
-			p.failed[text(e.ToolCallID)] = true
+			p.outcome[harness.KeyOf(text(e.ToolCallID))] |= failed
 		}
 		if string(e.ViewType) == "directory" {
-			p.listed[text(e.ToolCallID)] = true
+			p.outcome[harness.KeyOf(text(e.ToolCallID))] |= listed
 		}
 	case "permission.completed":
 		if bytes.HasPrefix(e.Verdict, []byte("denied")) {
-			p.denied[text(e.ToolCallID)] = true
+			p.outcome[harness.KeyOf(text(e.ToolCallID))] |= denied
 		}
 	case "subagent.started":
 		if id := text(e.ToolCallID); id != "" {
@@ -210,7 +243,11 @@ func (p *parser) toolStart(st *state, e event, n int, t time.Time) {
 		return
 	}
 	r.Turn, r.Line = st.turn, n
-	st.calls = append(st.calls, call{id: id, record: r})
+	if !p.known {
+		st.calls = append(st.calls, call{id: id, record: r})
+		return
+	}
+	p.record(st, call{id: id, record: r})
 }
 
 // agent returns the sub-agent session of the task call id, starting it.
@@ -218,7 +255,7 @@ func (p *parser) agent(id string, t time.Time) *state {
 	if st, ok := p.agents[id]; ok {
 		return st
 	}
-	st := &state{agent: id, turn: -1, first: t, parent: p.main}
+	st := &state{agent: id, turn: -1, first: t, parent: p.main, seen: map[harness.Record]bool{}}
 	if tk, ok := p.tasks[id]; ok {
 		st.parent = tk.from
 		if !tk.time.IsZero() {
@@ -244,7 +281,52 @@ func (p *parser) setProject(cwd []byte) {
 // Finish returns the sessions, each ending at end: the file's own, then
 // its sub-agents, each with something said or done.
 func (p *parser) Finish(end int64) *harness.History {
+	for _, st := range p.order {
+		for _, c := range st.calls {
+			p.record(st, c)
+		}
+		st.calls = nil
+	}
 	h := &harness.History{Path: p.opts.Path}
+	var named string
+	h.Sessions, named = p.sessions(end, func(st *state) ([]harness.Message, []harness.Record) { return st.msgs, st.recs })
+	h.Warnings = p.warn.List()
+	if named != "" && len(h.Sessions) > 0 {
+		h.Warnings = append(h.Warnings, named)
+	}
+	return h
+}
+
+// Piece hands over, when Prescan found the outcomes, each session's turns
+// before its current one; without them no call is known to be a record
+// before the end, and none is handed over.
+func (p *parser) Piece(end int64) *harness.History {
+	h := &harness.History{Path: p.opts.Path}
+	if !p.known {
+		return h
+	}
+	all, _ := p.sessions(end, func(st *state) ([]harness.Message, []harness.Record) {
+		var sess harness.Session
+		sess.Messages, sess.Records = st.msgs, st.recs
+		msgs, recs := harness.SplitFinished(&sess, st.turn)
+		st.msgs, st.recs = sess.Messages, sess.Records
+		if len(msgs) > 0 || len(recs) > 0 {
+			st.pieced = true
+		}
+		return msgs, recs
+	})
+	for _, s := range all {
+		if len(s.Messages) > 0 || len(s.Records) > 0 {
+			h.Sessions = append(h.Sessions, s)
+		}
+	}
+	return h
+}
+
+// sessions gives, in order, each session with a message or a record that
+// take gives, or of which a piece held some, numbered from the first
+// ordinal, and the warning for a session ID taken from the directory.
+func (p *parser) sessions(end int64, take func(*state) ([]harness.Message, []harness.Record)) ([]harness.Session, string) {
 	sid := p.sessionID
 	var named string
 	if !harness.IsUUID(sid) {
@@ -255,20 +337,20 @@ func (p *parser) Finish(end int64) *harness.History {
 		named = "no session.start with a UUID sessionId: the session is named from its directory"
 	}
 	ordinal := max(p.opts.FirstOrdinal, 1)
+	var out []harness.Session
 	for _, st := range p.order {
 		s := harness.Session{
-			ID:       p.id(sid, st),
-			Offset:   p.opts.Offset,
-			End:      end,
-			Project:  p.project,
-			Started:  st.first,
-			Messages: st.msgs,
-			Records:  p.records(st),
+			ID:      p.id(sid, st),
+			Offset:  p.opts.Offset,
+			End:     end,
+			Project: p.project,
+			Started: st.first,
 		}
+		s.Messages, s.Records = take(st)
 		if st == p.main && !p.started.IsZero() {
 			s.Started = p.started
 		}
-		if len(s.Messages) == 0 && len(s.Records) == 0 {
+		if len(s.Messages) == 0 && len(s.Records) == 0 && !st.pieced {
 			continue
 		}
 		if st.agent != "" {
@@ -276,13 +358,9 @@ func (p *parser) Finish(end int64) *harness.History {
 		}
 		s.Ordinal = ordinal
 		ordinal++
-		h.Sessions = append(h.Sessions, s)
+		out = append(out, s)
 	}
-	h.Warnings = p.warn.List()
-	if named != "" && len(h.Sessions) > 0 {
-		h.Warnings = append(h.Warnings, named)
-	}
-	return h
+	return out, named
 }
 
 // id is the session ID of st.
@@ -293,37 +371,33 @@ func (p *parser) id(sid string, st *state) string {
 	return IDPrefix + sid + agentInfix + st.agent
 }
 
-// records are the session's tool calls as records, paths relative to the
+// record adds the tool call c to st's records, its path relative to the
 // project. A call the user refused permission for never ran, and a file
 // call that failed (a missing file) touched nothing: neither gives a
 // record, while a command that ran is kept whatever its exit. A view that
 // listed a directory names no file. A record repeated within a turn is
 // kept once.
-func (p *parser) records(st *state) []harness.Record {
-	var out []harness.Record
-	seen := map[harness.Record]bool{}
-	for _, c := range st.calls {
-		r := c.record
-		if p.denied[c.id] {
-			continue
+func (p *parser) record(st *state, c call) {
+	r := c.record
+	out := p.outcome[harness.KeyOf(c.id)]
+	if out&denied != 0 {
+		return
+	}
+	if r.Kind == harness.FileRecord {
+		if out&(failed|listed) != 0 {
+			return
 		}
-		if r.Kind == harness.FileRecord {
-			if p.failed[c.id] || p.listed[c.id] {
-				continue
-			}
-			r.Value = relative(p.project, r.Value)
-			if r.Value == "" {
-				continue
-			}
-		}
-		key := r
-		key.Line = 0
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, r)
+		r.Value = relative(p.project, r.Value)
+		if r.Value == "" {
+			return
 		}
 	}
-	return out
+	key := r
+	key.Line = 0
+	if !st.seen[key] {
+		st.seen[key] = true
+		st.recs = append(st.recs, r)
+	}
 }
 
 // relative writes p relative to the project when it lies under it; the

@@ -87,8 +87,13 @@ func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
 // Streams reports an events file, which is parsed as its lines are read.
 func (Reader) Streams(path string, head []byte) bool { return filepath.Ext(path) == ".jsonl" }
 
-// Stream starts the parse of an events file, line by line.
-func (Reader) Stream(opts harness.ParseOptions) harness.LineParser { return newParser(opts) }
+// Stream starts the parse of an events file, line by line: one that
+// hands over its finished turns when opts carry what Prescan found.
+func (Reader) Stream(opts harness.ParseOptions) harness.LineParser {
+	p := newParser(opts)
+	p.prescanned(opts.Prescanned)
+	return p
+}
 
 // ResumeCommand is `copilot --resume <sessionId>`, run in the session's
 // project when it is known (the CLI finds a session by its id alone, and

@@ -48,3 +48,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPieces checks that any input, handed over in pieces after its
+// Prescan, is the input parsed whole (harnesstest.PiecesAddUp), and that
+// a parse fed other bytes than its Prescan read (a transcript rewritten
+// in between) neither panics nor breaks a reader's invariants.
+func FuzzPieces(f *testing.F) {
+	harnesstest.SeedEach(f, 0, func(name string, data []byte) []any { return []any{data, []byte(lateResults(3))} }, "*.jsonl")
+	f.Add([]byte(lateResults(12)), []byte(lateResults(4)))
+	f.Fuzz(func(t *testing.T, data, other []byte) {
+		path := fixturePath("pi_branch.jsonl")
+		harnesstest.PiecesAddUp(t, "input", Reader{}, data, harness.ParseOptions{Path: path})
+		found, err := Reader{}.Prescan(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _, err := harness.ParseStream(Reader{}, bytes.NewReader(other), 7, 0, harness.ParseOptions{Path: path, Prescanned: found})
+		if err != nil {
+			t.Fatal(err)
+		}
+		harnesstest.CheckParse(t, h, len(other), Reader{}, 1)
+	})
+}

@@ -63,33 +63,47 @@ type message struct {
 }
 
 type parser struct {
-	opts Options
-	head header
+	opts  Options
+	head  header
+	heads int
+	// msgs are the messages held until the end, when no Prescan said
+	// which tool calls ran; with one (ran), each is built as it is read.
 	msgs []message
+	ran  bool
 	// results maps a tool call's id to whether its result was an error;
 	// a call with no result did not run (its message was aborted).
-	results map[string]bool
+	results map[harness.Key]bool
+	// lines is how many lines Prescan read, when it ran: the parse stops
+	// there. skim is Prescan's own walk, which reads no text.
+	lines int
+	skim  bool
+	build builder
 	// noHeader: the data held messages but no session header.
 	noHeader bool
 	warn     harness.Warnings
 	scan     jsonscan.Scanner
 	begun    bool
+	base     int
 }
 
 func newParser(opts Options) *parser {
 	if opts.Agent == "" {
 		opts.Agent = AgentOf(opts.Path)
 	}
-	return &parser{opts: opts, results: map[string]bool{}}
+	return &parser{opts: opts, results: map[harness.Key]bool{}, build: builder{turn: -1, seen: map[harness.Record]bool{}}}
 }
 
 // Line reads one line; an unterminated last line that is not yet whole
-// JSON is the agent still writing it, left for the next read.
+// JSON is the agent still writing it, left for the next read, and so is
+// any line past those Prescan read.
 func (p *parser) Line(l *harness.Lines) bool {
 	raw := l.Line
 	if !p.begun {
-		p.begun = true
+		p.begun, p.base = true, l.Number-1
 		raw = bytes.TrimPrefix(raw, []byte("\xEF\xBB\xBF"))
+	}
+	if p.ran && l.Number-p.base > p.lines {
+		return false
 	}
 	raw = bytes.TrimSpace(raw)
 	if l.Partial && !json.Valid(raw) {
@@ -107,14 +121,14 @@ func (p *parser) line(raw []byte, n int) {
 	if len(raw) == 0 {
 		return
 	}
-	e, ok := decodeEntry(&p.scan, raw)
+	e, ok := decodeEntry(&p.scan, raw, p.skim)
 	if !ok {
 		p.warn.Add("not valid JSON", n)
 		return
 	}
 	switch e.typ {
 	case "session":
-		if p.head.seen {
+		if p.heads++; p.heads > 1 {
 			p.warn.Add("a second session header", n)
 			return
 		}
@@ -146,14 +160,14 @@ func (p *parser) message(e entry, n int) {
 				text = stripDirectives(text)
 			}
 		}
-		p.msgs = append(p.msgs, message{role: m.role, text: text, line: n, time: t, calls: m.calls})
+		p.add(message{role: m.role, text: text, line: n, time: t, calls: m.calls})
 	case "toolResult":
 		if m.toolCallID != "" {
-			p.results[m.toolCallID] = m.isError
+			p.results[harness.KeyOf(m.toolCallID)] = m.isError
 		}
 	case "bashExecution":
 		if cmd := strings.TrimSpace(m.command); cmd != "" {
-			p.msgs = append(p.msgs, message{role: m.role, line: n, time: t, command: cmd})
+			p.add(message{role: m.role, line: n, time: t, command: cmd})
 		}
 	case "custom", "hookMessage", "branchSummary", "compactionSummary", "developer":
 		// Injected by extensions, or summaries: not typed, not prose.
@@ -162,11 +176,28 @@ func (p *parser) message(e entry, n int) {
 	}
 }
 
+// add holds m until the end, or builds it when Prescan said which tool
+// calls ran; Prescan's own walk keeps none.
+func (p *parser) add(m message) {
+	switch {
+	case p.skim:
+	case p.ran:
+		p.build.add(m, p.head.cwd, p.results)
+	default:
+		p.msgs = append(p.msgs, m)
+	}
+}
+
 // Finish returns the history: its session, when the data held a header or
 // a message, ending at end.
 func (p *parser) Finish(end int64) *harness.History {
 	h := &harness.History{Path: p.opts.Path}
+	for _, m := range p.msgs {
+		p.build.add(m, p.head.cwd, p.results)
+	}
+	p.msgs = nil
 	if s, ok := p.session(end); ok {
+		s.Messages, s.Records = p.build.s.Messages, p.build.s.Records
 		h.Sessions = []harness.Session{s}
 	}
 	h.Warnings = p.warn.List()
@@ -176,8 +207,27 @@ func (p *parser) Finish(end int64) *harness.History {
 	return h
 }
 
+// Piece hands over, when Prescan said which tool calls ran, the turns
+// before the one being read; without, no turn is known whole before the
+// end, and none is handed over.
+func (p *parser) Piece(end int64) *harness.History {
+	h := &harness.History{Path: p.opts.Path}
+	if !p.ran {
+		return h
+	}
+	if s, ok := p.session(end); ok {
+		s.Messages, s.Records = harness.SplitFinished(&p.build.s, p.build.turn)
+		if len(s.Messages) > 0 || len(s.Records) > 0 {
+			h.Sessions = []harness.Session{s}
+		}
+	}
+	return h
+}
+
+// session is the session's header, ending at end; false when the data
+// held neither a header nor a message.
 func (p *parser) session(end int64) (harness.Session, bool) {
-	if !p.head.seen && len(p.msgs) == 0 {
+	if !p.head.seen && p.build.messages == 0 {
 		return harness.Session{}, false
 	}
 	prefix := p.opts.Agent.Prefix()
@@ -188,6 +238,9 @@ func (p *parser) session(end int64) (harness.Session, bool) {
 		End:     end,
 		Project: p.head.cwd,
 		Started: harness.ParseTime(p.head.timestamp),
+	}
+	if s.Started.IsZero() {
+		s.Started = p.build.started
 	}
 	if p.head.id == "" {
 		s.ID = prefix + idFromName(p.opts.Path, p.opts.Agent)
@@ -211,45 +264,61 @@ func (p *parser) session(end int64) (harness.Session, bool) {
 			}
 		}
 	}
-	turn := -1
-	seen := map[harness.Record]bool{}
-	add := func(r harness.Record, line int) {
-		r.Turn = turn
-		if !seen[r] {
-			seen[r] = true
+	return s, true
+}
+
+// builder turns messages, in order, into a session's messages and
+// records.
+type builder struct {
+	s harness.Session
+	// turn is the current turn, -1 before the first prompt; seen are its
+	// records.
+	turn int
+	seen map[harness.Record]bool
+	// messages counts those added; started is the first one's time.
+	messages int
+	started  time.Time
+}
+
+// add appends m: a prompt, prose, and the records of its tool calls that
+// ran (results) and of a command the user ran, paths relative to project.
+func (b *builder) add(m message, project string, results map[harness.Key]bool) {
+	b.messages++
+	if b.started.IsZero() && !m.time.IsZero() {
+		b.started = m.time
+	}
+	record := func(r harness.Record, line int) {
+		r.Turn = b.turn
+		if !b.seen[r] {
+			b.seen[r] = true
 			r.Line = line
-			s.Records = append(s.Records, r)
+			b.s.Records = append(b.s.Records, r)
 		}
 	}
-	for _, m := range p.msgs {
-		if s.Started.IsZero() && !m.time.IsZero() {
-			s.Started = m.time
+	switch m.role {
+	case "user":
+		if strings.TrimSpace(m.text) == "" {
+			return
 		}
-		switch m.role {
-		case "user":
-			if strings.TrimSpace(m.text) == "" {
+		b.turn++
+		clear(b.seen)
+		b.s.Messages = append(b.s.Messages, harness.Message{Role: harness.User, Text: m.text, Turn: b.turn, Line: m.line, Time: m.time})
+	case "assistant":
+		if strings.TrimSpace(m.text) != "" {
+			b.s.Messages = append(b.s.Messages, harness.Message{Role: harness.Assistant, Text: m.text, Turn: b.turn, Line: m.line, Time: m.time})
+		}
+		for _, c := range m.calls {
+			failed, ran := results[harness.KeyOf(c.id)]
+			if !ran {
 				continue
 			}
-			turn++
-			s.Messages = append(s.Messages, harness.Message{Role: harness.User, Text: m.text, Turn: turn, Line: m.line, Time: m.time})
-		case "assistant":
-			if strings.TrimSpace(m.text) != "" {
-				s.Messages = append(s.Messages, harness.Message{Role: harness.Assistant, Text: m.text, Turn: turn, Line: m.line, Time: m.time})
+			for _, r := range c.records(project, failed) {
+				record(r, m.line)
 			}
-			for _, c := range m.calls {
-				failed, ran := p.results[c.id]
-				if !ran {
-					continue
-				}
-				for _, r := range c.records(s.Project, failed) {
-					add(r, m.line)
-				}
-			}
-		case "bashExecution":
-			add(harness.Record{Kind: harness.CommandRecord, Value: m.command}, m.line)
 		}
+	case "bashExecution":
+		record(harness.Record{Kind: harness.CommandRecord, Value: m.command}, m.line)
 	}
-	return s, true
 }
 
 // idFromName is the session id a transcript's file name holds: pi and omp

@@ -132,9 +132,12 @@ func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
 // Streams reports a .jsonl transcript, which is read a line at a time.
 func (Reader) Streams(path string, head []byte) bool { return filepath.Ext(path) == ".jsonl" }
 
-// Stream starts the parse of a transcript fed to it line by line.
+// Stream starts the parse of a transcript fed to it line by line: one
+// that hands over its finished turns when opts carry what Prescan found.
 func (Reader) Stream(opts harness.ParseOptions) harness.LineParser {
-	return newParser(options(opts))
+	p := newParser(options(opts))
+	p.prescanned(opts.Prescanned)
+	return p
 }
 
 // options are the package's Options for a transcript at opts.Path: its

@@ -46,8 +46,9 @@ type toolArgs struct {
 }
 
 // decodeEntry decodes one line, reporting false for one that is not a
-// whole JSON object.
-func decodeEntry(sc *jsonscan.Scanner, raw []byte) (entry, bool) {
+// whole JSON object; skim passes over every message's content (Prescan's
+// walk, which needs none).
+func decodeEntry(sc *jsonscan.Scanner, raw []byte, skim bool) (entry, bool) {
 	var e entry
 	sc.Reset(raw)
 	if sc.Kind() != '{' {
@@ -69,7 +70,7 @@ func decodeEntry(sc *jsonscan.Scanner, raw []byte) (entry, bool) {
 			if sc.Kind() != '{' {
 				return false
 			}
-			sc.Object(func(key []byte) bool { return e.msg.field(sc, key) })
+			sc.Object(func(key []byte) bool { return (!skim || string(key) != "content") && e.msg.field(sc, key) })
 		default:
 			return false
 		}
