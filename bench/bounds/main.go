@@ -11,12 +11,16 @@
 //	sessions/  the same, its turns spread over its session and 499 subagents
 //	rollout/   a Codex .jsonl rollout of about as many bytes of ordinary turns
 //	aider/     an aider history of about as many bytes, one session of ordinary turns
+//	gemini/    a Gemini CLI JSONL recording of about as many bytes, one session of
+//	           ordinary turns, each answer re-appended once its tool call finished
+//	copilot/   a Copilot CLI events.jsonl of about as many bytes, one session of ordinary turns
+//	pi/        a pi session of about as many bytes, one branch of ordinary turns
 //
 // Measure each with a fresh data directory, as the README shows:
 //
 //	go run ./bench/bounds -dir /tmp/bounds
 //	go build -o /tmp/deja ./cmd/deja
-//	for d in line deep bomb view store ordinary sessions rollout aider; do
+//	for d in line deep bomb view store ordinary sessions rollout aider gemini copilot pi; do
 //	  DEJA_DATA_DIR=/tmp/bounds/data-$d /usr/bin/time -v /tmp/deja index /tmp/bounds/$d/*
 //	done
 //	DEJA_DATA_DIR=/tmp/bounds/data-store /usr/bin/time -v /tmp/deja index /tmp/bounds/store/*
@@ -41,11 +45,11 @@ import (
 
 func main() {
 	dir := flag.String("dir", "", "directory to write the inputs in (required)")
-	only := flag.String("only", "line,deep,bomb,view,store,ordinary,sessions,rollout,aider", "which inputs to write, comma-separated")
+	only := flag.String("only", "line,deep,bomb,view,store,ordinary,sessions,rollout,aider,gemini,copilot,pi", "which inputs to write, comma-separated")
 	lineMB := flag.Int("line-mb", 1024, "size of line/'s long line, in MB")
 	bombGB := flag.Int("bomb-gb", 8, "what bomb/'s .zst decodes to, in GB")
 	storeMB := flag.Int("store-mb", 340, "about how large store/'s opencode.db is, in MB")
-	ordinaryMB := flag.Int("ordinary-mb", 250, "about how large ordinary/'s and sessions/' transcripts, rollout/'s rollout and aider/'s history are, in MB")
+	ordinaryMB := flag.Int("ordinary-mb", 250, "about how large ordinary/'s and sessions/' transcripts, rollout/'s rollout, aider/'s history, gemini/'s recording and copilot/'s and pi/'s sessions are, in MB")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "bounds: -dir is required")
@@ -61,6 +65,9 @@ func main() {
 		"sessions": func(d string) error { return ordinary(d, int64(*ordinaryMB)<<20, 500) },
 		"rollout":  func(d string) error { return rollout(d, int64(*ordinaryMB)<<20) },
 		"aider":    func(d string) error { return aiderSession(d, int64(*ordinaryMB)<<20) },
+		"gemini":   func(d string) error { return geminiRecording(d, int64(*ordinaryMB)<<20) },
+		"copilot":  func(d string) error { return copilotEvents(d, int64(*ordinaryMB)<<20) },
+		"pi":       func(d string) error { return piSession(d, int64(*ordinaryMB)<<20) },
 	}
 	for _, name := range strings.Split(*only, ",") {
 		write, ok := makers[name]
@@ -395,4 +402,112 @@ func aiderSession(dir string, n int64) error {
 		return err
 	}
 	return f.Close()
+}
+
+// geminiRecording: a Gemini CLI recording's header, then turns of a
+// prompt, an answer whose tool call is executing and the answer again,
+// re-appended with the same id once the call finished, as the CLI writes
+// them.
+func geminiRecording(dir string, n int64) error {
+	f, err := os.Create(filepath.Join(dir, "session-2026-07-20T09-00-0b7c6f0e.jsonl"))
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	m, _ := fmt.Fprintln(w, `{"sessionId":"0b7c6f0e-4d6a-4c1e-9a53-1f2e3d4c5b6a","projectHash":"ab12","startTime":"2026-07-20T09:00:00.000Z","kind":"main"}`)
+	written := int64(m)
+	answer := strings.Repeat("The refund path rounds each line before summing; round the sum instead. ", 6)
+	for turn := 0; written < n; turn++ {
+		ts := fmt.Sprintf("2026-07-20T%02d:%02d:%02d.000Z", turn/3600%24, turn/60%60, turn%60)
+		call := fmt.Sprintf(`[{"id":"c%d","name":"run_shell_command","status":%%q,"args":{"command":"go test ./internal/ledger -run Refund%d"}}]`, turn, turn)
+		for _, l := range []string{
+			fmt.Sprintf(`{"id":"u%d","timestamp":%q,"type":"user","content":"question %d: why does the ledger total drift by a cent on refunds in internal/ledger/refund.go?"}`, turn, ts, turn),
+			fmt.Sprintf(`{"id":"g%d","timestamp":%q,"type":"gemini","content":%q,"toolCalls":%s}`, turn, ts, answer, fmt.Sprintf(call, "executing")),
+			fmt.Sprintf(`{"id":"g%d","timestamp":%q,"type":"gemini","content":%q,"toolCalls":%s}`, turn, ts, answer, fmt.Sprintf(call, "success")),
+		} {
+			m, err := fmt.Fprintln(w, l)
+			if err != nil {
+				f.Close()
+				return err
+			}
+			written += int64(m)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// jsonLines writes the first line, then the lines turn gives for turns
+// 0, 1, … until n bytes are written, to path.
+func jsonLines(path, first string, n int64, turn func(i int) []string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	m, _ := fmt.Fprintln(w, first)
+	written := int64(m)
+	for i := 0; written < n; i++ {
+		for _, l := range turn(i) {
+			m, err := fmt.Fprintln(w, l)
+			if err != nil {
+				f.Close()
+				return err
+			}
+			written += int64(m)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// copilotEvents: a Copilot CLI session's events: each turn a prompt, an
+// answer, and a shell command started and completed.
+func copilotEvents(dir string, n int64) error {
+	const id = "0f6c2b9e-3a41-4d7e-9b8a-2c5d1e7f4a60"
+	d := filepath.Join(dir, "session-state", id)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return err
+	}
+	answer := strings.Repeat("The refund path rounds each line before summing; round the sum instead. ", 6)
+	first := `{"type":"session.start","data":{"sessionId":"` + id + `","version":1,"producer":"copilot-agent","startTime":"2026-07-20T09:00:00.000Z","context":{"cwd":"/srv/shop"}},"id":"e0","timestamp":"2026-07-20T09:00:00.000Z","parentId":null}`
+	return jsonLines(filepath.Join(d, "events.jsonl"), first, n, func(i int) []string {
+		ts := fmt.Sprintf("2026-07-20T%02d:%02d:%02d.000Z", i/3600%24, i/60%60, i%60)
+		return []string{
+			fmt.Sprintf(`{"type":"user.message","data":{"content":"question %d: why does the ledger total drift by a cent on refunds in internal/ledger/refund.go?"},"id":"u%d","timestamp":%q}`, i, i, ts),
+			fmt.Sprintf(`{"type":"assistant.message","data":{"content":%q},"id":"a%d","timestamp":%q}`, answer, i, ts),
+			fmt.Sprintf(`{"type":"tool.execution_start","data":{"toolCallId":"c%d","toolName":"bash","arguments":{"command":"go test ./internal/ledger -run Refund%d"}},"id":"s%d","timestamp":%q}`, i, i, i, ts),
+			fmt.Sprintf(`{"type":"tool.execution_complete","data":{"toolCallId":"c%d","success":true,"result":{"content":"ok"}},"id":"d%d","timestamp":%q}`, i, i, ts),
+		}
+	})
+}
+
+// piSession: a pi session of one branch: each turn a prompt, an answer
+// that runs a command, and its result.
+func piSession(dir string, n int64) error {
+	const id = "8c3d4e5f-6071-4c8d-ae9f-1a2b3c4d5e6f"
+	d := filepath.Join(dir, "sessions", "--srv-shop--")
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return err
+	}
+	answer := strings.Repeat("The refund path rounds each line before summing; round the sum instead. ", 6)
+	first := `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-07-20T09:00:00.000Z","cwd":"/srv/shop"}`
+	return jsonLines(filepath.Join(d, "2026-07-20T09-00-00-000Z_"+id+".jsonl"), first, n, func(i int) []string {
+		ts := fmt.Sprintf("2026-07-20T%02d:%02d:%02d.000Z", i/3600%24, i/60%60, i%60)
+		parent := "null"
+		if i > 0 {
+			parent = fmt.Sprintf(`"r%d"`, i-1)
+		}
+		return []string{
+			fmt.Sprintf(`{"type":"message","id":"u%d","parentId":%s,"timestamp":%q,"message":{"role":"user","content":[{"type":"text","text":"question %d: why does the ledger total drift by a cent on refunds in internal/ledger/refund.go?"}]}}`, i, parent, ts, i),
+			fmt.Sprintf(`{"type":"message","id":"a%d","parentId":"u%d","timestamp":%q,"message":{"role":"assistant","content":[{"type":"text","text":%q},{"type":"toolCall","id":"c%d","name":"bash","arguments":{"command":"go test ./internal/ledger -run Refund%d"}}]}}`, i, i, ts, answer, i, i),
+			fmt.Sprintf(`{"type":"message","id":"r%d","parentId":"a%d","timestamp":%q,"message":{"role":"toolResult","toolCallId":"c%d","content":[{"type":"text","text":"ok"}],"isError":false}}`, i, i, ts, i),
+		}
+	})
 }
