@@ -2,9 +2,11 @@ package harness
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"hash/maphash"
 	"io"
+	"slices"
 )
 
 // Some harnesses write a session whose earlier lines a later line can
@@ -78,4 +80,28 @@ func DecodePrescan(s, tag string, top any) ([]byte, bool) {
 		return nil, false
 	}
 	return tail, true
+}
+
+// AppendKeys appends each key of m and its byte to tail, 17 bytes a key:
+// a Prescan's facts about the ids it met.
+func AppendKeys(tail []byte, m map[Key]byte) []byte {
+	tail = slices.Grow(tail, len(m)*17)
+	for k, b := range m {
+		tail = binary.LittleEndian.AppendUint64(tail, k[0])
+		tail = binary.LittleEndian.AppendUint64(tail, k[1])
+		tail = append(tail, b)
+	}
+	return tail
+}
+
+// ReadKeys adds to m what AppendKeys wrote in tail; false, m unchanged,
+// when tail is not of its shape.
+func ReadKeys(tail []byte, m map[Key]byte) bool {
+	if len(tail)%17 != 0 {
+		return false
+	}
+	for ; len(tail) > 0; tail = tail[17:] {
+		m[Key{binary.LittleEndian.Uint64(tail), binary.LittleEndian.Uint64(tail[8:])}] = tail[16]
+	}
+	return true
 }

@@ -409,35 +409,17 @@ func aiderSession(dir string, n int64) error {
 // re-appended with the same id once the call finished, as the CLI writes
 // them.
 func geminiRecording(dir string, n int64) error {
-	f, err := os.Create(filepath.Join(dir, "session-2026-07-20T09-00-0b7c6f0e.jsonl"))
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	m, _ := fmt.Fprintln(w, `{"sessionId":"0b7c6f0e-4d6a-4c1e-9a53-1f2e3d4c5b6a","projectHash":"ab12","startTime":"2026-07-20T09:00:00.000Z","kind":"main"}`)
-	written := int64(m)
 	answer := strings.Repeat("The refund path rounds each line before summing; round the sum instead. ", 6)
-	for turn := 0; written < n; turn++ {
+	first := `{"sessionId":"0b7c6f0e-4d6a-4c1e-9a53-1f2e3d4c5b6a","projectHash":"ab12","startTime":"2026-07-20T09:00:00.000Z","kind":"main"}`
+	return jsonLines(filepath.Join(dir, "session-2026-07-20T09-00-0b7c6f0e.jsonl"), first, n, func(turn int) []string {
 		ts := fmt.Sprintf("2026-07-20T%02d:%02d:%02d.000Z", turn/3600%24, turn/60%60, turn%60)
 		call := fmt.Sprintf(`[{"id":"c%d","name":"run_shell_command","status":%%q,"args":{"command":"go test ./internal/ledger -run Refund%d"}}]`, turn, turn)
-		for _, l := range []string{
+		return []string{
 			fmt.Sprintf(`{"id":"u%d","timestamp":%q,"type":"user","content":"question %d: why does the ledger total drift by a cent on refunds in internal/ledger/refund.go?"}`, turn, ts, turn),
 			fmt.Sprintf(`{"id":"g%d","timestamp":%q,"type":"gemini","content":%q,"toolCalls":%s}`, turn, ts, answer, fmt.Sprintf(call, "executing")),
 			fmt.Sprintf(`{"id":"g%d","timestamp":%q,"type":"gemini","content":%q,"toolCalls":%s}`, turn, ts, answer, fmt.Sprintf(call, "success")),
-		} {
-			m, err := fmt.Fprintln(w, l)
-			if err != nil {
-				f.Close()
-				return err
-			}
-			written += int64(m)
 		}
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	})
 }
 
 // jsonLines writes the first line, then the lines turn gives for turns

@@ -1,7 +1,6 @@
 package copilot
 
 import (
-	"encoding/binary"
 	"io"
 	"time"
 
@@ -32,8 +31,8 @@ type prescanTop struct {
 }
 
 // Prescan reads r (bounded by the indexer's LineBound) for the session's
-// ID, project and start and every tool call's outcome: its harness.Key
-// and a byte of outcome bits.
+// ID, project and start and every tool call's outcome bits, by its
+// harness.Key.
 func (Reader) Prescan(r io.Reader) (string, error) {
 	p := newParser(harness.ParseOptions{})
 	p.skim = true
@@ -41,13 +40,7 @@ func (Reader) Prescan(r io.Reader) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tail := make([]byte, 0, len(p.outcome)*17)
-	for k, out := range p.outcome {
-		tail = binary.LittleEndian.AppendUint64(tail, k[0])
-		tail = binary.LittleEndian.AppendUint64(tail, k[1])
-		tail = append(tail, out)
-	}
-	return harness.EncodePrescan(prescanTag, prescanTop{p.sessionID, p.project, p.started, lines}, tail)
+	return harness.EncodePrescan(prescanTag, prescanTop{p.sessionID, p.project, p.started, lines}, harness.AppendKeys(nil, p.outcome))
 }
 
 // prescanned sets p up from what Prescan found; false, leaving p as it
@@ -55,12 +48,8 @@ func (Reader) Prescan(r io.Reader) (string, error) {
 func (p *parser) prescanned(found string) bool {
 	var top prescanTop
 	tail, ok := harness.DecodePrescan(found, prescanTag, &top)
-	if !ok || len(tail)%17 != 0 {
+	if !ok || !harness.ReadKeys(tail, p.outcome) {
 		return false
-	}
-	for ; len(tail) > 0; tail = tail[17:] {
-		k := harness.Key{binary.LittleEndian.Uint64(tail), binary.LittleEndian.Uint64(tail[8:])}
-		p.outcome[k] = tail[16]
 	}
 	p.sessionID, p.project, p.started = top.SessionID, top.Project, top.Started
 	p.known, p.lines = true, top.Lines

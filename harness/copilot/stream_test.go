@@ -53,13 +53,9 @@ func TestGrownFileReadAgain(t *testing.T) {
 func TestPiecesAddUpToTheWhole(t *testing.T) {
 	inputs := harnesstest.ReadInputs(t, harnesstest.Fixtures(t, 7, "*.jsonl"))
 	inputs["late outcomes"] = []byte(lateOutcomes(30))
-	pieces := 0
-	for name, data := range inputs {
-		pieces += harnesstest.PiecesAddUp(t, name, Reader{}, data, harness.ParseOptions{Path: fixturePath(name), FirstOrdinal: 2})
-	}
-	if pieces == 0 {
-		t.Fatal("no input was handed over in more than one piece")
-	}
+	harnesstest.AllPiecesAddUp(t, Reader{}, inputs, func(name string) harness.ParseOptions {
+		return harness.ParseOptions{Path: fixturePath(name), FirstOrdinal: 2}
+	})
 }
 
 // lateOutcomes is an events file of n turns, each an answer that edits a

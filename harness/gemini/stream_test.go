@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -33,13 +32,7 @@ func TestPiecesAddUpToTheWhole(t *testing.T) {
 	inputs := harnesstest.ReadInputs(t, harnesstest.Fixtures(t, 1, "*.jsonl"))
 	inputs["rewritten"] = []byte(rewritten(40))
 	inputs["first prompt last"] = []byte(head + turnLines(0, 30) + `{"id":"u0","type":"user","content":"the first prompt, rewritten last"}` + "\n")
-	pieces := 0
-	for name, data := range inputs {
-		pieces += harnesstest.PiecesAddUp(t, name, Reader{}, data, harness.ParseOptions{Path: path, FirstOrdinal: 2})
-	}
-	if pieces == 0 {
-		t.Fatal("no input was handed over in more than one piece")
-	}
+	harnesstest.AllPiecesAddUp(t, Reader{}, inputs, func(string) harness.ParseOptions { return harness.ParseOptions{Path: path, FirstOrdinal: 2} })
 }
 
 const head = `{"sessionId":"0b7c6f0e-4d6a-4c1e-9a53-1f2e3d4c5b6a","projectHash":"ab12","startTime":"2026-05-01T10:00:00Z","kind":"main"}` + "\n"
@@ -138,20 +131,7 @@ func (b boundedHold) Stream(opts harness.ParseOptions) harness.LineParser {
 func TestPrescanEndsTheParse(t *testing.T) {
 	before := head + turnLines(0, 10)
 	after := before + `{"$rewindTo":"u2"}` + "\n" + turnLines(20, 22)
-	found, err := Reader{}.Prescan(strings.NewReader(before))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := harness.ParseOptions{Path: fixturePath("session-1.jsonl")}
-	want := harness.ParseFile(Reader{}, []byte(before), opts)
-	opts.Prescanned = found
-	got, n, err := harness.ParseStream(Reader{}, strings.NewReader(after), 64, 0, opts)
-	if err != nil || n != int64(len(after)) {
-		t.Fatalf("read %d of %d, %v", n, len(after), err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("parsed past the prescan:\n%+v\nwant\n%+v", got, want)
-	}
+	harnesstest.PrescanEndsTheParse(t, Reader{}, []byte(before), []byte(after), harness.ParseOptions{Path: fixturePath("session-1.jsonl")})
 }
 
 // TestCorpusPiecesAddUp: every real JSONL recording of the corpus beside

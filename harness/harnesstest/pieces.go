@@ -101,3 +101,49 @@ func PiecesAddUp(t *testing.T, name string, ls harness.LineStreamer, data []byte
 	}
 	return pieces
 }
+
+// AllPiecesAddUp runs PiecesAddUp on each input, with the options opts
+// gives for its name, and fails t when no input was handed over in more
+// than one piece (a check that never cut a session checks nothing).
+func AllPiecesAddUp(t *testing.T, ls harness.LineStreamer, inputs map[string][]byte, opts func(name string) harness.ParseOptions) {
+	t.Helper()
+	pieces := 0
+	for name, data := range inputs {
+		pieces += PiecesAddUp(t, name, ls, data, opts(name))
+	}
+	if pieces == 0 {
+		t.Fatal("no input was handed over in more than one piece")
+	}
+}
+
+// ParseAfterPrescan parses other, streamed, with what pre's Prescan found
+// in data: a history rewritten between the indexer's Prescan and its
+// parse. It fails t on an error; the caller checks what it returns.
+func ParseAfterPrescan(t *testing.T, pre harness.Prescanner, data, other []byte, opts harness.ParseOptions) *harness.History {
+	t.Helper()
+	found, err := pre.Prescan(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Prescanned = found
+	h, _, err := harness.ParseStream(pre, bytes.NewReader(other), 7, 0, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// PrescanEndsTheParse fails t unless a history that grew from before to
+// after between its Prescan and its parse parses as before: the lines
+// written since are left for the next read. after must parse otherwise
+// than before, or the check checks nothing.
+func PrescanEndsTheParse(t *testing.T, pre harness.Prescanner, before, after []byte, opts harness.ParseOptions) {
+	t.Helper()
+	want := harness.ParseFile(pre, before, opts)
+	if reflect.DeepEqual(harness.ParseFile(pre, after, opts), want) {
+		t.Fatal("what is written after the prescan changes nothing: the check checks nothing")
+	}
+	if got := ParseAfterPrescan(t, pre, before, after, opts); !reflect.DeepEqual(got, want) {
+		t.Fatalf("parsed past the prescan:\n%+v\nwant\n%+v", got, want)
+	}
+}

@@ -59,14 +59,7 @@ func FuzzPieces(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data, other []byte) {
 		path := fixturePath("pi_branch.jsonl")
 		harnesstest.PiecesAddUp(t, "input", Reader{}, data, harness.ParseOptions{Path: path})
-		found, err := Reader{}.Prescan(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, _, err := harness.ParseStream(Reader{}, bytes.NewReader(other), 7, 0, harness.ParseOptions{Path: path, Prescanned: found})
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := harnesstest.ParseAfterPrescan(t, Reader{}, data, other, harness.ParseOptions{Path: path})
 		harnesstest.CheckParse(t, h, len(other), Reader{}, 1)
 	})
 }

@@ -70,9 +70,9 @@ type parser struct {
 	// which tool calls ran; with one (ran), each is built as it is read.
 	msgs []message
 	ran  bool
-	// results maps a tool call's id to whether its result was an error;
-	// a call with no result did not run (its message was aborted).
-	results map[harness.Key]bool
+	// results maps a tool call's id to its result: 1 an error, 0 none; a
+	// call with no result did not run (its message was aborted).
+	results map[harness.Key]byte
 	// lines is how many lines Prescan read, when it ran: the parse stops
 	// there. skim is Prescan's own walk, which reads no text.
 	lines int
@@ -90,7 +90,7 @@ func newParser(opts Options) *parser {
 	if opts.Agent == "" {
 		opts.Agent = AgentOf(opts.Path)
 	}
-	return &parser{opts: opts, results: map[harness.Key]bool{}, build: builder{turn: -1, seen: map[harness.Record]bool{}}}
+	return &parser{opts: opts, results: map[harness.Key]byte{}, build: builder{turn: -1, seen: map[harness.Record]bool{}}}
 }
 
 // Line reads one line; an unterminated last line that is not yet whole
@@ -163,7 +163,10 @@ func (p *parser) message(e entry, n int) {
 		p.add(message{role: m.role, text: text, line: n, time: t, calls: m.calls})
 	case "toolResult":
 		if m.toolCallID != "" {
-			p.results[harness.KeyOf(m.toolCallID)] = m.isError
+			p.results[harness.KeyOf(m.toolCallID)] = 0
+			if m.isError {
+				p.results[harness.KeyOf(m.toolCallID)] = 1
+			}
 		}
 	case "bashExecution":
 		if cmd := strings.TrimSpace(m.command); cmd != "" {
@@ -282,7 +285,7 @@ type builder struct {
 
 // add appends m: a prompt, prose, and the records of its tool calls that
 // ran (results) and of a command the user ran, paths relative to project.
-func (b *builder) add(m message, project string, results map[harness.Key]bool) {
+func (b *builder) add(m message, project string, results map[harness.Key]byte) {
 	b.messages++
 	if b.started.IsZero() && !m.time.IsZero() {
 		b.started = m.time
@@ -308,11 +311,11 @@ func (b *builder) add(m message, project string, results map[harness.Key]bool) {
 			b.s.Messages = append(b.s.Messages, harness.Message{Role: harness.Assistant, Text: m.text, Turn: b.turn, Line: m.line, Time: m.time})
 		}
 		for _, c := range m.calls {
-			failed, ran := results[harness.KeyOf(c.id)]
+			result, ran := results[harness.KeyOf(c.id)]
 			if !ran {
 				continue
 			}
-			for _, r := range c.records(project, failed) {
+			for _, r := range c.records(project, result == 1) {
 				record(r, m.line)
 			}
 		}

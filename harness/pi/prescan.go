@@ -1,7 +1,6 @@
 package pi
 
 import (
-	"encoding/binary"
 	"io"
 
 	"github.com/deja-dev/deja/harness"
@@ -31,8 +30,8 @@ type prescanTop struct {
 }
 
 // Prescan reads r (bounded by the indexer's LineBound) for its header and
-// tool results: each result's call as its harness.Key and a byte, 1 for
-// an error.
+// tool results: by each result's call, as its harness.Key, 1 for an
+// error, 0 for none.
 func (Reader) Prescan(r io.Reader) (string, error) {
 	p := newParser(Options{Path: "prescan"})
 	p.skim = true
@@ -40,18 +39,8 @@ func (Reader) Prescan(r io.Reader) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tail := make([]byte, 0, len(p.results)*17)
-	for k, failed := range p.results {
-		tail = binary.LittleEndian.AppendUint64(tail, k[0])
-		tail = binary.LittleEndian.AppendUint64(tail, k[1])
-		b := byte(0)
-		if failed {
-			b = 1
-		}
-		tail = append(tail, b)
-	}
 	h := p.head
-	return harness.EncodePrescan(prescanTag, prescanTop{h.id, h.cwd, h.timestamp, h.parentSession, h.seen, lines}, tail)
+	return harness.EncodePrescan(prescanTag, prescanTop{h.id, h.cwd, h.timestamp, h.parentSession, h.seen, lines}, harness.AppendKeys(nil, p.results))
 }
 
 // prescanned sets p up from what Prescan found; false, leaving p as it
@@ -59,12 +48,8 @@ func (Reader) Prescan(r io.Reader) (string, error) {
 func (p *parser) prescanned(found string) bool {
 	var top prescanTop
 	tail, ok := harness.DecodePrescan(found, prescanTag, &top)
-	if !ok || len(tail)%17 != 0 {
+	if !ok || !harness.ReadKeys(tail, p.results) {
 		return false
-	}
-	for ; len(tail) > 0; tail = tail[17:] {
-		k := harness.Key{binary.LittleEndian.Uint64(tail), binary.LittleEndian.Uint64(tail[8:])}
-		p.results[k] = tail[16] == 1
 	}
 	p.head = header{id: top.ID, cwd: top.Cwd, timestamp: top.Timestamp, parentSession: top.ParentSession, seen: top.Seen}
 	p.ran, p.lines = true, top.Lines

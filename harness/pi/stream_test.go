@@ -2,7 +2,6 @@ package pi
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -33,13 +32,9 @@ func TestStreamParsesWhatParseParses(t *testing.T) {
 func TestPiecesAddUpToTheWhole(t *testing.T) {
 	inputs := harnesstest.ReadInputs(t, harnesstest.Fixtures(t, 6, "*.jsonl"))
 	inputs["late results"] = []byte(lateResults(30))
-	pieces := 0
-	for name, data := range inputs {
-		pieces += harnesstest.PiecesAddUp(t, name, Reader{}, data, harness.ParseOptions{Path: fixturePath(name), FirstOrdinal: 2})
-	}
-	if pieces == 0 {
-		t.Fatal("no input was handed over in more than one piece")
-	}
+	harnesstest.AllPiecesAddUp(t, Reader{}, inputs, func(name string) harness.ParseOptions {
+		return harness.ParseOptions{Path: fixturePath(name), FirstOrdinal: 2}
+	})
 }
 
 // lateResults is a transcript of n turns, each an answer that edits a
@@ -76,23 +71,7 @@ func lateResults(n int) string {
 func TestPrescanEndsTheParse(t *testing.T) {
 	before := lateResults(10)
 	after := before + `{"type":"message","id":"rc5","message":{"role":"toolResult","toolCallId":"c5","isError":false}}` + "\n"
-	found, err := Reader{}.Prescan(strings.NewReader(before))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := harness.ParseOptions{Path: fixturePath("pi_branch.jsonl")}
-	want := harness.ParseFile(Reader{}, []byte(before), opts)
-	opts.Prescanned = found
-	got, n, err := harness.ParseStream(Reader{}, strings.NewReader(after), 64, 0, opts)
-	if err != nil || n != int64(len(after)) {
-		t.Fatalf("read %d of %d, %v", n, len(after), err)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("parsed past the prescan:\n%+v\nwant\n%+v", got, want)
-	}
-	if whole := harness.ParseFile(Reader{}, []byte(after), opts); reflect.DeepEqual(whole, want) {
-		t.Fatal("the line written after the prescan changes nothing: the test tests nothing")
-	}
+	harnesstest.PrescanEndsTheParse(t, Reader{}, []byte(before), []byte(after), harness.ParseOptions{Path: fixturePath("pi_branch.jsonl")})
 }
 
 // TestCorpusPiecesAddUp: every real pi and OpenClaw transcript of the
