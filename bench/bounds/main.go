@@ -145,14 +145,8 @@ func deepLine(dir string) error {
 // evenly over the given number of sessions (its own and its subagents'): a question, an answer that
 // runs a command, the command's 1.5 KB of output, and a closing answer.
 func ordinary(dir string, n int64, sessions int) error {
-	f, err := os.Create(filepath.Join(dir, sessionID+".jsonl"))
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
 	out := strings.Repeat("ok  \tgithub.com/acme/shop/internal/ledger\t0.412s\n", 32)
-	var written int64
-	for turn := 0; written < n; turn++ {
+	return jsonLines(filepath.Join(dir, sessionID+".jsonl"), "", n, func(turn int) []string {
 		// A transcript's other sessions are its subagents' (sidechains).
 		agent := ""
 		if k := turn % sessions; k > 0 {
@@ -162,7 +156,7 @@ func ordinary(dir string, n int64, sessions int) error {
 		head := func(typ, uuid string) string {
 			return fmt.Sprintf(`{"type":%q,"uuid":%q,"sessionId":%q,"cwd":"/srv/shop","timestamp":%q,%s`, typ, uuid, sessionID, ts, agent)
 		}
-		lines := []string{
+		return []string{
 			head("user", fmt.Sprintf("q%d", turn)) + fmt.Sprintf(`"message":{"role":"user","content":%q}}`,
 				fmt.Sprintf("question %d: why does the ledger total drift by a cent on refunds in internal/ledger/refund.go?", turn)),
 			head("assistant", fmt.Sprintf("a%d", turn)) + fmt.Sprintf(`"message":{"role":"assistant","content":[{"type":"text","text":%q},{"type":"tool_use","id":"t%d","name":"Bash","input":{"command":"go test ./internal/ledger -run Refund%d"}}]}}`,
@@ -172,20 +166,7 @@ func ordinary(dir string, n int64, sessions int) error {
 			head("assistant", fmt.Sprintf("b%d", turn)) + fmt.Sprintf(`"message":{"role":"assistant","content":[{"type":"text","text":%q}]}}`,
 				fmt.Sprintf("answer %d: the refund path rounds each line before summing; round the sum instead.", turn)),
 		}
-		for _, l := range lines {
-			m, err := fmt.Fprintln(w, l)
-			if err != nil {
-				f.Close()
-				return err
-			}
-			written += int64(m)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	})
 }
 
 // rollout: a Codex rollout of about n bytes of ordinary turns, each
@@ -422,16 +403,19 @@ func geminiRecording(dir string, n int64) error {
 	})
 }
 
-// jsonLines writes the first line, then the lines turn gives for turns
-// 0, 1, … until n bytes are written, to path.
+// jsonLines writes the first line, when there is one, then the lines
+// turn gives for turns 0, 1, … until n bytes are written, to path.
 func jsonLines(path, first string, n int64, turn func(i int) []string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	m, _ := fmt.Fprintln(w, first)
-	written := int64(m)
+	var written int64
+	if first != "" {
+		m, _ := fmt.Fprintln(w, first)
+		written = int64(m)
+	}
 	for i := 0; written < n; i++ {
 		for _, l := range turn(i) {
 			m, err := fmt.Fprintln(w, l)
