@@ -639,7 +639,11 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 						pl.continues, pl.readBefore = true, before
 					}
 				}
-				inStep = !reserveTakenIDs(plans, reserved, displaced)
+				// Only a harness that names sessions by their place
+				// (aider, read a window at a time) gives another ID to a
+				// reserved one; another's parse again would name them
+				// alike, and hold a streamed session whole to do it.
+				inStep = job.marker == nil || !reserveTakenIDs(plans, reserved, displaced)
 			}
 			// A parsed session that takes a known session's ID without
 			// continuing it (see continues) gets another: the known one's
