@@ -163,10 +163,11 @@ func (p *parser) message(e entry, n int) {
 		p.add(message{role: m.role, text: text, line: n, time: t, calls: m.calls})
 	case "toolResult":
 		if m.toolCallID != "" {
-			p.results[harness.KeyOf(m.toolCallID)] = 0
+			var result byte
 			if m.isError {
-				p.results[harness.KeyOf(m.toolCallID)] = 1
+				result = 1
 			}
+			p.results[harness.KeyOf(m.toolCallID)] = result
 		}
 	case "bashExecution":
 		if cmd := strings.TrimSpace(m.command); cmd != "" {
