@@ -205,8 +205,9 @@ func (s *Store) checkTurns(ctx context.Context, c *checker) error {
 	return nil
 }
 
-// checkSegments reads each embedder's segment whole, checksums and all,
-// and compares the vectors it holds with the ledger's.
+// checkSegments reads each embedder's segment through, checksums and all
+// (its layout: the keys, not the floats), and compares the vectors it
+// holds with the ledger's.
 func (s *Store) checkSegments(ctx context.Context, c *checker) error {
 	identities, err := queryStrings(ctx, s.db, `SELECT embedder FROM segments`)
 	if err != nil {
@@ -217,7 +218,11 @@ func (s *Store) checkSegments(ctx context.Context, c *checker) error {
 		if err != nil {
 			return err
 		}
-		set, err := s.readSegmentFile(filepath.Join(s.dir, VectorDir, row.file), row, ok)
+		f, l, err := openLayout(filepath.Join(s.dir, VectorDir, row.file), row, ok)
+		if f != nil {
+			f.Close()
+		}
+		set := l.set
 		if errors.Is(err, errSegmentDamaged) {
 			c.add("the vectors of %s: %v", identity, err)
 			continue

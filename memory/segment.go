@@ -2,7 +2,6 @@ package memory
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -59,6 +58,8 @@ import (
 // a new file, so no forgotten turn's vector or session ID stays in it; the
 // old file is overwritten with zeros and removed once the ledger names the
 // new one. Flushes compact too when dead vectors pass a third of the file.
+// A rewrite copies the live floats from the old file as it writes the new
+// one, holding none of them whole (compact.go).
 
 // VectorDir is the directory, inside the data directory, of the segments.
 const VectorDir = "vectors"
@@ -230,18 +231,21 @@ func (s *Store) flushEmbedder(ctx context.Context, tx *sql.Tx, identity string, 
 	if compact || (row.dead+int64(len(dead)) > 0 && 3*(row.dead+int64(len(dead))) > row.records+int64(n)) {
 		// Rewrite: the live vectors of the committed file, then this
 		// transaction's block, into a new file.
-		set, err := s.readSegmentFile(filepath.Join(dir, row.file), row, ok)
+		f, l, err := openLayout(filepath.Join(dir, row.file), row, ok)
+		if f != nil {
+			defer f.Close()
+		}
 		if err != nil {
 			return nil, err
 		}
 		next := segmentRow{gen: row.gen + 1}
 		next.file = segmentName(identity, next.gen)
-		live := set.block(dead)
-		if err := writeNew(filepath.Join(dir, next.file), live, block); err != nil {
+		length, live, err := writeCompacted(filepath.Join(dir, next.file), f, l, dead, block)
+		if err != nil {
 			return nil, err
 		}
-		next.length = int64(len(live) + len(block))
-		next.records = int64(set.len() + n)
+		next.length = length
+		next.records = int64(live + n)
 		if ok {
 			obsolete = append(obsolete, filepath.Join(dir, row.file))
 		}
@@ -411,6 +415,16 @@ func (e *blockEncoder) add(k vectorKey, m *sessionMeta, v []float32) error {
 	} else if len(v) != e.dim {
 		return fmt.Errorf("vectors of %d and %d dimensions: run 'deja index --full'", e.dim, len(v))
 	}
+	e.addKey(k, m)
+	for _, x := range v {
+		e.floats = binary.LittleEndian.AppendUint32(e.floats, math.Float32bits(x))
+	}
+	return nil
+}
+
+// addKey adds a record's key and session, and not its floats: a block
+// whose floats are written apart (writeCompacted).
+func (e *blockEncoder) addKey(k vectorKey, m *sessionMeta) {
 	if e.at == nil {
 		e.at = map[string]uint32{}
 	}
@@ -427,15 +441,19 @@ func (e *blockEncoder) add(k vectorKey, m *sessionMeta, v []float32) error {
 	e.keys = binary.LittleEndian.AppendUint64(e.keys, uint64(k.turnID))
 	e.keys = binary.LittleEndian.AppendUint32(e.keys, uint32(k.part))
 	e.keys = binary.LittleEndian.AppendUint32(e.keys, i)
-	for _, x := range v {
-		e.floats = binary.LittleEndian.AppendUint32(e.floats, math.Float32bits(x))
-	}
 	e.n++
-	return nil
 }
 
+// encode is the block: its head, its floats and its checksum.
 func (e *blockEncoder) encode(dead []vectorKey) []byte {
-	b := make([]byte, 0, 24+12*len(dead)+len(e.sessions)+len(e.keys)+len(e.floats))
+	b := e.head(dead, len(e.floats)+4)
+	b = append(b, e.floats...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+// head is the block up to its floats, with room for more bytes after it.
+func (e *blockEncoder) head(dead []vectorKey, room int) []byte {
+	b := make([]byte, 0, 20+12*len(dead)+len(e.sessions)+len(e.keys)+room)
 	b = append(b, segmentMagic...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.dim))
 	b = binary.LittleEndian.AppendUint32(b, uint32(e.n))
@@ -446,9 +464,7 @@ func (e *blockEncoder) encode(dead []vectorKey) []byte {
 		b = binary.LittleEndian.AppendUint32(b, uint32(k.part))
 	}
 	b = append(b, e.sessions...)
-	b = append(b, e.keys...)
-	b = append(b, e.floats...)
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return append(b, e.keys...)
 }
 
 func appendString(b []byte, s string) []byte {
@@ -468,33 +484,6 @@ func boolByte(b bool) byte {
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// block encodes the set's vectors, less dead ones, as one block in key
-// order (nil when none are left), so a rewritten file reads on the fast
-// path of decodeSegment.
-func (v *vectorSet) block(dead []vectorKey) []byte {
-	gone := make(map[vectorKey]bool, len(dead))
-	for _, k := range dead {
-		gone[k] = true
-	}
-	order := make([]int, 0, v.len())
-	for i, k := range v.keys {
-		if !gone[k] {
-			order = append(order, i)
-		}
-	}
-	if len(order) == 0 {
-		return nil
-	}
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(v.keys[a].turnID, v.keys[b].turnID), cmp.Compare(v.keys[a].part, v.keys[b].part))
-	})
-	var enc blockEncoder
-	for _, i := range order {
-		_ = enc.add(v.keys[i], v.session(i), v.vector(i)) // one dimension throughout
-	}
-	return enc.encode(nil)
-}
-
 // appendAt writes block at offset off of the file, cutting off whatever an
 // uncommitted flush left past it.
 func appendAt(path string, off int64, block []byte) error {
@@ -509,21 +498,6 @@ func appendAt(path string, off int64, block []byte) error {
 	if _, err := f.WriteAt(block, off); err != nil {
 		f.Close()
 		return diskHint(err)
-	}
-	return f.Close()
-}
-
-// writeNew writes a new segment file whole.
-func writeNew(path string, blocks ...[]byte) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	for _, b := range blocks {
-		if _, err := f.Write(b); err != nil {
-			f.Close()
-			return diskHint(err)
-		}
 	}
 	return f.Close()
 }
@@ -986,22 +960,25 @@ func (s *Store) repairSegments(ctx context.Context) (int, error) {
 			return lost, err
 		}
 		path := filepath.Join(s.dir, VectorDir, row.file)
-		var set *vectorSet
+		var f *os.File
+		var l *segmentLayout
 		if ok {
 			fi, err := os.Stat(path)
 			if err == nil && fi.Size() >= row.length && !through {
 				continue
 			}
-			if _, err = s.readSegmentFile(path, row, true); err == nil {
+			// The layout checks every block without holding the floats;
+			// a damaged file's is that of the blocks that check out.
+			f, l, err = openLayout(path, row, true)
+			if err == nil {
+				f.Close()
 				continue
 			}
 			if !errors.Is(err, errSegmentDamaged) {
+				if f != nil {
+					f.Close()
+				}
 				return lost, err
-			}
-			set = &vectorSet{}
-			if f, err := os.Open(path); err == nil {
-				set, _ = decodeSegment(f, row.length, int(row.records))
-				f.Close()
 			}
 		} else {
 			var n int
@@ -1012,10 +989,13 @@ func (s *Store) repairSegments(ctx context.Context) (int, error) {
 				continue // nothing was ever flushed
 			}
 			// No segment: every flushed vector of the embedder is lost.
-			set = &vectorSet{}
+			l = &segmentLayout{set: &vectorSet{}}
 			row = segmentRow{file: segmentName(identity, 0)}
 		}
-		n, err := s.dropLost(ctx, identity, set, row, path)
+		n, err := s.dropLost(ctx, identity, f, l, row, path)
+		if f != nil {
+			f.Close()
+		}
 		lost += n
 		if err != nil {
 			return lost, err
@@ -1040,7 +1020,8 @@ func (s *Store) askCheck() {
 // dropLost rewrites a damaged segment as its good part and deletes the
 // ledger rows of the turns whose flushed vectors it does not all hold, so
 // they are embedded again whole.
-func (s *Store) dropLost(ctx context.Context, identity string, set *vectorSet, row segmentRow, old string) (int, error) {
+func (s *Store) dropLost(ctx context.Context, identity string, f io.ReaderAt, l *segmentLayout, row segmentRow, old string) (int, error) {
+	set := l.set
 	have := make(map[vectorKey]bool, set.len())
 	for _, k := range set.keys {
 		have[k] = true
@@ -1085,13 +1066,13 @@ func (s *Store) dropLost(ctx context.Context, identity string, set *vectorSet, r
 		if _, err := tx.ExecContext(ctx, `DELETE FROM vector_dead WHERE embedder = ?`, identity); err != nil {
 			return err
 		}
-		next := segmentRow{gen: row.gen + 1, records: int64(set.len() - len(drop))}
+		next := segmentRow{gen: row.gen + 1}
 		next.file = segmentName(identity, next.gen)
-		blk := set.block(drop)
-		next.length = int64(len(blk))
-		if err := writeNew(filepath.Join(dir, next.file), blk); err != nil {
+		length, live, err := writeCompacted(filepath.Join(dir, next.file), f, l, drop, nil)
+		if err != nil {
 			return err
 		}
+		next.length, next.records = length, int64(live)
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO segments(embedder, file, gen, length, records, dead) VALUES (?, ?, ?, ?, ?, 0)`,
 			identity, next.file, next.gen, next.length, next.records); err != nil {
 			return err
