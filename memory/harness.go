@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -228,13 +229,14 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		}
 		*sess = withProject(*sess, path)
 		redacted += redactSession(sess)
-		var stored map[int]ledgerTurn
+		sig := sigsOf(chunk.Turns(*sess))
+		st := ledgerSpan{last: math.MinInt}
 		if ok {
-			if stored, err = ix.s.ledgerTurns(ctx, sess.ID); err != nil {
+			if st, err = ix.s.ledgerTurns(ctx, sess.ID, sig.index); err != nil {
 				return err
 			}
 		}
-		plans = append(plans, newPlan(sess, sigsOf(chunk.Turns(*sess)), stored, full))
+		plans = append(plans, newPlan(sess, sig, st, full))
 	}
 	ix.rep.Redacted += redacted
 	empty := sha256.Sum256(nil)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -359,25 +360,55 @@ func cutSession(ctx context.Context, pl *sessionPlan, turns []chunk.Turn, emb em
 // among the turns it read (indexes). Turns after the last one read stay:
 // aider only appends, so a session with fewer turns than before was cut by
 // hand (a user trimming a big history), and its cut turns stay recallable
-// as a session that left the file does.
+// as a session that left the file does. A session streamed in pieces is
+// pruned piece by piece: a piece's prune looks only past the turns the
+// pieces before it read (pl.readBefore, pruned with them), and asks the
+// store for those turns rather than hold the session's.
 func (w *ledgerWriter) prune(pl *sessionPlan, indexes []int) error {
-	if len(indexes) == 0 || len(pl.stored) == 0 {
+	if len(indexes) == 0 || pl.lastStored == math.MinInt {
 		return nil
 	}
-	read := make(map[int]bool, len(indexes))
+	from := math.MinInt
+	for _, i := range pl.readBefore {
+		from = max(from, i)
+	}
+	read := map[int]bool{}
 	last := indexes[0]
 	for _, i := range indexes {
-		read[i] = true
+		if i > from {
+			read[i] = true
+		}
 		last = max(last, i)
 	}
-	for i, old := range pl.stored {
-		if i < last && !read[i] {
-			if err := w.keywords.flushFor(pl.sess.ID, i); err != nil {
-				return err
-			}
-			if _, err := w.st.delID.ExecContext(w.ctx, old.id); err != nil {
-				return err
-			}
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT turn, id FROM turn_rows WHERE session_id = ? AND turn > ? AND turn < ?`, pl.sess.ID, from, last)
+	if err != nil {
+		return err
+	}
+	type gone struct {
+		turn int
+		id   int64
+	}
+	var drop []gone
+	for rows.Next() {
+		var g gone
+		if err := rows.Scan(&g.turn, &g.id); err != nil {
+			rows.Close()
+			return err
+		}
+		if !read[g.turn] {
+			drop = append(drop, g)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, g := range drop {
+		if err := w.keywords.flushFor(pl.sess.ID, g.turn); err != nil {
+			return err
+		}
+		if _, err := w.st.delID.ExecContext(w.ctx, g.id); err != nil {
+			return err
 		}
 	}
 	return nil

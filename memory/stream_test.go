@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"fmt"
+	"github.com/deja-dev/deja/aider"
 	"os"
 	"path/filepath"
 	"strings"
@@ -268,7 +269,10 @@ func TestStreamedRecordingStoresWhatOneReadWholeStores(t *testing.T) {
 	rewound := grown + `{"$rewindTo":"u25"}` + "\n" + turns(25, 30, "invoices")
 	rebuilt := rewound + `{"$set":{"messages":[{"id":"u1","type":"user","content":"question 1, checkpointed"},{"id":"g1","type":"gemini","content":"answer 1, checkpointed"}]}}` + "\n" + turns(50, 60, "refunds")
 	reordered := rebuilt + `{"id":"u1","type":"user","content":"question 1, asked again"}` + "\n"
-	runs := []streamRun{{first, false}, {grown, false}, {grown, true}, {rewound, false}, {rebuilt, false}, {reordered, false}}
+	// A turn in the middle emptied (its prompt and answer written again
+	// with no text): it has left the session, and the store drops it.
+	emptied := reordered + `{"id":"u53","type":"user","content":""}` + "\n" + `{"id":"g53","type":"gemini","content":""}` + "\n"
+	runs := []streamRun{{first, false}, {grown, false}, {grown, true}, {rewound, false}, {rebuilt, false}, {reordered, false}, {emptied, false}}
 	dumps := streamedAndWhole(t, gemini.Reader{}, "session-2026-05-01T10-00-0b7c6f0e.jsonl", lim, runs)
 	if !strings.Contains(dumps["streamed"][1], "longer than 2000 bytes") {
 		t.Errorf("the line over the bound was not reported:\n%s", dumps["streamed"][1])
@@ -276,6 +280,11 @@ func TestStreamedRecordingStoresWhatOneReadWholeStores(t *testing.T) {
 	for _, want := range []string{"question 29 about the invoices", "question 59 about the refunds", "question 1, asked again"} {
 		if !strings.Contains(dumps["pieces"][5], want) {
 			t.Errorf("the last run stores no %q:\n%s", want, dumps["pieces"][5])
+		}
+	}
+	for _, mode := range []string{"streamed", "pieces", "whole"} {
+		if d := dumps[mode]; !strings.Contains(d[5], "question 53 about") || strings.Contains(d[6], "question 53 about") || !strings.Contains(d[6], "question 54 about") {
+			t.Errorf("%s: the emptied turn of question 53 is still stored, or another left with it:\n%s", mode, d[6])
 		}
 	}
 }
@@ -332,6 +341,63 @@ func TestStreamedOutcomesStoreWhatOneReadWholeStores(t *testing.T) {
 		dumps := streamedAndWhole(t, h.fr, h.name, harness.Limits{}, []streamRun{{h.half, false}, {h.full, false}, {h.full, true}})
 		if strings.Contains(dumps["pieces"][0], h.want) || !strings.Contains(dumps["pieces"][1], h.want) {
 			t.Errorf("%s: %q stored before its result, or not after it:\n%s\n%s", h.name, h.want, dumps["pieces"][0], dumps["pieces"][1])
+		}
+	}
+}
+
+// A stored turn that the session's re-read no longer has, before its last
+// turn read, leaves the store: here the files an aider session added
+// before its first message (turn -1), removed by hand. Read whole, a
+// session at a time, streamed, and streamed in pieces of a few bytes (each
+// piece pruned past the turns the pieces before read), the store ends the
+// same; turns after the last one read stay (TestIndexKeepsCutTurns).
+func TestAStoredTurnTheReReadLacksLeavesTheStore(t *testing.T) {
+	head := "# aider chat started at 2026-03-02 10:00:00\n\n"
+	var body strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&body, "#### question %d about the tenant filter\n\nanswer %d\n\n", i, i)
+	}
+	before := head + "> Added internal/db/query.go to the chat.\n\n" + body.String()
+	after := head + body.String()
+	base := t.TempDir()
+	path := filepath.Join(mkdir(t, filepath.Join(base, "p")), aider.HistoryFileName)
+	var dumps []string
+	for i, mode := range []struct {
+		window int
+		stream int64
+	}{{1 << 30, 0}, {1, 0}, {1 << 30, 1}, {120, 1}} {
+		s, err := Open(context.Background(), filepath.Join(base, fmt.Sprint("data", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := IndexOptions{Paths: []string{path}, window: mode.window, streamAbove: mode.stream, chunk: 500}
+		var counts []int
+		for _, data := range []string{before, after} {
+			if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Index(context.Background(), opts); err != nil {
+				t.Fatal(err)
+			}
+			var n int
+			if err := s.db.QueryRow(`SELECT count(*) FROM turns`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			counts = append(counts, n)
+		}
+		var files int
+		if err := s.db.QueryRow(`SELECT count(*) FROM turns WHERE files LIKE '%query.go%'`).Scan(&files); err != nil {
+			t.Fatal(err)
+		}
+		if counts[0] != 13 || counts[1] != 12 || files != 0 {
+			t.Errorf("window %d, stream %d: %v turns before and after the files were removed, %d turns still name them; want 13, 12, 0", mode.window, mode.stream, counts, files)
+		}
+		dumps = append(dumps, ledgerDump(t, s))
+		s.Close()
+	}
+	for i := 1; i < len(dumps); i++ {
+		if dumps[i] != dumps[0] {
+			t.Errorf("mode %d: the store differs from one indexed whole:\n%s\nwhole:\n%s", i, dumps[i], dumps[0])
 		}
 	}
 }
