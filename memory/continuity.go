@@ -183,8 +183,8 @@ func (s *Store) continues(ctx context.Context, ks knownSession, pl *sessionPlan,
 		if t.Index != lastStored && t.Index != lastRead {
 			return false, nil
 		}
-		var user string
-		if err := s.db.QueryRowContext(ctx, `SELECT user FROM turns WHERE id = ?`, old.id).Scan(&user); err != nil {
+		user, err := s.turnUser(ctx, old.id)
+		if err != nil {
 			return false, fmt.Errorf("store: reading the ledger: %w", err)
 		}
 		if !strings.HasPrefix(t.User, user) && !strings.HasPrefix(user, t.User) {

@@ -24,8 +24,7 @@ func (ix *indexer) fill(ctx context.Context) error {
 	if err := ix.s.retryRefused(ctx, ix.emb); err != nil {
 		return err
 	}
-	var complete bool
-	err := ix.s.db.QueryRowContext(ctx, `SELECT complete FROM embedders WHERE identity = ?`, identity).Scan(&complete)
+	complete, err := ix.s.embedderComplete(ctx, identity)
 	if err != nil || complete {
 		return err
 	}
@@ -54,27 +53,18 @@ func (ix *indexer) fill(ctx context.Context) error {
 			return fmt.Errorf("embedding with %s failed: %v; %d turns lack vectors and the next 'deja index' embeds them", identity, err, total-done)
 		}
 		var refusals []refusal
-		err = ix.s.write(ctx, func(tx *sql.Tx) error {
-			row, err := tx.PrepareContext(ctx, insertVector)
-			if err != nil {
-				return err
+		var filled []filledTurn
+		at := 0
+		for _, t := range page {
+			v, why := turnVectors(vecs[at:at+len(t.texts)], refused, at)
+			at += len(t.texts)
+			if why != "" {
+				refusals = append(refusals, refusal{t.session, t.turn.Index, t.hash, why})
+				continue
 			}
-			defer row.Close()
-			st := vectorStmts{row, ix.s.floatsOf(tx)}
-			at := 0
-			for _, t := range page {
-				v, why := turnVectors(vecs[at:at+len(t.texts)], refused, at)
-				at += len(t.texts)
-				if why != "" {
-					refusals = append(refusals, refusal{t.session, t.turn.Index, t.hash, why})
-					continue
-				}
-				if err := putVectors(ctx, st, identity, t.id, v); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
+			filled = append(filled, filledTurn{t.id, v})
+		}
+		err = ix.s.writeLedger(ctx, nil, func(lt *ledgerTx) error { return lt.putFilled(identity, filled) })
 		if err == nil {
 			err = ix.recordRefused(ctx, nil, refusals)
 		}
@@ -85,8 +75,7 @@ func (ix *indexer) fill(ctx context.Context) error {
 		ix.rep.Embedded += len(page)
 		ix.progress(Progress{Phase: "filling", Done: done, Total: total})
 	}
-	_, err = ix.s.db.ExecContext(ctx, `UPDATE embedders SET complete = 1 WHERE identity = ?`, identity)
-	return diskHint(err)
+	return ix.s.markComplete(ctx, identity)
 }
 
 // embedAll embeds texts in batches of embedBatch. Texts the embedder

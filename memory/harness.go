@@ -3,7 +3,6 @@ package memory
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -242,13 +241,13 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 	empty := sha256.Sum256(nil)
 	next := fileState{size: fi.Size(), mtime: fi.ModTime().UnixNano(), lastOrdinal: 1, fingerprint: empty[:], harness: wr.Name()}
 	changedSessions, newTurns := 0, 0
-	err = ix.s.write(ctx, func(tx *sql.Tx) error {
+	err = ix.s.writeLedger(ctx, ix.stmts, func(lt *ledgerTx) error {
 		changedSessions, newTurns = 0, 0
 		ix.toEmbed, ix.embedded = 0, 0
 		for _, pl := range plans {
 			ix.toEmbed += pl.pending
 		}
-		w := ix.newLedgerWriter(ctx, tx, full)
+		w := ix.newLedgerWriter(lt, full)
 		var kept []string
 		for id, m := range markers {
 			if parsed[id] {
@@ -256,7 +255,7 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 			}
 			kept = append(kept, id)
 			if m.present {
-				if _, err := tx.ExecContext(ctx, `UPDATE sessions SET present = 0 WHERE id = ?`, id); err != nil {
+				if err := lt.markAbsent(id); err != nil {
 					return err
 				}
 			}

@@ -499,14 +499,14 @@ func failed(calls []embedded) bool {
 // noteEmbedded records what embedTurns did: refusals in tx, the count and
 // the progress. On a failure the problem is reported once and the rest of
 // the run stores turns only; the next run fills the gap.
-func (ix *indexer) noteEmbedded(ctx context.Context, tx *sql.Tx, calls []embedded) error {
+func (ix *indexer) noteEmbedded(ctx context.Context, lt *ledgerTx, calls []embedded) error {
 	for _, e := range calls {
 		if e.err != nil {
 			ix.rep.Problems = append(ix.rep.Problems, fmt.Sprintf("embedding with %s failed: %v; turns are stored without vectors and the next 'deja index' embeds them", ix.emb.Identity(), e.err))
 			ix.emb = nil
 			return nil
 		}
-		if err := ix.recordRefused(ctx, tx, e.refusals); err != nil {
+		if err := ix.recordRefused(ctx, lt, e.refusals); err != nil {
 			return err
 		}
 		ix.rep.Embedded += e.turns
@@ -588,14 +588,14 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 	changed := map[string]bool{}
 	changedSessions, newTurns := 0, 0
 	var notes fileNotes
-	err := ix.s.write(ctx, func(tx *sql.Tx) error {
+	err := ix.s.writeLedger(ctx, ix.stmts, func(lt *ledgerTx) error {
 		changedSessions, newTurns = 0, 0
 		clear(changed)
 		clear(pieceRead)
 		whole = false
 		notes = fileNotes{}
 		ix.toEmbed, ix.embedded, ix.turnsInFile, ix.fileSize = 0, 0, 0, fi.Size()
-		w := ix.newLedgerWriter(ctx, tx, full)
+		w := ix.newLedgerWriter(lt, full)
 		// inStep: the stage's parses gave out the IDs this one would, until
 		// a window must be parsed again here.
 		inStep := true
@@ -735,7 +735,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 				continue
 			}
 			// It left the file: keep it, as a deleted transcript is kept.
-			if _, err := tx.ExecContext(ctx, `UPDATE sessions SET present = 0 WHERE id = ?`, ks.id); err != nil {
+			if err := w.lt.markAbsent(ks.id); err != nil {
 				return err
 			}
 		}
@@ -904,8 +904,8 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 	for _, ks := range known {
 		ids = append(ids, ks.id)
 	}
-	err = ix.s.write(ctx, func(tx *sql.Tx) error {
-		w := ix.newLedgerWriter(ctx, tx, true)
+	err = ix.s.writeLedger(ctx, ix.stmts, func(lt *ledgerTx) error {
+		w := ix.newLedgerWriter(lt, true)
 		if err := w.reembed(ids); err != nil {
 			return err
 		}
@@ -915,8 +915,7 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 		if w.embedFailed() {
 			return nil
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE files SET full_pending = 0 WHERE path = ?`, ix.s.rowPath(path))
-		return err
+		return lt.fullDone(path)
 	})
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -936,12 +935,7 @@ const putFileStateSQL = `
 
 // putFileState stores what the next index needs to know of a history.
 func (w *ledgerWriter) putFileState(path string, st fileState) error {
-	if err := w.ix.s.keepPathMark(w.ctx, w.tx, path); err != nil {
-		return err
-	}
-	_, err := w.st.fileState.ExecContext(w.ctx,
-		w.ix.s.rowPath(path), w.ix.s.rowDir(path), st.size, st.mtime, st.lastOffset, st.lastOrdinal, st.fingerprint, time.Now().UnixNano(), st.harness, st.full)
-	return err
+	return w.lt.putFileState(path, st)
 }
 
 // fileStateColumns are the files columns a fileState holds, in the order

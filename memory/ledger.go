@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/embed"
@@ -24,12 +22,10 @@ import (
 type ledgerWriter struct {
 	ix  *indexer
 	ctx context.Context
-	tx  *sql.Tx
+	lt  *ledgerTx
 	// full re-embeds turns the store already holds unchanged.
 	full bool
 
-	st       indexStatements
-	keywords *keywordBatch
 	// inserted and lacking say what finish tells the embedders table:
 	// turns were inserted (every other embedder now lacks vectors), and
 	// some of them lack this run's embedder's too.
@@ -54,12 +50,7 @@ func (w *ledgerWriter) flushSome() error {
 		return nil
 	}
 	w.pending = 0
-	obsolete, err := w.ix.s.flushVectors(w.ctx, w.tx, false)
-	if err != nil {
-		return err
-	}
-	w.ix.s.floatsOf(w.tx).flushed(obsolete)
-	return nil
+	return w.lt.flushVectors()
 }
 
 // indexStatements are the statements an Index run writes with. They are
@@ -130,15 +121,14 @@ func (st *indexStatements) inTx(ctx context.Context, tx *sql.Tx) indexStatements
 const insertTurn = `INSERT INTO turn_rows(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns, chars)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
-func (ix *indexer) newLedgerWriter(ctx context.Context, tx *sql.Tx, full bool) *ledgerWriter {
-	st := ix.stmts.inTx(ctx, tx)
-	return &ledgerWriter{ix: ix, ctx: ctx, tx: tx, full: full, st: st, keywords: newKeywordBatch(ctx, tx)}
+func (ix *indexer) newLedgerWriter(lt *ledgerTx, full bool) *ledgerWriter {
+	return &ledgerWriter{ix: ix, ctx: lt.ctx, lt: lt, full: full}
 }
 
 // finish gives the turns written their keyword rows and marks the
 // embedders whose vectors they lack.
 func (w *ledgerWriter) finish() error {
-	if err := w.keywords.flush(); err != nil {
+	if err := w.lt.flushKeywords(); err != nil {
 		return err
 	}
 	emb := w.ix.opts.Embedder
@@ -146,24 +136,15 @@ func (w *ledgerWriter) finish() error {
 	case !w.inserted && !w.lacking:
 		return nil
 	case w.lacking || emb == nil:
-		_, err := w.st.allIncomplete.ExecContext(w.ctx)
-		return err
+		return w.lt.markIncomplete("")
 	default:
-		_, err := w.st.othersIncomplete.ExecContext(w.ctx, emb.Identity())
-		return err
+		return w.lt.markIncomplete(emb.Identity())
 	}
 }
 
 // deleteSession deletes a stored session, its turns and their keyword rows
 // and vectors.
-func (w *ledgerWriter) deleteSession(id string) error {
-	// The delete trigger needs the keyword rows of the session's turns.
-	if err := w.keywords.flush(); err != nil {
-		return err
-	}
-	_, err := w.tx.ExecContext(w.ctx, `DELETE FROM sessions WHERE id = ?`, id)
-	return err
-}
+func (w *ledgerWriter) deleteSession(id string) error { return w.lt.deleteSession(id) }
 
 // embedFailed reports whether embedding failed in this run, so a --full
 // did not re-embed everything it read.
@@ -222,18 +203,17 @@ func (w *ledgerWriter) sessions(plans []*sessionPlan, upsert func(*sessionPlan) 
 			}
 		}
 		for _, m := range part.moved {
-			if _, err := w.st.setLine.ExecContext(w.ctx, m.turn.Line, m.id); err != nil {
+			if err := w.lt.moveTurn(m.id, m.turn.Line); err != nil {
 				return err
 			}
 		}
 		for _, m := range part.touched {
-			a, tm := turnActions(m.turn), turnTime(m.turn)
-			if _, err := w.st.touch.ExecContext(w.ctx, a, tm, m.id, a, tm); err != nil {
+			if err := w.lt.touchTurn(m.id, m.turn); err != nil {
 				return err
 			}
 		}
 		if len(part.batch) > 0 {
-			if err := w.ix.noteEmbedded(w.ctx, w.tx, part.embedded); err != nil {
+			if err := w.ix.noteEmbedded(w.ctx, w.lt, part.embedded); err != nil {
 				return err
 			}
 			if err := w.writeTurns(part.batch); err != nil {
@@ -380,38 +360,7 @@ func (w *ledgerWriter) prune(pl *sessionPlan, indexes []int) error {
 		}
 		last = max(last, i)
 	}
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT turn, id FROM turn_rows WHERE session_id = ? AND turn > ? AND turn < ?`, pl.sess.ID, from, last)
-	if err != nil {
-		return err
-	}
-	type gone struct {
-		turn int
-		id   int64
-	}
-	var drop []gone
-	for rows.Next() {
-		var g gone
-		if err := rows.Scan(&g.turn, &g.id); err != nil {
-			rows.Close()
-			return err
-		}
-		if !read[g.turn] {
-			drop = append(drop, g)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, g := range drop {
-		if err := w.keywords.flushFor(pl.sess.ID, g.turn); err != nil {
-			return err
-		}
-		if _, err := w.st.delID.ExecContext(w.ctx, g.id); err != nil {
-			return err
-		}
-	}
-	return nil
+	return w.lt.dropTurns(pl.sess.ID, from, last, func(turn int) bool { return read[turn] })
 }
 
 // reembed embeds again the stored turns of sessions the history no longer
@@ -436,7 +385,7 @@ func (w *ledgerWriter) reembed(ids []string) error {
 				texts += len(turns[0].texts)
 				turns = turns[1:]
 			}
-			if err := w.ix.noteEmbedded(w.ctx, w.tx, embedTurns(w.ctx, w.ix.emb, batch)); err != nil {
+			if err := w.ix.noteEmbedded(w.ctx, w.lt, embedTurns(w.ctx, w.ix.emb, batch)); err != nil {
 				return err
 			}
 			if err := w.writeTurns(batch); err != nil {
@@ -448,25 +397,15 @@ func (w *ledgerWriter) reembed(ids []string) error {
 }
 
 func (w *ledgerWriter) storedTurns(session string) ([]*newTurn, error) {
-	rows, err := w.tx.QueryContext(w.ctx, `
-		SELECT t.id, s.project, t.turn, t.line, t.hash, t.user, t.assistant, t.files, t.commands
-		FROM turns t JOIN sessions s ON s.id = t.session_id WHERE t.session_id = ? ORDER BY t.turn`, session)
+	kept, err := w.lt.keptTurns(session)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []*newTurn
-	for rows.Next() {
-		nt := &newTurn{session: session}
-		var files, commands string
-		if err := rows.Scan(&nt.keep, &nt.project, &nt.turn.Index, &nt.turn.Line, &nt.hash, &nt.turn.User, &nt.turn.Assistant, &files, &commands); err != nil {
-			return nil, err
-		}
-		nt.turn.Files, nt.turn.Commands = splitLines(files), splitLines(commands)
-		nt.texts = chunk.Texts(nt.turn, w.ix.opts.Budget)
-		out = append(out, nt)
+	out := make([]*newTurn, len(kept))
+	for i, k := range kept {
+		out[i] = &newTurn{session: session, keep: k.id, project: k.project, turn: k.turn, hash: k.hash, texts: chunk.Texts(k.turn, w.ix.opts.Budget)}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // writeTurns stores a batch of turns and their vectors. A new or changed
@@ -475,27 +414,12 @@ func (w *ledgerWriter) storedTurns(session string) ([]*newTurn, error) {
 // vectors replaced. Turns written without vectors mark the embedder
 // incomplete (finish).
 func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
-	ctx := w.ctx
 	emb := w.ix.opts.Embedder
 	for _, t := range turns {
 		id := t.keep
 		if id == 0 {
-			if err := w.keywords.flushFor(t.session, t.turn.Index); err != nil {
-				return err
-			}
-			if _, err := w.st.delTurn.ExecContext(ctx, t.session, t.turn.Index); err != nil {
-				return err
-			}
-			files, commands := strings.Join(t.turn.Files, "\n"), strings.Join(t.turn.Commands, "\n")
-			res, err := w.st.insTurn.ExecContext(ctx, t.session, t.turn.Index, t.turn.Line, t.hash, t.packed.user, t.packed.assistant,
-				files, commands, turnActions(t.turn), turnTime(t.turn), t.packed.chars)
-			if err != nil {
-				return err
-			}
-			if id, err = res.LastInsertId(); err != nil {
-				return err
-			}
-			if err := w.keywords.add(t.session, t.turn.Index, keywordRow{id, t.turn.User, t.turn.Assistant, files, commands}); err != nil {
+			var err error
+			if id, err = w.lt.putTurn(t.session, t.turn, t.hash, t.packed); err != nil {
 				return err
 			}
 			w.inserted = true
@@ -508,12 +432,7 @@ func (w *ledgerWriter) writeTurns(turns []*newTurn) error {
 			w.lacking = w.lacking || t.keep == 0
 			continue
 		}
-		if t.keep != 0 {
-			if _, err := w.st.delVecs.ExecContext(ctx, emb.Identity(), id); err != nil {
-				return err
-			}
-		}
-		if err := putVectors(ctx, vectorStmts{w.st.vec, w.ix.s.floatsOf(w.tx)}, emb.Identity(), id, t.vectors); err != nil {
+		if err := w.lt.putTurnVectors(emb.Identity(), id, t.keep != 0, t.vectors); err != nil {
 			return err
 		}
 		for _, v := range t.vectors {
@@ -587,14 +506,5 @@ const upsertSessionSQL = `
 
 // upsertSession stores a session's row.
 func (w *ledgerWriter) upsertSession(path, harnessName string, s harness.Session) error {
-	var started, ns any
-	if s.HasStart() {
-		started = s.Started.Format(time.RFC3339)
-	}
-	if v, ok := startedNS(s); ok {
-		ns = v
-	}
-	_, err := w.st.session.ExecContext(w.ctx, s.ID, w.ix.s.rowPath(path), sessionProject(s), s.Ordinal, started, ns, s.Header, s.Offset, s.End,
-		harnessName, s.Parent, s.Subagent, s.Marker)
-	return err
+	return w.lt.upsertSession(path, harnessName, s)
 }

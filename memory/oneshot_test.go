@@ -118,19 +118,19 @@ func TestOneShotRecallsAsALoadedStore(t *testing.T) {
 		t.Fatal("no recall found anything: the comparison proves nothing")
 	}
 	for _, o := range once {
-		if o.holds(emb.Identity()) || o.loads.Load() != 0 {
-			t.Fatalf("a one-shot store kept its vectors (holds %v, %d loads)", o.holds(emb.Identity()), o.loads.Load())
+		if o.holds(emb.Identity()) || o.rc().loads.Load() != 0 {
+			t.Fatalf("a one-shot store kept its vectors (holds %v, %d loads)", o.holds(emb.Identity()), o.rc().loads.Load())
 		}
 	}
 	// A one-shot recall on a store that holds the vectors uses them.
 	if !loaded.holds(emb.Identity()) {
 		t.Fatal("the loaded store holds no vectors")
 	}
-	before := loaded.loads.Load()
+	before := loaded.rc().loads.Load()
 	if _, err := loaded.Recall(ctx, RecallOptions{Query: "container image", Embedder: emb, Once: true}); err != nil {
 		t.Fatal(err)
 	}
-	if loaded.loads.Load() != before {
+	if loaded.rc().loads.Load() != before {
 		t.Fatal("a one-shot recall on a loaded store read the segment again")
 	}
 }

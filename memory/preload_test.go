@@ -114,7 +114,7 @@ func TestPreloadLoadsOnceAndRecallsTheSame(t *testing.T) {
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make([]error, 5)
-	before := s.loads.Load()
+	before := s.rc().loads.Load()
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -133,12 +133,12 @@ func TestPreloadLoadsOnceAndRecallsTheSame(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := s.loads.Load() - before; n != 2 {
+	if n := s.rc().loads.Load() - before; n != 2 {
 		t.Fatalf("a preload and 4 recalls at once made %d segment reads and collection builds, want 1 of each", n)
 	}
-	s.mu.Lock()
-	loaded := len(s.warm)
-	s.mu.Unlock()
+	s.rc().mu.Lock()
+	loaded := len(s.rc().warm)
+	s.rc().mu.Unlock()
 	ev, err := s.embedderVectors(ctx, emb.Identity())
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	chromem "github.com/philippgille/chromem-go"
@@ -368,13 +369,13 @@ func (s *Store) collections(ctx context.Context, identity string, sc Scope) ([]*
 	}
 	projects, missing := s.inScope(ev, identity, sc)
 	if len(missing) > 0 {
-		s.building.Lock()
-		defer s.building.Unlock()
+		s.rc().building.Lock()
+		defer s.rc().building.Unlock()
 		projects, missing = s.inScope(ev, identity, sc)
 	}
 	// A cold load builds the projects' collections on every core.
 	if len(missing) > 0 {
-		s.loads.Add(1)
+		s.rc().loads.Add(1)
 	}
 	loaded := make([][]*collection, len(missing))
 	errs := make([]error, len(missing))
@@ -382,14 +383,14 @@ func (s *Store) collections(ctx context.Context, identity string, sc Scope) ([]*
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.rc().mu.Lock()
+	defer s.rc().mu.Unlock()
 	for i, p := range missing {
-		s.warm[collectionKey{identity, p}] = loaded[i]
+		s.rc().warm[collectionKey{identity, p}] = loaded[i]
 	}
 	var out []*collection
 	for _, p := range projects {
-		out = append(out, s.warm[collectionKey{identity, p}]...)
+		out = append(out, s.rc().warm[collectionKey{identity, p}]...)
 	}
 	return out, nil
 }
@@ -397,12 +398,12 @@ func (s *Store) collections(ctx context.Context, identity string, sc Scope) ([]*
 // inScope returns the embedder's projects in scope and those of them
 // whose collections are not loaded.
 func (s *Store) inScope(ev *embedderVectors, identity string, sc Scope) (projects, missing []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.rc().mu.Lock()
+	defer s.rc().mu.Unlock()
 	for _, p := range ev.projects {
 		if sc.matchesProject(p) {
 			projects = append(projects, p)
-			if _, ok := s.warm[collectionKey{identity, p}]; !ok {
+			if _, ok := s.rc().warm[collectionKey{identity, p}]; !ok {
 				missing = append(missing, p)
 			}
 		}
@@ -413,9 +414,9 @@ func (s *Store) inScope(ev *embedderVectors, identity string, sc Scope) (project
 // holds reports whether the store has read the embedder's vectors and
 // keeps them (a long-running process, or a store that recalled before).
 func (s *Store) holds(identity string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.sets[identity] != nil
+	s.rc().mu.Lock()
+	defer s.rc().mu.Unlock()
+	return s.rc().sets[identity] != nil
 }
 
 // Preload reads the embedder's vectors and builds every project's
@@ -461,15 +462,51 @@ func (s *Store) FlatVectors(ctx context.Context, identity string) (dim int, vecs
 	return ev.set.dim, ev.set.vecs, nil
 }
 
+// recallCache is what recall keeps of an open store: the loaded
+// chromem-go collections of a long-running process (a store opened by a
+// one-shot command uses them once), each embedder's vectors read from its
+// segment, what ranking reads of each turn and the keyword vocabulary.
+// The store drops it all when its rows change (Store.Invalidate).
+type recallCache struct {
+	mu   sync.Mutex
+	warm map[collectionKey][]*collection
+	// sets caches, per embedder, the vectors read from its segment; they
+	// go with the collections.
+	sets map[string]*embedderVectors
+	// turns caches what ranking reads of each turn (turnFacts).
+	turns map[int64]*turnFacts
+	// vocab is the keyword index's vocabulary, sorted, when a
+	// long-running process loaded it (PreloadVocabulary).
+	vocab []vocabTerm
+	// reading and building make one cold read of a segment and one build
+	// of the missing collections at a time: recalls that arrive together
+	// (or during a service's Preload) wait for it instead of repeating it.
+	// Taken in that order, before mu.
+	reading, building sync.Mutex
+	// loads counts the segment reads and collection builds, each of
+	// which a cold recall makes once (the tests check it).
+	loads atomic.Int64
+}
+
 // Invalidate drops the loaded vectors and collections, so the next recall
-// reads them again; a long-running process calls it after an index run.
-func (s *Store) Invalidate() {
-	s.mu.Lock()
-	s.warm = map[collectionKey][]*collection{}
-	s.sets = nil
-	s.turns = nil
-	s.vocab = nil
-	s.mu.Unlock()
+// reads the store again.
+func (c *recallCache) Invalidate() {
+	c.mu.Lock()
+	c.warm = map[collectionKey][]*collection{}
+	c.sets = nil
+	c.turns = nil
+	c.vocab = nil
+	c.mu.Unlock()
+}
+
+// recallCacheKey is the key of recall's cache in its store.
+type recallCacheKey struct{}
+
+// rc is recall's cache of the store.
+func (s *Store) rc() *recallCache {
+	return s.cacheFor(recallCacheKey{}, func() Cache {
+		return &recallCache{warm: map[collectionKey][]*collection{}}
+	}).(*recallCache)
 }
 
 // embedderVectors is an embedder's vectorSet with its chunks grouped by
@@ -483,21 +520,21 @@ type embedderVectors struct {
 // embedderVectors reads the embedder's segment and the session facts
 // once, and keeps them until the store changes (Invalidate).
 func (s *Store) embedderVectors(ctx context.Context, identity string) (*embedderVectors, error) {
-	s.mu.Lock()
-	ev := s.sets[identity]
-	s.mu.Unlock()
+	s.rc().mu.Lock()
+	ev := s.rc().sets[identity]
+	s.rc().mu.Unlock()
 	if ev != nil {
 		return ev, nil
 	}
-	s.reading.Lock()
-	defer s.reading.Unlock()
-	s.mu.Lock()
-	ev = s.sets[identity]
-	s.mu.Unlock()
+	s.rc().reading.Lock()
+	defer s.rc().reading.Unlock()
+	s.rc().mu.Lock()
+	ev = s.rc().sets[identity]
+	s.rc().mu.Unlock()
 	if ev != nil {
 		return ev, nil
 	}
-	s.loads.Add(1)
+	s.rc().loads.Add(1)
 	set, err := s.readVectors(ctx, identity)
 	if err != nil {
 		return nil, err
@@ -515,12 +552,12 @@ func (s *Store) embedderVectors(ctx context.Context, identity string) (*embedder
 		g[pt] = append(g[pt], int32(i))
 	}
 	slices.Sort(ev.projects)
-	s.mu.Lock()
-	if s.sets == nil {
-		s.sets = map[string]*embedderVectors{}
+	s.rc().mu.Lock()
+	if s.rc().sets == nil {
+		s.rc().sets = map[string]*embedderVectors{}
 	}
-	s.sets[identity] = ev
-	s.mu.Unlock()
+	s.rc().sets[identity] = ev
+	s.rc().mu.Unlock()
 	return ev, nil
 }
 

@@ -292,9 +292,9 @@ type vocabTerm struct {
 // read from the index: fts5vocab counts each term's turns as it lists
 // it, which is what a read costs.
 func (s *Store) termsUnder(ctx context.Context, conn *sql.Conn, prefix string) ([]vocabTerm, error) {
-	s.mu.Lock()
-	vocab := s.vocab
-	s.mu.Unlock()
+	s.rc().mu.Lock()
+	vocab := s.rc().vocab
+	s.rc().mu.Unlock()
 	if vocab != nil {
 		lo, _ := slices.BinarySearchFunc(vocab, prefix, func(t vocabTerm, p string) int { return strings.Compare(t.term, p) })
 		hi, _ := slices.BinarySearchFunc(vocab, prefixEnd(prefix), func(t vocabTerm, p string) int { return strings.Compare(t.term, p) })
@@ -342,9 +342,9 @@ func (s *Store) PreloadVocabulary(ctx context.Context) error {
 	// fts5vocab lists terms in order; sorted here all the same, since
 	// termsUnder searches them.
 	slices.SortFunc(terms, func(a, b vocabTerm) int { return strings.Compare(a.term, b.term) })
-	s.mu.Lock()
-	s.vocab = terms
-	s.mu.Unlock()
+	s.rc().mu.Lock()
+	s.rc().vocab = terms
+	s.rc().mu.Unlock()
 	return nil
 }
 

@@ -126,14 +126,14 @@ func TestRespellingFromTheLoadedVocabulary(t *testing.T) {
 	if err := s.PreloadVocabulary(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if len(s.vocab) == 0 {
+	if len(s.rc().vocab) == 0 {
 		t.Fatal("no vocabulary loaded")
 	}
 	if fromMemory := read(); !reflect.DeepEqual(fromMemory, fromIndex) {
 		t.Errorf("from the loaded vocabulary %v, from the index %v", fromMemory, fromIndex)
 	}
 	s.Invalidate()
-	if s.vocab != nil {
+	if s.rc().vocab != nil {
 		t.Error("the vocabulary outlived a change to the store")
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
@@ -27,23 +26,13 @@ type Store struct {
 	// work, writes fail with ErrReadOnly.
 	readOnly bool
 
-	// warm keeps loaded chromem-go collections for a long-running process;
-	// a store opened by a one-shot command uses it once.
-	mu   sync.Mutex
-	warm map[collectionKey][]*collection
-	// sets caches, per embedder, the vectors read from its segment; they
-	// go with the collections (Invalidate).
-	sets map[string]*embedderVectors
-	// turns caches what ranking reads of each turn (turnFacts).
-	turns map[int64]*turnFacts
-	// reading and building make one cold read of a segment and one build
-	// of the missing collections at a time: recalls that arrive together
-	// (or during a service's Preload) wait for it instead of repeating it.
-	// Taken in that order, before mu.
-	reading, building sync.Mutex
-	// loads counts the segment reads and collection builds, each of
-	// which a cold recall makes once (the tests check it).
-	loads atomic.Int64
+	// mu guards the history path state below.
+	mu sync.Mutex
+	// caches are what the packages above the store keep of it while it is
+	// open (recall's loaded vectors and collections), by key; Invalidate
+	// drops what they hold.
+	cachesMu sync.Mutex
+	caches   map[any]Cache
 	// piece, when set, is how many vectors a one-shot recall reads at a
 	// time (scan.go), so tests can cut a small store into many pieces.
 	piece int
@@ -57,9 +46,6 @@ type Store struct {
 	pathKey   []byte
 	pathMarks map[string]string
 	rowPaths  map[string]string
-	// vocab is the keyword index's vocabulary, sorted, when a
-	// long-running process loaded it (PreloadVocabulary); under mu.
-	vocab []vocabTerm
 }
 
 // Open opens the store in dir, creating the directory and the database when
@@ -152,7 +138,7 @@ func openDB(ctx context.Context, dir string, cacheKB int, readOnly bool) (*Store
 	if err != nil {
 		return nil, fmt.Errorf("store: opening %s: %w", path, err)
 	}
-	s := &Store{dir: dir, db: db, readOnly: readOnly, warm: map[collectionKey][]*collection{}}
+	s := &Store{dir: dir, db: db, readOnly: readOnly}
 	if err := s.migrateWaiting(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -330,4 +316,44 @@ func (s *Store) vacuum(ctx context.Context) {
 // Best effort, like a checkpoint.
 func (s *Store) releaseFree(ctx context.Context) {
 	_, _ = s.db.ExecContext(ctx, `PRAGMA incremental_vacuum`)
+}
+
+// Cache is what a package above the store keeps of an open store (recall's
+// loaded vectors, say): the store knows it only as something to drop when
+// its rows change under it.
+type Cache interface {
+	// Invalidate drops what the cache holds; the next use reads the
+	// store again.
+	Invalidate()
+}
+
+// cacheFor returns the store's cache under key, made by make the first
+// time it is asked for.
+func (s *Store) cacheFor(key any, make func() Cache) Cache {
+	s.cachesMu.Lock()
+	defer s.cachesMu.Unlock()
+	c, ok := s.caches[key]
+	if !ok {
+		if s.caches == nil {
+			s.caches = map[any]Cache{}
+		}
+		c = make()
+		s.caches[key] = c
+	}
+	return c
+}
+
+// Invalidate drops what every cache of the store holds, so the next recall
+// reads the store again; an index run, a forget and an import call it once
+// they have written.
+func (s *Store) Invalidate() {
+	s.cachesMu.Lock()
+	caches := make([]Cache, 0, len(s.caches))
+	for _, c := range s.caches {
+		caches = append(caches, c)
+	}
+	s.cachesMu.Unlock()
+	for _, c := range caches {
+		c.Invalidate()
+	}
 }

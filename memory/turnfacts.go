@@ -33,19 +33,19 @@ type turnFacts struct {
 func (s *Store) turnFacts(ctx context.Context, ids []int64) (map[int64]*turnFacts, error) {
 	out := make(map[int64]*turnFacts, len(ids))
 	var missing []string
-	s.mu.Lock()
-	if s.turns == nil {
-		s.turns = map[int64]*turnFacts{}
+	s.rc().mu.Lock()
+	if s.rc().turns == nil {
+		s.rc().turns = map[int64]*turnFacts{}
 	}
 	for _, id := range ids {
-		if f, ok := s.turns[id]; ok {
+		if f, ok := s.rc().turns[id]; ok {
 			out[id] = f
 		} else if _, dup := out[id]; !dup {
 			out[id] = nil
 			missing = append(missing, strconv.FormatInt(id, 10))
 		}
 	}
-	s.mu.Unlock()
+	s.rc().mu.Unlock()
 	if len(missing) == 0 {
 		return out, nil
 	}
@@ -60,14 +60,14 @@ func (s *Store) turnFacts(ctx context.Context, ids []int64) (map[int64]*turnFact
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
+	s.rc().mu.Lock()
 	for _, read := range reads {
 		for id, f := range read {
-			s.turns[id] = f
+			s.rc().turns[id] = f
 			out[id] = f
 		}
 	}
-	s.mu.Unlock()
+	s.rc().mu.Unlock()
 	for id, f := range out {
 		if f == nil {
 			delete(out, id) // forgotten between the lists and now

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
@@ -77,32 +76,17 @@ func embedNewTurns(ctx context.Context, emb embed.Embedder, batch []*newTurn, te
 // recordRefused stores refusals and names them in the run's problems, one
 // line for the lot. In tx when one is given (the ledger writer's, which
 // holds the store's only write lock), else in a transaction of its own.
-func (ix *indexer) recordRefused(ctx context.Context, in *sql.Tx, refusals []refusal) error {
+func (ix *indexer) recordRefused(ctx context.Context, in *ledgerTx, refusals []refusal) error {
 	if len(refusals) == 0 {
 		return nil
 	}
 	identity, revision := ix.emb.Identity(), revisionOf(ix.emb)
-	store := func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, unembeddedSchema); err != nil {
-			return err
-		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO unembedded(embedder, session_id, turn, hash, revision, reason) VALUES (?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		for _, r := range refusals {
-			if _, err := stmt.ExecContext(ctx, identity, r.session, r.turn, r.hash, revision, r.reason); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+	store := func(lt *ledgerTx) error { return lt.putRefusals(identity, revision, refusals) }
 	var err error
 	if in != nil {
 		err = store(in)
 	} else {
-		err = ix.s.write(ctx, store)
+		err = ix.s.writeLedger(ctx, nil, store)
 	}
 	if err != nil {
 		return err

@@ -133,9 +133,9 @@ func TestWarmAnswersOneShotUntilLoaded(t *testing.T) {
 		t.Fatal(err)
 	}
 	turns := len(ids)
-	w.Store.mu.Lock()
-	facts := len(w.turns)
-	w.Store.mu.Unlock()
+	w.Store.rc().mu.Lock()
+	facts := len(w.Store.rc().turns)
+	w.Store.rc().mu.Unlock()
 	if facts != turns {
 		t.Fatalf("Preload returned with the facts of %d turns of %d loaded", facts, turns)
 	}
@@ -218,9 +218,9 @@ func TestWarmScansWhileItsCollectionsAreBuilt(t *testing.T) {
 	if _, err := w.Recall(ctx, RecallOptions{Query: "token bucket limiter", Mode: Hybrid, Embedder: emb}); err != nil {
 		t.Fatal(err)
 	}
-	w.Store.mu.Lock()
-	built := len(w.warm)
-	w.Store.mu.Unlock()
+	w.Store.rc().mu.Lock()
+	built := len(w.Store.rc().warm)
+	w.Store.rc().mu.Unlock()
 	if built != 0 {
 		t.Fatalf("a recall before the load built %d collections itself", built)
 	}
