@@ -95,10 +95,10 @@ func writeCompacted(path string, r io.ReaderAt, l *segmentLayout, drop []vectorK
 	}
 	if w.err != nil {
 		f.Close()
-		return 0, 0, diskHint(w.err)
+		return 0, 0, w.err
 	}
 	if err := f.Close(); err != nil {
-		return 0, 0, diskHint(err)
+		return 0, 0, err
 	}
 	return w.n, len(order), nil
 }

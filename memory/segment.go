@@ -497,7 +497,7 @@ func appendAt(path string, off int64, block []byte) error {
 	}
 	if _, err := f.WriteAt(block, off); err != nil {
 		f.Close()
-		return diskHint(err)
+		return err
 	}
 	return f.Close()
 }
