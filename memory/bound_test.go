@@ -97,7 +97,7 @@ func skipsOverlongLines(t *testing.T, stream int64) {
 	if got := storedTurns(t, s, "claude-"+transcriptID); strings.Join(got, "|") != "0:fix the rounding|1:now the taxes" {
 		t.Errorf("claude turns %q, want the lines around the long one", got)
 	}
-	rows, err := s.db.Query(`SELECT user FROM turns WHERE session_id LIKE 'aider-%' ORDER BY session_id, turn`)
+	rows, err := rawDB(t, s).Query(`SELECT user FROM turns WHERE session_id LIKE 'aider-%' ORDER BY session_id, turn`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func skipsOverlongLines(t *testing.T, stream int64) {
 		t.Fatalf("index after an append: %+v, %v; want its one new turn", rep, err)
 	}
 	var n int
-	s.db.QueryRow(`SELECT count(*) FROM turns WHERE user LIKE 'Add rate limiting%'`).Scan(&n)
+	rawDB(t, s).QueryRow(`SELECT count(*) FROM turns WHERE user LIKE 'Add rate limiting%'`).Scan(&n)
 	if n != 1 {
 		t.Errorf("the appended turn is stored %d times, want once", n)
 	}

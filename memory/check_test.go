@@ -69,7 +69,7 @@ func TestSchemaUpgradeFrom7AddsUpTheLedger(t *testing.T) {
 	}
 	defer s.Close()
 	var kept string
-	s.db.QueryRow(`SELECT value FROM meta WHERE key = 'ledger'`).Scan(&kept)
+	rawDB(t, s).QueryRow(`SELECT value FROM meta WHERE key = 'ledger'`).Scan(&kept)
 	if kept == "" || kept == "0" {
 		t.Errorf("after the upgrade the ledger's checksum is %q", kept)
 	}
@@ -86,14 +86,14 @@ func TestSchemaUpgradeFrom7AddsUpTheLedger(t *testing.T) {
 // keyword index's shadow tables included) and every vector of its
 // segment: what a flipped byte may change. An error is a dump too: the
 // store no longer reads as it did.
-func rawDump(ctx context.Context, s *Store, emb *wordsEmbedder) string {
+func rawDump(ctx context.Context, t testing.TB, s *Store, emb *wordsEmbedder) string {
 	var b strings.Builder
-	tables, err := queryStrings(ctx, s.db, `SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name`)
+	tables, err := queryStrings(ctx, rawDB(t, s), `SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name`)
 	if err != nil {
 		return "error: " + err.Error()
 	}
 	for _, table := range tables {
-		rows, err := s.db.QueryContext(ctx, `SELECT * FROM "`+table+`" ORDER BY 1`)
+		rows, err := rawDB(t, s).QueryContext(ctx, `SELECT * FROM "`+table+`" ORDER BY 1`)
 		if err != nil {
 			return "error: " + err.Error()
 		}
@@ -142,7 +142,7 @@ func TestCheckFindsEveryFlippedByte(t *testing.T) {
 	emb := newWordsEmbedder()
 	index(t, s, emb, path, secondHistory(t))
 	dir := s.Dir()
-	want := rawDump(ctx, s, emb)
+	want := rawDump(ctx, t, s, emb)
 	s.Close() // checkpoints the write-ahead log: deja.db is the whole database
 	seg, _ := filepath.Glob(filepath.Join(dir, VectorDir, "*.seg"))
 	if len(seg) != 1 {
@@ -206,7 +206,7 @@ func flipFound(ctx context.Context, t *testing.T, dir string, emb *wordsEmbedder
 	switch {
 	case len(problems) > 0:
 		return "check"
-	case rawDump(ctx, s, emb) == want:
+	case rawDump(ctx, t, s, emb) == want:
 		return "unchanged"
 	}
 	return "missed"

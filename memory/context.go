@@ -185,7 +185,7 @@ func (s *Store) Context(ctx context.Context, opts ContextOptions) (*ContextDiges
 // talk: they are where decisions show.
 func (s *Store) recentTurns(ctx context.Context, sc Scope) ([]ContextItem, error) {
 	where, args := sc.sql()
-	rows, err := s.db.QueryContext(ctx, `
+	rows, err := s.read().QueryContext(ctx, `
 		SELECT t.session_id, t.turn, t.user, t.assistant, t.files, t.commands, s.started, s.path
 		FROM turns t JOIN sessions s ON s.id = t.session_id
 		WHERE `+where+` AND (t.chars > 0 OR t.files != '' OR t.commands != '')

@@ -59,10 +59,10 @@ func (ix *indexer) fill(ctx context.Context) error {
 			v, why := turnVectors(vecs[at:at+len(t.texts)], refused, at)
 			at += len(t.texts)
 			if why != "" {
-				refusals = append(refusals, refusal{t.session, t.turn.Index, t.hash, why})
+				refusals = append(refusals, refusal{session: t.session, turn: t.turn.Index, hash: t.hash, reason: why})
 				continue
 			}
-			filled = append(filled, filledTurn{t.id, v})
+			filled = append(filled, filledTurn{id: t.id, vectors: v})
 		}
 		err = ix.s.writeLedger(ctx, nil, func(lt *ledgerTx) error { return lt.putFilled(identity, filled) })
 		if err == nil {

@@ -89,7 +89,7 @@ func TestIndexStoresWhatAHarnessSays(t *testing.T) {
 
 	var files, actions string
 	var timeNS int64
-	err = s.db.QueryRowContext(ctx, `SELECT files, actions, time_ns FROM turns WHERE session_id = ? AND turn = 0`, "claude-"+transcriptID).Scan(&files, &actions, &timeNS)
+	err = rawDB(t, s).QueryRowContext(ctx, `SELECT files, actions, time_ns FROM turns WHERE session_id = ? AND turn = 0`, "claude-"+transcriptID).Scan(&files, &actions, &timeNS)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestSchemaUpgradesFrom2(t *testing.T) {
 		`ALTER TABLE turns DROP COLUMN time_ns`, `ALTER TABLE files DROP COLUMN full_pending`,
 		`UPDATE meta SET value = '2' WHERE key = 'schema'`,
 	} {
-		if _, err := s.db.ExecContext(ctx, stmt); err != nil {
+		if _, err := rawDB(t, s).ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
@@ -162,7 +162,7 @@ func TestSchemaUpgradesFrom2(t *testing.T) {
 		t.Fatal("no aider sessions after the upgrade")
 	}
 	var v string
-	if err := s2.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); err != nil || v != schemaVersion {
+	if err := rawDB(t, s2).QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'schema'`).Scan(&v); err != nil || v != schemaVersion {
 		t.Fatalf("schema %q (%v), want %s", v, err, schemaVersion)
 	}
 }

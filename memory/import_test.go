@@ -39,7 +39,7 @@ func TestImportTurnsFirstPublisherOwnsTheSession(t *testing.T) {
 	}
 	held := func() (texts []string) {
 		t.Helper()
-		rows, err := s.db.QueryContext(ctx, `SELECT hash FROM turns WHERE session_id = ? ORDER BY turn`, id)
+		rows, err := rawDB(t, s).QueryContext(ctx, `SELECT hash FROM turns WHERE session_id = ? ORDER BY turn`, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,11 +70,11 @@ func TestImportTurnsFirstPublisherOwnsTheSession(t *testing.T) {
 		t.Errorf("the session is shown as from %q (%v), want alice", user, err)
 	}
 	var received, vectors int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM team_received WHERE session_id = ?`, id).Scan(&received); err != nil || received != 2 {
+	if err := rawDB(t, s).QueryRowContext(ctx, `SELECT count(*) FROM team_received WHERE session_id = ?`, id).Scan(&received); err != nil || received != 2 {
 		t.Errorf("team_received holds %d turns of the session (%v), want alice's 2", received, err)
 	}
 	var bobs int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE r.turn = 7) FROM vectors v JOIN turn_rows r ON r.id = v.turn_id WHERE r.session_id = ?`, id).Scan(&vectors, &bobs); err != nil || vectors == 0 || bobs != 0 {
+	if err := rawDB(t, s).QueryRowContext(ctx, `SELECT count(*), count(*) FILTER (WHERE r.turn = 7) FROM vectors v JOIN turn_rows r ON r.id = v.turn_id WHERE r.session_id = ?`, id).Scan(&vectors, &bobs); err != nil || vectors == 0 || bobs != 0 {
 		t.Errorf("the session holds %d vectors, %d of bob's turn (%v), want alice's alone", vectors, bobs, err)
 	}
 	if problems, err := s.Check(ctx); err != nil || len(problems) != 0 {

@@ -160,7 +160,7 @@ func (s *Store) index(ctx context.Context, opts IndexOptions) (IndexReport, erro
 	defer s.Invalidate()
 	start := time.Now()
 	var rep IndexReport
-	lock, err := AcquireLock(ctx, s.dir, opts.Lock)
+	lock, err := AcquireLock(ctx, s.Dir(), opts.Lock)
 	if err != nil {
 		return rep, err
 	}

@@ -433,7 +433,7 @@ func TestIndexFileDeletedWhileReadIsMissing(t *testing.T) {
 // storedTurns lists a session's stored turns as "index:user" in order.
 func storedTurns(t *testing.T, s *Store, id string) []string {
 	t.Helper()
-	rows, err := s.db.Query(`SELECT turn, user FROM turns WHERE session_id = ? ORDER BY turn`, id)
+	rows, err := rawDB(t, s).Query(`SELECT turn, user FROM turns WHERE session_id = ? ORDER BY turn`, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -579,7 +579,7 @@ func TestIndexDatesOutsideTheCalendarAreTextAfterRealDates(t *testing.T) {
 		t.Errorf("undated sessions keep years %v; want %v kept as text", got, want)
 	}
 	// Read whole again, each session is still the one stored.
-	if _, err := s.db.Exec(`UPDATE files SET fingerprint = x''`); err != nil {
+	if _, err := rawDB(t, s).Exec(`UPDATE files SET fingerprint = x''`); err != nil {
 		t.Fatal(err)
 	}
 	appendFile(t, path, "\n#### One more about the tenant filter  \n\nDone too.\n")
@@ -670,7 +670,7 @@ func TestIndexKeepsTurnLinesOfTheFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(data), "\n")
-	rows, err := s.db.Query(`SELECT line, user FROM turns WHERE user != ''`)
+	rows, err := rawDB(t, s).Query(`SELECT line, user FROM turns WHERE user != ''`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -698,7 +698,7 @@ func TestIndexKeepsTurnLinesOfTheFile(t *testing.T) {
 // a stable order, for comparing two stores.
 func ledgerDump(t *testing.T, s *Store) string {
 	t.Helper()
-	rows, err := s.db.Query(`
+	rows, err := rawDB(t, s).Query(`
 		SELECT s.id, s.path, s.project, s.harness, s.parent, s.subagent, s.marker, s.ordinal, coalesce(s.started, ''),
 			s.header, s.offset, s.end_offset, s.present,
 			coalesce(t.turn, -2), coalesce(t.line, 0), coalesce(t.hash, ''), coalesce(t.actions, ''), coalesce(t.time_ns, 0)
@@ -721,9 +721,9 @@ func ledgerDump(t *testing.T, s *Store) string {
 			id, path, project, harnessName, parent, subagent, marker, ordinal, started, header, offset, end, present, turn, line, hash, actions, timeNS)
 	}
 	var files, tombstones string
-	s.db.QueryRow(`SELECT group_concat(path || ' ' || size || ' ' || last_offset || ' ' || last_ordinal || ' ' || hex(fingerprint) || ' ' || harness || ' ' || full_pending, ';')
+	rawDB(t, s).QueryRow(`SELECT group_concat(path || ' ' || size || ' ' || last_offset || ' ' || last_ordinal || ' ' || hex(fingerprint) || ' ' || harness || ' ' || full_pending, ';')
 		FROM (SELECT * FROM files ORDER BY path)`).Scan(&files)
-	s.db.QueryRow(`SELECT coalesce(group_concat(session_id || ' ' || path, ';'), '') FROM (SELECT * FROM tombstones ORDER BY session_id)`).Scan(&tombstones)
+	rawDB(t, s).QueryRow(`SELECT coalesce(group_concat(session_id || ' ' || path, ';'), '') FROM (SELECT * FROM tombstones ORDER BY session_id)`).Scan(&tombstones)
 	return b.String() + files + "\ntombstones: " + tombstones
 }
 

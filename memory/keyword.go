@@ -79,7 +79,7 @@ func (s *Store) keywordMatch(ctx context.Context, m string, sc Scope) ([]keyword
 			WHERE turns_fts MATCH ? AND ` + where + ` ORDER BY score LIMIT ?`
 		args = append(args, wargs...)
 	}
-	rows, err := s.db.QueryContext(ctx, query, append(args, keywordDepth*2)...)
+	rows, err := s.read().QueryContext(ctx, query, append(args, keywordDepth*2)...)
 	if err != nil {
 		return nil, fmt.Errorf("store: keyword query %q: %w", m, err)
 	}
@@ -121,7 +121,7 @@ func (s *Store) markLiteral(ctx context.Context, q query, hits []keywordHit) err
 		ids[i] = strconv.FormatInt(h.turnID, 10)
 		at[h.turnID] = i
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, files, commands, user, assistant FROM turns WHERE id IN (`+strings.Join(ids, ",")+`)`)
+	rows, err := s.read().QueryContext(ctx, `SELECT id, files, commands, user, assistant FROM turns WHERE id IN (`+strings.Join(ids, ",")+`)`)
 	if err != nil {
 		return fmt.Errorf("store: reading keyword hits: %w", err)
 	}
@@ -176,6 +176,6 @@ func literalFirst(h []keywordHit) {
 // an unscoped keyword recall must then join sessions to leave out.
 func (s *Store) hasSubagents(ctx context.Context) bool {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sessions WHERE subagent = 1)`).Scan(&n)
+	err := s.read().QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sessions WHERE subagent = 1)`).Scan(&n)
 	return err != nil || n == 1
 }

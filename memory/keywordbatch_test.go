@@ -23,7 +23,7 @@ func keywordRowsMatchTurns(t *testing.T, s *Store, step string) {
 func keywordMismatch(t *testing.T, s *Store) string {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('integrity-check')`); err != nil {
+	if _, err := rawDB(t, s).ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('integrity-check')`); err != nil {
 		return fmt.Sprintf("the keyword index is damaged: %v", err)
 	}
 	m, terms, err := s.keywordMismatch(ctx)
@@ -39,7 +39,7 @@ func keywordMismatch(t *testing.T, s *Store) string {
 func keywordHits(t *testing.T, s *Store, word string) int {
 	t.Helper()
 	var n int
-	if err := s.db.QueryRow(`SELECT count(*) FROM turns_fts WHERE turns_fts MATCH ?`, word).Scan(&n); err != nil {
+	if err := rawDB(t, s).QueryRow(`SELECT count(*) FROM turns_fts WHERE turns_fts MATCH ?`, word).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -124,7 +124,7 @@ func TestSchema4StoreDropsTheInsertTrigger(t *testing.T) {
 		END`,
 		`UPDATE meta SET value = '4' WHERE key = 'schema'`,
 	} {
-		if _, err := s.db.ExecContext(ctx, stmt); err != nil {
+		if _, err := rawDB(t, s).ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
@@ -136,7 +136,7 @@ func TestSchema4StoreDropsTheInsertTrigger(t *testing.T) {
 	}
 	defer s2.Close()
 	var triggers int
-	if err := s2.db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'turns_ai'`).Scan(&triggers); err != nil || triggers != 0 {
+	if err := rawDB(t, s2).QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'turns_ai'`).Scan(&triggers); err != nil || triggers != 0 {
 		t.Fatalf("%d insert triggers after the upgrade (%v), want none", triggers, err)
 	}
 	appendFile(t, path, thirdSession)

@@ -104,7 +104,7 @@ func (s *Store) mentioning(ctx context.Context, parts []string, sc Scope, limit 
 		ORDER BY bm25(turns_fts, ` + bm25Weights + `) LIMIT ?`
 	args := append([]any{strings.Join(match, " AND ")}, wargs...)
 	args = append(append(args, needles...), limit)
-	ids, err := queryColumn[int64](ctx, s.db, query, args...)
+	ids, err := queryColumn[int64](ctx, s.read(), query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: looking up %q: %w", parts, err)
 	}

@@ -51,7 +51,7 @@ func oneShotStores(t *testing.T) (loaded *Store, once []*Store, emb *wordsEmbedd
 		t.Fatalf("the segment has %d blocks and %d markers, want later blocks that kill earlier vectors", blocks, markers)
 	}
 	for _, piece := range []int{0, 1, 37} {
-		o, err := Open(context.Background(), s.dir)
+		o, err := Open(context.Background(), s.Dir())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,11 +69,11 @@ func oneShotStores(t *testing.T) (loaded *Store, once []*Store, emb *wordsEmbedd
 func TestOneShotRecallsAsALoadedStore(t *testing.T) {
 	loaded, once, emb := oneShotStores(t)
 	ctx := context.Background()
-	sessions, err := queryStrings(ctx, loaded.db, `SELECT id FROM sessions ORDER BY id`)
+	sessions, err := queryStrings(ctx, rawDB(t, loaded), `SELECT id FROM sessions ORDER BY id`)
 	if err != nil || len(sessions) < 3 {
 		t.Fatalf("sessions %v, %v", sessions, err)
 	}
-	projects, err := queryStrings(ctx, loaded.db, `SELECT DISTINCT project FROM sessions ORDER BY project`)
+	projects, err := queryStrings(ctx, rawDB(t, loaded), `SELECT DISTINCT project FROM sessions ORDER BY project`)
 	if err != nil || len(projects) != 3 {
 		t.Fatalf("projects %v, %v", projects, err)
 	}
@@ -208,7 +208,7 @@ func TestOneShotOnADamagedSegment(t *testing.T) {
 	if !strings.Contains(r.FallbackReason, "damaged") || !strings.Contains(r.FallbackReason, "deja index") || r.RealizedMode != Keyword || len(r.Results) == 0 {
 		t.Fatalf("fallback %q to %s with %d results, want keywords that answer and a reason naming the damage and deja index", r.FallbackReason, r.RealizedMode, len(r.Results))
 	}
-	if _, err := os.Stat(filepath.Join(s.dir, VectorDir, checkFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(s.Dir(), VectorDir, checkFile)); err != nil {
 		t.Fatalf("the one-shot reader left no request to check the segments: %v", err)
 	}
 }

@@ -44,7 +44,7 @@ func toSchema6(t *testing.T, s *Store) {
 		END`,
 		`UPDATE meta SET value = '6' WHERE key = 'schema'`,
 	} {
-		if _, err := s.db.Exec(stmt); err != nil {
+		if _, err := rawDB(t, s).Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
@@ -61,7 +61,7 @@ func toSchema7(t *testing.T, s *Store) {
 		}
 	}
 	for _, stmt := range stmts {
-		if _, err := s.db.Exec(stmt); err != nil {
+		if _, err := rawDB(t, s).Exec(stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
@@ -70,10 +70,10 @@ func toSchema7(t *testing.T, s *Store) {
 // pageState is the store's auto_vacuum mode and its count of free pages.
 func pageState(t *testing.T, s *Store) (vacuum, free int) {
 	t.Helper()
-	if err := s.db.QueryRow(`PRAGMA auto_vacuum`).Scan(&vacuum); err != nil {
+	if err := rawDB(t, s).QueryRow(`PRAGMA auto_vacuum`).Scan(&vacuum); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.db.QueryRow(`PRAGMA freelist_count`).Scan(&free); err != nil {
+	if err := rawDB(t, s).QueryRow(`PRAGMA freelist_count`).Scan(&free); err != nil {
 		t.Fatal(err)
 	}
 	return vacuum, free
@@ -115,7 +115,7 @@ func TestTurnsArePackedAndReadBack(t *testing.T) {
 	appendFile(t, path, "\n# aider chat started at 2026-05-01 09:00:00\n\n#### why does the quokkafalcon limiter drop requests?  \n\n"+long+"\n")
 	index(t, s, nil, path)
 	var packed, plain int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE typeof(assistant) = 'blob'),
+	if err := rawDB(t, s).QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE typeof(assistant) = 'blob'),
 		count(*) FILTER (WHERE typeof(assistant) = 'text') FROM turn_rows`).Scan(&packed, &plain); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestTurnsArePackedAndReadBack(t *testing.T) {
 	}
 	var text string
 	var chars int
-	if err := s.db.QueryRowContext(ctx, `SELECT assistant, chars FROM turns WHERE user LIKE '%quokkafalcon%'`).Scan(&text, &chars); err != nil {
+	if err := rawDB(t, s).QueryRowContext(ctx, `SELECT assistant, chars FROM turns WHERE user LIKE '%quokkafalcon%'`).Scan(&text, &chars); err != nil {
 		t.Fatal(err)
 	}
 	if strings.TrimSpace(text) != strings.TrimSpace(long) {
@@ -162,7 +162,7 @@ func TestSchemaUpgradeFrom6PacksTheTurns(t *testing.T) {
 	keyword := keywordSig(t, s)
 	toSchema6(t, s)
 	var before int64
-	if err := s.db.QueryRowContext(ctx, `SELECT sum(length(user) + length(assistant)) FROM turns`).Scan(&before); err != nil {
+	if err := rawDB(t, s).QueryRowContext(ctx, `SELECT sum(length(user) + length(assistant)) FROM turns`).Scan(&before); err != nil {
 		t.Fatal(err)
 	}
 	dir := s.Dir()
@@ -179,7 +179,7 @@ func TestSchemaUpgradeFrom6PacksTheTurns(t *testing.T) {
 		t.Fatalf("keyword recall after the upgrade\n%s\nbefore\n%s", got, keyword)
 	}
 	var chars int64
-	if err := s2.db.QueryRowContext(ctx, `SELECT sum(chars) FROM turn_rows`).Scan(&chars); err != nil || chars != before {
+	if err := rawDB(t, s2).QueryRowContext(ctx, `SELECT sum(chars) FROM turn_rows`).Scan(&chars); err != nil || chars != before {
 		t.Fatalf("chars sum to %d (%v), want the %d characters of the turns", chars, err, before)
 	}
 	keywordRowsMatchTurns(t, s2, "after the upgrade")
@@ -201,13 +201,13 @@ func TestFullRewritesTheKeywordIndex(t *testing.T) {
 	ctx := context.Background()
 	s, path := fixture(t)
 	index(t, s, nil, path)
-	if _, err := s.db.ExecContext(ctx, `DELETE FROM turns_fts WHERE rowid = (SELECT min(id) FROM turns)`); err != nil {
+	if _, err := rawDB(t, s).ExecContext(ctx, `DELETE FROM turns_fts WHERE rowid = (SELECT min(id) FROM turns)`); err != nil {
 		t.Fatal(err)
 	}
 	if keywordMismatch(t, s) == "" {
 		t.Fatal("a turn without its keyword row passes the check")
 	}
-	if _, err := s.db.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('delete-all')`); err != nil {
+	if _, err := rawDB(t, s).ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('delete-all')`); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Index(ctx, IndexOptions{Paths: []string{path}, Full: true}); err != nil {
@@ -242,7 +242,7 @@ func keywordSig(t *testing.T, s *Store) string {
 func keywordSegments(t *testing.T, s *Store) int {
 	t.Helper()
 	var n int
-	if err := s.db.QueryRow(`SELECT count(DISTINCT segid) FROM turns_fts_idx`).Scan(&n); err != nil {
+	if err := rawDB(t, s).QueryRow(`SELECT count(DISTINCT segid) FROM turns_fts_idx`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -298,7 +298,7 @@ func TestPackTurnMatchesSQL(t *testing.T) {
 		p := packTurn(text, text)
 		var wantUser any
 		var wantLen int
-		if err := s.db.QueryRow(`SELECT pack(?1), length(?1) + length(?1)`, text).Scan(&wantUser, &wantLen); err != nil {
+		if err := rawDB(t, s).QueryRow(`SELECT pack(?1), length(?1) + length(?1)`, text).Scan(&wantUser, &wantLen); err != nil {
 			t.Fatal(err)
 		}
 		if fmt.Sprint(p.user) != fmt.Sprint(wantUser) || fmt.Sprintf("%T", p.user) != fmt.Sprintf("%T", wantUser) || p.chars != wantLen {
@@ -308,7 +308,7 @@ func TestPackTurnMatchesSQL(t *testing.T) {
 	withNUL := "a\x00b after a NUL " + long
 	p := packTurn(withNUL, "")
 	var back string
-	if err := s.db.QueryRow(`SELECT unpack(?)`, p.user).Scan(&back); err != nil {
+	if err := rawDB(t, s).QueryRow(`SELECT unpack(?)`, p.user).Scan(&back); err != nil {
 		t.Fatal(err)
 	}
 	if back != withNUL || p.chars != len(withNUL) {

@@ -58,7 +58,7 @@ func TestTurnFactsReadInPartsMatchOneQuery(t *testing.T) {
 	ctx := context.Background()
 	var ids []int64
 	var strs []string
-	rows, err := s.db.QueryContext(ctx, `SELECT id FROM turns ORDER BY id`)
+	rows, err := rawDB(t, s).QueryContext(ctx, `SELECT id FROM turns ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}

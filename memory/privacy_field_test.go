@@ -280,7 +280,7 @@ func TestPrivacyFieldShapesInEveryFormat(t *testing.T) {
 // whose records a reader does not take would test nothing.
 func checkRecords(t *testing.T, s *Store, paths []string, n int) {
 	t.Helper()
-	rows, err := s.db.Query(`SELECT s.path, count(*), sum(t.commands != ''), sum(t.files != '')
+	rows, err := rawDB(t, s).Query(`SELECT s.path, count(*), sum(t.commands != ''), sum(t.files != '')
 		FROM turns t JOIN sessions s ON s.id = t.session_id GROUP BY s.path`)
 	if err != nil {
 		t.Fatal(err)

@@ -88,7 +88,7 @@ func TestPrivacyHistoryPaths(t *testing.T) {
 	checkOnce := func(when string) {
 		t.Helper()
 		var sessions, files, turns int
-		if err := s.db.QueryRow(`SELECT (SELECT count(*) FROM sessions), (SELECT count(*) FROM files), (SELECT count(*) FROM turns)`).Scan(&sessions, &files, &turns); err != nil {
+		if err := rawDB(t, s).QueryRow(`SELECT (SELECT count(*) FROM sessions), (SELECT count(*) FROM files), (SELECT count(*) FROM turns)`).Scan(&sessions, &files, &turns); err != nil {
 			t.Fatal(err)
 		}
 		if sessions != len(paths) || files != len(paths) || turns != len(paths) {

@@ -27,7 +27,7 @@ func storeDump(t *testing.T, s *Store, emb embed.Embedder) string {
 	keywordRowsMatchTurns(t, s, "dump")
 	var b strings.Builder
 	b.WriteString(ledgerDump(t, s))
-	rows, err := s.db.Query(`SELECT t.session_id, t.turn, t.user, t.assistant, t.files, t.commands, t.chars FROM turns t ORDER BY t.session_id, t.turn`)
+	rows, err := rawDB(t, s).Query(`SELECT t.session_id, t.turn, t.user, t.assistant, t.files, t.commands, t.chars FROM turns t ORDER BY t.session_id, t.turn`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func storeDump(t *testing.T, s *Store, emb embed.Embedder) string {
 	}
 	rows.Close()
 	names := map[int64]string{}
-	rows, err = s.db.Query(`SELECT id, session_id || '/' || turn FROM turns`)
+	rows, err = rawDB(t, s).Query(`SELECT id, session_id || '/' || turn FROM turns`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,12 +19,12 @@ func TestRebuildKeepsForgottenSessionsForgotten(t *testing.T) {
 	second := secondHistory(t)
 	index(t, s, emb, path, second)
 	var forgotten string
-	s.db.QueryRow(`SELECT id FROM sessions WHERE path = ? ORDER BY id LIMIT 1`, path).Scan(&forgotten)
+	rawDB(t, s).QueryRow(`SELECT id FROM sessions WHERE path = ? ORDER BY id LIMIT 1`, path).Scan(&forgotten)
 	if err := s.Forget(ctx, []string{forgotten}, LockOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var lostWant []string
-	rows, _ := s.db.Query(`SELECT id FROM sessions WHERE path = ? ORDER BY id`, second)
+	rows, _ := rawDB(t, s).Query(`SELECT id FROM sessions WHERE path = ? ORDER BY id`, second)
 	for rows.Next() {
 		var id string
 		rows.Scan(&id)

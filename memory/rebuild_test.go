@@ -233,7 +233,7 @@ func checkRebuildOrders(t *testing.T, dir string, reg harness.Registry, emb embe
 	forgetAndUndo := func(then step) step {
 		return func(t *testing.T, s *Store) {
 			t.Helper()
-			ids, err := queryStrings(ctx, s.db, `SELECT id FROM sessions ORDER BY id`)
+			ids, err := queryStrings(ctx, rawDB(t, s), `SELECT id FROM sessions ORDER BY id`)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -333,7 +333,7 @@ func TestIndexFullKeepsTheFilesAddedBeforeTheFirstMessage(t *testing.T) {
 		if _, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Embedder: emb, Full: full}); err != nil {
 			t.Fatal(err)
 		}
-		turns, err := queryStrings(context.Background(), s.db, `SELECT turn || ' ' || files FROM turns ORDER BY turn`)
+		turns, err := queryStrings(context.Background(), rawDB(t, s), `SELECT turn || ' ' || files FROM turns ORDER BY turn`)
 		if err != nil {
 			t.Fatal(err)
 		}

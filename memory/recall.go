@@ -189,7 +189,7 @@ func (s *Store) Recall(ctx context.Context, opts RecallOptions) (*Recall, error)
 		return nil, err
 	}
 	if turns == 0 {
-		return nil, fmt.Errorf("%w in %s: run 'deja index' to index the aider histories deja finds, or 'deja index PATH' for a history or a directory", ErrEmpty, s.dir)
+		return nil, fmt.Errorf("%w in %s: run 'deja index' to index the aider histories deja finds, or 'deja index PATH' for a history or a directory", ErrEmpty, s.Dir())
 	}
 	if r.Note, err = s.noneFrom(ctx, opts.Scope.From); err != nil || r.Note != "" {
 		return r, err
@@ -368,7 +368,7 @@ func (s *Store) semanticList(ctx context.Context, opts RecallOptions, tune Tunin
 
 func (s *Store) countTurns(ctx context.Context) (int, error) {
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM turns LIMIT 1)`).Scan(&n); err != nil {
+	if err := s.read().QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM turns LIMIT 1)`).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: %w", err)
 	}
 	return n, nil
@@ -378,7 +378,7 @@ func (s *Store) hasVectors(ctx context.Context, identity string) (bool, error) {
 	var one int
 	// The ledger is clustered by turn: ask it only for an embedder that
 	// has indexed, so a stranger's question does not scan it.
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM embedders WHERE identity = ?1
+	err := s.read().QueryRowContext(ctx, `SELECT 1 FROM embedders WHERE identity = ?1
 		AND EXISTS (SELECT 1 FROM vectors WHERE embedder = ?1)`, identity).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
@@ -388,7 +388,7 @@ func (s *Store) hasVectors(ctx context.Context, identity string) (bool, error) {
 
 func (s *Store) otherEmbedder(ctx context.Context, identity string) (string, error) {
 	var other string
-	err := s.db.QueryRowContext(ctx, `SELECT identity FROM embedders WHERE identity != ? ORDER BY identity LIMIT 1`, identity).Scan(&other)
+	err := s.read().QueryRowContext(ctx, `SELECT identity FROM embedders WHERE identity != ? ORDER BY identity LIMIT 1`, identity).Scan(&other)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
@@ -402,7 +402,7 @@ func (s *Store) results(ctx context.Context, ranked []fused) ([]Result, error) {
 		var r Result
 		var files, commands string
 		var started *string
-		err := s.db.QueryRowContext(ctx, `
+		err := s.read().QueryRowContext(ctx, `
 			SELECT t.session_id, t.turn, t.line, t.user, t.assistant, t.files, t.commands, s.started, s.path, s.project
 			FROM turns t JOIN sessions s ON s.id = t.session_id WHERE t.id = ?`, f.turnID).
 			Scan(&r.SessionID, &r.Turn, &r.Line, &r.User, &r.Assistant, &files, &commands, &started, &r.History, &r.Project)

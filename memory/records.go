@@ -52,7 +52,7 @@ func (s *Store) byRecord(ctx context.Context, q query, ranked []fused) ([]fused,
 	for i, f := range ranked {
 		ids[i] = strconv.FormatInt(f.turnID, 10)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, user, assistant, files, actions FROM turns WHERE id IN (`+strings.Join(ids, ",")+`)`)
+	rows, err := s.read().QueryContext(ctx, `SELECT id, user, assistant, files, actions FROM turns WHERE id IN (`+strings.Join(ids, ",")+`)`)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading records: %w", err)
 	}

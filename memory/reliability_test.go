@@ -92,15 +92,15 @@ func storeCounts(t *testing.T, dir string) string {
 	}
 	defer s.Close()
 	var ok string
-	if err := s.db.QueryRow(`PRAGMA integrity_check`).Scan(&ok); err != nil || ok != "ok" {
+	if err := rawDB(t, s).QueryRow(`PRAGMA integrity_check`).Scan(&ok); err != nil || ok != "ok" {
 		t.Fatalf("integrity_check: %s %v", ok, err)
 	}
-	if _, err := s.db.Exec(`INSERT INTO turns_fts(turns_fts) VALUES ('integrity-check')`); err != nil {
+	if _, err := rawDB(t, s).Exec(`INSERT INTO turns_fts(turns_fts) VALUES ('integrity-check')`); err != nil {
 		t.Fatalf("keyword index integrity: %v", err)
 	}
 	var sessions, turns, vectors, hits int
-	s.db.QueryRow(`SELECT (SELECT count(*) FROM sessions), (SELECT count(*) FROM turns), (SELECT count(*) FROM vectors)`).Scan(&sessions, &turns, &vectors)
-	s.db.QueryRow(`SELECT count(*) FROM turns_fts WHERE turns_fts MATCH 'tenant'`).Scan(&hits)
+	rawDB(t, s).QueryRow(`SELECT (SELECT count(*) FROM sessions), (SELECT count(*) FROM turns), (SELECT count(*) FROM vectors)`).Scan(&sessions, &turns, &vectors)
+	rawDB(t, s).QueryRow(`SELECT count(*) FROM turns_fts WHERE turns_fts MATCH 'tenant'`).Scan(&hits)
 	return fmt.Sprintf("%d sessions, %d turns, %d vectors, %d keyword hits", sessions, turns, vectors, hits)
 }
 
@@ -268,7 +268,7 @@ func TestHistoryChangingWhileIndexed(t *testing.T) {
 	}
 	defer other.Close()
 	index(t, other, emb, hist)
-	if got, want := storeCounts(t, s.dir), storeCounts(t, other.dir); got != want {
+	if got, want := storeCounts(t, s.Dir()), storeCounts(t, other.Dir()); got != want {
 		t.Errorf("indexed while written: %s; indexed once at the end: %s", got, want)
 	}
 }
@@ -282,7 +282,7 @@ func pendingFull(t *testing.T, dir string) int {
 	}
 	defer s.Close()
 	var n int
-	if err := s.db.QueryRow(`SELECT count(*) FROM files WHERE full_pending = 1`).Scan(&n); err != nil {
+	if err := rawDB(t, s).QueryRow(`SELECT count(*) FROM files WHERE full_pending = 1`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -390,7 +390,7 @@ func TestIndexKilledFullIsFinishedByAPlainIndex(t *testing.T) {
 			defer s.Close()
 			for _, h := range known {
 				var n int
-				s.db.QueryRow(`SELECT count(*) FROM sessions WHERE path = ? AND started_ns >= ?`, h,
+				rawDB(t, s).QueryRow(`SELECT count(*) FROM sessions WHERE path = ? AND started_ns >= ?`, h,
 					time.Date(2025, 1, 1, 0, 0, 0, 0, time.Local).Add(1000*time.Hour).UnixNano()).Scan(&n)
 				if n != 2 {
 					t.Errorf("%s: %d of the 2 sessions appended after the killed --full are indexed", h, n)
@@ -506,15 +506,15 @@ func TestIndexOnAFullDiskFailsSayingSo(t *testing.T) {
 	// What a store holds is in its database file once checkpointed, as
 	// SQLite does every 1,000 pages; on a disk this small the log would
 	// otherwise hold it all.
-	if _, err := s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+	if _, err := rawDB(t, s).Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
 		t.Fatal(err)
 	}
-	before := storeCounts(t, s.dir)
+	before := storeCounts(t, s.Dir())
 	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{big}, Embedder: emb})
 	if !errors.Is(err, ErrDiskFull) || !strings.Contains(err.Error(), "disk full: free some space") {
 		t.Fatalf("index onto a full disk: err %v, report %+v; want an error saying the disk is full", err, rep)
 	}
-	if got := storeCounts(t, s.dir); got != before {
+	if got := storeCounts(t, s.Dir()); got != before {
 		t.Errorf("after the failed index the store holds %s; before it, %s", got, before)
 	}
 
@@ -612,7 +612,7 @@ func TestIndexA40000TurnSession(t *testing.T) {
 		t.Errorf("re-read of the grown session: %+v; want its one new turn", rep)
 	}
 	var turns, vectors int
-	s.db.QueryRow(`SELECT (SELECT count(*) FROM turns), (SELECT count(*) FROM vectors)`).Scan(&turns, &vectors)
+	rawDB(t, s).QueryRow(`SELECT (SELECT count(*) FROM turns), (SELECT count(*) FROM vectors)`).Scan(&turns, &vectors)
 	if turns != n+1 || vectors != n+1 {
 		t.Errorf("%d turns, %d vectors stored; want %d of each", turns, vectors, n+1)
 	}
@@ -637,7 +637,7 @@ func TestIndexATurnOf300000Records(t *testing.T) {
 	emb := newWordsEmbedder()
 	index(t, s, emb, path)
 	var files string
-	if err := s.db.QueryRow(`SELECT files FROM turns`).Scan(&files); err != nil {
+	if err := rawDB(t, s).QueryRow(`SELECT files FROM turns`).Scan(&files); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Count(files, "\n") + 1; got != n {

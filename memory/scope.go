@@ -160,7 +160,7 @@ func (s *Store) CheckScope(ctx context.Context, sc Scope) error {
 	if sc.Project == "" {
 		return nil
 	}
-	projects, err := queryStrings(ctx, s.db, `SELECT DISTINCT project FROM sessions ORDER BY project`)
+	projects, err := queryStrings(ctx, s.read(), `SELECT DISTINCT project FROM sessions ORDER BY project`)
 	if err != nil {
 		return fmt.Errorf("store: listing projects: %w", err)
 	}
@@ -306,7 +306,7 @@ func (s *Store) noneFrom(ctx context.Context, user string) (string, error) {
 	}
 	// ';' follows ':', so the range is every path team: begins, and the
 	// sessions_path index answers it.
-	paths, err := queryStrings(ctx, s.db, `SELECT DISTINCT path FROM sessions WHERE path >= ? AND path < ? ORDER BY path`, teamPathPrefix, "team;")
+	paths, err := queryStrings(ctx, s.read(), `SELECT DISTINCT path FROM sessions WHERE path >= ? AND path < ? ORDER BY path`, teamPathPrefix, "team;")
 	if err != nil {
 		return "", fmt.Errorf("store: listing team members: %w", err)
 	}
@@ -330,7 +330,7 @@ func (s *Store) noneFrom(ctx context.Context, user string) (string, error) {
 // nearest directory above it that sessions were indexed for), or "" when
 // no indexed project holds it.
 func (s *Store) ProjectOf(ctx context.Context, dir string) (string, error) {
-	projects, err := queryStrings(ctx, s.db, `SELECT DISTINCT project FROM sessions WHERE project != ''`)
+	projects, err := queryStrings(ctx, s.read(), `SELECT DISTINCT project FROM sessions WHERE project != ''`)
 	if err != nil {
 		return "", fmt.Errorf("store: listing projects: %w", err)
 	}
@@ -346,7 +346,7 @@ func (s *Store) ProjectOf(ctx context.Context, dir string) (string, error) {
 
 // Harnesses are the harnesses of the indexed sessions, sorted.
 func (s *Store) Harnesses(ctx context.Context) ([]string, error) {
-	hs, err := queryStrings(ctx, s.db, `SELECT DISTINCT harness FROM sessions ORDER BY harness`)
+	hs, err := queryStrings(ctx, s.read(), `SELECT DISTINCT harness FROM sessions ORDER BY harness`)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing harnesses: %w", err)
 	}

@@ -38,7 +38,7 @@ func semanticSig(t *testing.T, s *Store, emb *wordsEmbedder) string {
 // segmentFile is the one segment file of the store, read whole.
 func segmentFile(t *testing.T, s *Store) (string, []byte) {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(s.dir, VectorDir, "*.seg"))
+	files, _ := filepath.Glob(filepath.Join(s.Dir(), VectorDir, "*.seg"))
 	if len(files) != 1 {
 		t.Fatalf("segment files %v, want one", files)
 	}
@@ -55,7 +55,7 @@ func TestSegmentHoldsTheVectorsTheLedgerDoesNot(t *testing.T) {
 	index(t, s, emb, path)
 	ctx := context.Background()
 	var pending, rows int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(vec), count(*) FROM vectors`).Scan(&pending, &rows); err != nil {
+	if err := rawDB(t, s).QueryRowContext(ctx, `SELECT count(vec), count(*) FROM vectors`).Scan(&pending, &rows); err != nil {
 		t.Fatal(err)
 	}
 	if pending != 0 || rows == 0 {
@@ -77,7 +77,7 @@ func TestSegmentHoldsTheVectorsTheLedgerDoesNot(t *testing.T) {
 			t.Fatalf("vector %d has squared length %f, want unit", i, n)
 		}
 	}
-	info, err := os.Stat(filepath.Join(s.dir, VectorDir))
+	info, err := os.Stat(filepath.Join(s.Dir(), VectorDir))
 	if err != nil || info.Mode().Perm() != 0o700 {
 		t.Fatalf("vectors directory: %v, mode %v, want 0700", err, info.Mode().Perm())
 	}
@@ -149,7 +149,7 @@ func TestSegmentDamageIsReportedAndRepaired(t *testing.T) {
 	if len(r.Results) == 0 {
 		t.Fatal("keywords must still answer while the vectors are damaged")
 	}
-	if _, err := os.Stat(filepath.Join(s.dir, VectorDir, checkFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(s.Dir(), VectorDir, checkFile)); err != nil {
 		t.Fatalf("the reader left no request to check the segments: %v", err)
 	}
 	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Embedder: emb})
@@ -162,7 +162,7 @@ func TestSegmentDamageIsReportedAndRepaired(t *testing.T) {
 	if after := semanticSig(t, s, emb); after != before {
 		t.Fatalf("after repair\n%s\nbefore damage\n%s", after, before)
 	}
-	if _, err := os.Stat(filepath.Join(s.dir, VectorDir, checkFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(s.Dir(), VectorDir, checkFile)); err == nil {
 		t.Fatal("the check request outlived the repair")
 	}
 	// A missing file is damage too.
@@ -246,7 +246,7 @@ func TestForgetRewritesTheSegment(t *testing.T) {
 	emb := newWordsEmbedder()
 	index(t, s, emb, path)
 	ctx := context.Background()
-	ids, err := queryStrings(ctx, s.db, `SELECT id FROM sessions ORDER BY ordinal`)
+	ids, err := queryStrings(ctx, rawDB(t, s), `SELECT id FROM sessions ORDER BY ordinal`)
 	if err != nil || len(ids) != 2 {
 		t.Fatalf("sessions %v, %v", ids, err)
 	}
@@ -270,7 +270,7 @@ func TestForgetRewritesTheSegment(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rows int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM vectors v JOIN turns t ON t.id = v.turn_id JOIN sessions s ON s.id = t.session_id`).Scan(&rows); err != nil {
+	if err := rawDB(t, s).QueryRowContext(ctx, `SELECT count(*) FROM vectors v JOIN turns t ON t.id = v.turn_id JOIN sessions s ON s.id = t.session_id`).Scan(&rows); err != nil {
 		t.Fatal(err)
 	}
 	for i := range after.len() {
@@ -353,12 +353,12 @@ func TestSchemaUpgradeFrom5MovesTheVectors(t *testing.T) {
 		`DROP TABLE vectors`, `ALTER TABLE v5 RENAME TO vectors`, `CREATE INDEX vectors_turn ON vectors(turn_id)`,
 		`UPDATE meta SET value = '5' WHERE key = 'schema'`,
 	} {
-		if _, err := s.db.ExecContext(ctx, stmt); err != nil {
+		if _, err := rawDB(t, s).ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
 		}
 	}
 	for i, k := range set.keys {
-		if _, err := s.db.ExecContext(ctx, `UPDATE vectors SET vec = ? WHERE turn_id = ? AND part = ?`, encodeVector(set.vector(i)), k.turnID, k.part); err != nil {
+		if _, err := rawDB(t, s).ExecContext(ctx, `UPDATE vectors SET vec = ? WHERE turn_id = ? AND part = ?`, encodeVector(set.vector(i)), k.turnID, k.part); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -377,7 +377,7 @@ func TestSchemaUpgradeFrom5MovesTheVectors(t *testing.T) {
 		t.Fatalf("after the upgrade\n%s\nbefore\n%s", got, want)
 	}
 	var pending int
-	if err := s2.db.QueryRowContext(ctx, `SELECT count(vec) FROM vectors`).Scan(&pending); err != nil || pending != 0 {
+	if err := rawDB(t, s2).QueryRowContext(ctx, `SELECT count(vec) FROM vectors`).Scan(&pending); err != nil || pending != 0 {
 		t.Fatalf("%d ledger rows still hold floats (%v)", pending, err)
 	}
 	segmentFile(t, s2)

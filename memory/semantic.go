@@ -616,7 +616,7 @@ func (s *Store) readVectors(ctx context.Context, identity string) (*vectorSet, e
 	// opening it: read it again only when the ledger names another file.
 	var prev segmentRow
 	for try := range 3 {
-		row, ok, rerr := readSegmentRow(ctx, s.db, identity)
+		row, ok, rerr := readSegmentRow(ctx, s.read(), identity)
 		if rerr != nil {
 			return nil, rerr
 		}
@@ -624,7 +624,7 @@ func (s *Store) readVectors(ctx context.Context, identity string) (*vectorSet, e
 			break
 		}
 		prev = row
-		if set, err = s.readSegmentFile(filepath.Join(s.dir, VectorDir, row.file), row, ok); err == nil {
+		if set, err = s.readSegmentFile(filepath.Join(s.Dir(), VectorDir, row.file), row, ok); err == nil {
 			return set, nil
 		}
 	}

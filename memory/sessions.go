@@ -57,7 +57,7 @@ var ErrNoSession = errors.New("no such session")
 // with an unknown start last, in file order).
 func (s *Store) Sessions(ctx context.Context, sc Scope) ([]SessionInfo, error) {
 	where, args := sc.sql()
-	rows, err := s.db.QueryContext(ctx, `
+	rows, err := s.read().QueryContext(ctx, `
 		SELECT s.id, s.ordinal, s.started, s.path, s.project, s.present, s.harness, s.parent, s.subagent,
 			(SELECT count(*) FROM turns t WHERE t.session_id = s.id),
 			coalesce((SELECT t.user FROM turns t WHERE t.session_id = s.id AND t.user != '' ORDER BY t.turn LIMIT 1), '')
@@ -124,7 +124,7 @@ func (s *Store) ListSessions(ctx context.Context, sc Scope, limit int, withEmpty
 func (s *Store) Session(ctx context.Context, id string) (*SessionDetail, error) {
 	d := &SessionDetail{}
 	var started *string
-	err := s.db.QueryRowContext(ctx, `SELECT id, ordinal, started, path, project, present, header, harness, parent, subagent FROM sessions WHERE id = ?`, id).
+	err := s.read().QueryRowContext(ctx, `SELECT id, ordinal, started, path, project, present, header, harness, parent, subagent FROM sessions WHERE id = ?`, id).
 		Scan(&d.ID, &d.Ordinal, &started, &d.History, &d.Project, &d.Present, &d.Header, &d.Harness, &d.Parent, &d.Subagent)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("%w %q: 'deja sessions' lists the IDs", ErrNoSession, id)
@@ -133,7 +133,7 @@ func (s *Store) Session(ctx context.Context, id string) (*SessionDetail, error) 
 		return nil, fmt.Errorf("store: reading session %s: %w", id, err)
 	}
 	d.Started = parseStarted(started)
-	rows, err := s.db.QueryContext(ctx, `SELECT turn, line, user, assistant, files, commands FROM turns WHERE session_id = ? ORDER BY turn`, id)
+	rows, err := s.read().QueryContext(ctx, `SELECT turn, line, user, assistant, files, commands FROM turns WHERE session_id = ? ORDER BY turn`, id)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading session %s: %w", id, err)
 	}
@@ -173,14 +173,14 @@ func parseStarted(s *string) time.Time {
 // 20260717T090000). Forgotten sessions resolve too, for an undo.
 func (s *Store) ResolveSession(ctx context.Context, ref string) (string, error) {
 	var id string
-	err := s.db.QueryRowContext(ctx, `SELECT id FROM sessions WHERE id = ? UNION SELECT session_id FROM tombstones WHERE session_id = ?`, ref, ref).Scan(&id)
+	err := s.read().QueryRowContext(ctx, `SELECT id FROM sessions WHERE id = ? UNION SELECT session_id FROM tombstones WHERE session_id = ?`, ref, ref).Scan(&id)
 	if err == nil {
 		return id, nil
 	}
 	if !errors.Is(err, sql.ErrNoRows) {
 		return "", fmt.Errorf("store: %w", err)
 	}
-	found, err := queryStrings(ctx, s.db, `SELECT id FROM sessions WHERE instr(id, ?) > 0
+	found, err := queryStrings(ctx, s.read(), `SELECT id FROM sessions WHERE instr(id, ?) > 0
 		UNION SELECT session_id FROM tombstones WHERE instr(session_id, ?) > 0 ORDER BY 1 LIMIT 6`, ref, ref)
 	if err != nil {
 		return "", fmt.Errorf("store: %w", err)

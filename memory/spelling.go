@@ -88,7 +88,7 @@ func (s *Store) readAsSpelled(ctx context.Context, q query) (query, []Respelling
 		// The keyword index stems the word as it stemmed the turns, and
 		// stops at the first turn that holds it.
 		var held int
-		err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM turns_fts WHERE turns_fts MATCH ? LIMIT 1)`, `"`+w+`"`).Scan(&held)
+		err := s.read().QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM turns_fts WHERE turns_fts MATCH ? LIMIT 1)`, `"`+w+`"`).Scan(&held)
 		if err != nil {
 			return q, nil, err
 		}
@@ -119,7 +119,7 @@ func (s *Store) readAsSpelled(ctx context.Context, q query) (query, []Respelling
 // vocabConn is a connection with the keyword index's vocabulary tables
 // in its temporary schema.
 func (s *Store) vocabConn(ctx context.Context) (*sql.Conn, error) {
-	conn, err := s.db.Conn(ctx)
+	conn, err := s.readConn(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -327,7 +327,7 @@ func readTerms(ctx context.Context, conn *sql.Conn, query string, args ...any) (
 // needs). It is dropped with the other caches when the store changes
 // (Invalidate).
 func (s *Store) PreloadVocabulary(ctx context.Context) error {
-	conn, err := s.db.Conn(ctx)
+	conn, err := s.readConn(ctx)
 	if err != nil {
 		return err
 	}

@@ -165,13 +165,13 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 
 // queryStrings runs a query of one text column and returns its values in
 // row order.
-func queryStrings(ctx context.Context, db *sql.DB, query string, args ...any) ([]string, error) {
+func queryStrings(ctx context.Context, db Reader, query string, args ...any) ([]string, error) {
 	return queryColumn[string](ctx, db, query, args...)
 }
 
 // queryColumn runs a query of one column and returns its values in row
 // order.
-func queryColumn[T any](ctx context.Context, db *sql.DB, query string, args ...any) ([]T, error) {
+func queryColumn[T any](ctx context.Context, db Reader, query string, args ...any) ([]T, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -357,3 +357,22 @@ func (s *Store) Invalidate() {
 		c.Invalidate()
 	}
 }
+
+// Reader is how the code above the store reads its database: queries,
+// never a write.
+type Reader interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// read is the store's database, for reading.
+func (s *Store) read() Reader { return s.db }
+
+// readConn is a connection of its own to the store's database, for a
+// reader that keeps temporary tables on it (recall's vocabulary) or runs
+// several queries on one connection; it must be closed.
+func (s *Store) readConn(ctx context.Context) (*sql.Conn, error) { return s.db.Conn(ctx) }
+
+// keepIdleConns keeps up to n connections open between queries (a
+// long-running reader).
+func (s *Store) keepIdleConns(n int) { s.db.SetMaxIdleConns(n) }

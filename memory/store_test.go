@@ -2,8 +2,10 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/deja-dev/deja/aider"
@@ -68,3 +70,33 @@ func recall(t *testing.T, s *Store, emb *wordsEmbedder, q string, mode Mode) *Re
 	}
 	return r
 }
+
+// rawDB is a connection of the test's own to the store's database, for
+// reading what it holds and for damaging it, as another process would.
+// It is opened once per test and store, and closed when the test ends.
+func rawDB(t testing.TB, s *Store) *sql.DB {
+	t.Helper()
+	type key struct {
+		t   testing.TB
+		dir string
+	}
+	k := key{t, s.Dir()}
+	if db, ok := rawDBs.Load(k); ok {
+		return db.(*sql.DB)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.Dir(), DBFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No connection is kept between queries: one left open would keep the
+	// write-ahead log from being checkpointed away when the store closes.
+	db.SetMaxIdleConns(0)
+	rawDBs.Store(k, db)
+	t.Cleanup(func() {
+		rawDBs.Delete(k)
+		db.Close()
+	})
+	return db
+}
+
+var rawDBs sync.Map

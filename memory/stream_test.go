@@ -214,7 +214,7 @@ func TestVectorsFlushedBeforeACommitThatNeverCame(t *testing.T) {
 				t.Fatal("the stopped run committed")
 			}
 			var turns, segments int
-			s.db.QueryRow(`SELECT (SELECT count(*) FROM turns), (SELECT count(*) FROM vectors WHERE vec IS NOT NULL)`).Scan(&turns, &segments)
+			rawDB(t, s).QueryRow(`SELECT (SELECT count(*) FROM turns), (SELECT count(*) FROM vectors WHERE vec IS NOT NULL)`).Scan(&turns, &segments)
 			if turns != 20 || segments != 0 {
 				t.Fatalf("after the stopped run the store holds %d turns and %d pending vectors, want the first run's 20 and none", turns, segments)
 			}
@@ -222,7 +222,7 @@ func TestVectorsFlushedBeforeACommitThatNeverCame(t *testing.T) {
 			// the ledger committed, where readers do not look.
 			var file string
 			var length int64
-			if err := s.db.QueryRow(`SELECT file, length FROM segments`).Scan(&file, &length); err != nil {
+			if err := rawDB(t, s).QueryRow(`SELECT file, length FROM segments`).Scan(&file, &length); err != nil {
 				t.Fatal(err)
 			}
 			if fi, err := os.Stat(filepath.Join(s.Dir(), VectorDir, file)); err != nil || fi.Size() <= length {
@@ -380,13 +380,13 @@ func TestAStoredTurnTheReReadLacksLeavesTheStore(t *testing.T) {
 				t.Fatal(err)
 			}
 			var n int
-			if err := s.db.QueryRow(`SELECT count(*) FROM turns`).Scan(&n); err != nil {
+			if err := rawDB(t, s).QueryRow(`SELECT count(*) FROM turns`).Scan(&n); err != nil {
 				t.Fatal(err)
 			}
 			counts = append(counts, n)
 		}
 		var files int
-		if err := s.db.QueryRow(`SELECT count(*) FROM turns WHERE files LIKE '%query.go%'`).Scan(&files); err != nil {
+		if err := rawDB(t, s).QueryRow(`SELECT count(*) FROM turns WHERE files LIKE '%query.go%'`).Scan(&files); err != nil {
 			t.Fatal(err)
 		}
 		if counts[0] != 13 || counts[1] != 12 || files != 0 {

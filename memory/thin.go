@@ -82,7 +82,7 @@ func (s *Store) dropThinRead(ctx context.Context, sem []semanticHit, q query, li
 	for i, h := range sem {
 		ids[i] = strconv.FormatInt(h.turnID, 10)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, user, assistant FROM turns
+	rows, err := s.read().QueryContext(ctx, `SELECT id, user, assistant FROM turns
 		WHERE id IN (`+strings.Join(ids, ",")+`) AND chars <= ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading short turns: %w", err)

@@ -82,7 +82,7 @@ const factsPerPart = 500
 
 // turnIDs lists the store's turns, for preloading their facts.
 func (s *Store) turnIDs(ctx context.Context) ([]int64, error) {
-	ids, err := queryColumn[int64](ctx, s.db, `SELECT id FROM turn_rows ORDER BY id`)
+	ids, err := queryColumn[int64](ctx, s.read(), `SELECT id FROM turn_rows ORDER BY id`)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing turns: %w", err)
 	}
@@ -116,7 +116,7 @@ func (s *Store) preloadFacts(ctx context.Context, ids []int64, lock, unlock func
 
 // readTurnFacts reads the facts of the turns ids from the turns table.
 func (s *Store) readTurnFacts(ctx context.Context, ids []string) (map[int64]*turnFacts, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, chars, substr(user, 1, ?),
+	rows, err := s.read().QueryContext(ctx, `SELECT id, chars, substr(user, 1, ?),
 		CASE WHEN chars <= ? THEN user || ' ' || assistant END
 		FROM turns WHERE id IN (`+strings.Join(ids, ",")+`)`, shapePrefix, thinChars)
 	if err != nil {

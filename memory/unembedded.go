@@ -67,7 +67,7 @@ func embedNewTurns(ctx context.Context, emb embed.Embedder, batch []*newTurn, te
 		at += len(t.texts)
 		t.vectors = v
 		if why != "" {
-			refusals = append(refusals, refusal{t.session, t.turn.Index, t.hash, why})
+			refusals = append(refusals, refusal{session: t.session, turn: t.turn.Index, hash: t.hash, reason: why})
 		}
 	}
 	return refusals, nil

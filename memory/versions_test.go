@@ -42,9 +42,9 @@ func flipVersions(t *testing.T, opts IndexOptions, distinct int, versions []stri
 			t.Fatal(err)
 		}
 		var sessions, turns, hashes int
-		s.db.QueryRow(`SELECT (SELECT count(*) FROM sessions), (SELECT count(*) FROM turn_rows), (SELECT count(DISTINCT hash) FROM turn_rows)`).Scan(&sessions, &turns, &hashes)
+		rawDB(t, s).QueryRow(`SELECT (SELECT count(*) FROM sessions), (SELECT count(*) FROM turn_rows), (SELECT count(DISTINCT hash) FROM turn_rows)`).Scan(&sessions, &turns, &hashes)
 		if sessions > distinct || turns != hashes {
-			ids, _ := queryStrings(context.Background(), s.db, `SELECT id || ' present ' || present FROM sessions ORDER BY id`)
+			ids, _ := queryStrings(context.Background(), rawDB(t, s), `SELECT id || ' present ' || present FROM sessions ORDER BY id`)
 			t.Fatalf("after version %d (run %d): %d sessions (the versions hold %d), %d turns of which %d distinct:\n%s",
 				v, i+1, sessions, distinct, turns, hashes, strings.Join(ids, "\n"))
 		}
@@ -82,7 +82,7 @@ func TestIndexHistorySwitchingBranchesStoresEachSessionOnce(t *testing.T) {
 			opts := IndexOptions{Paths: []string{path}, Embedder: newWordsEmbedder(), window: window}
 			s := flipVersions(t, opts, 4, versions, []int{0, 1, 0, 1, 2, 0, 2, 1, 0})
 			// The last version is main's: its sessions are the ones present.
-			present, err := queryStrings(context.Background(), s.db, `SELECT header FROM sessions WHERE present = 1 ORDER BY offset`)
+			present, err := queryStrings(context.Background(), rawDB(t, s), `SELECT header FROM sessions WHERE present = 1 ORDER BY offset`)
 			if err != nil {
 				t.Fatal(err)
 			}

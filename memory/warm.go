@@ -116,8 +116,8 @@ func OpenWarm(ctx context.Context, dir string) (*Warm, error) {
 	// by default, and with several clients each recall past the second
 	// opened SQLite afresh (schema read, pragmas), which cost more than
 	// the recall itself.
-	s.db.SetMaxIdleConns(warmIdleConns)
-	conn, err := s.db.Conn(ctx)
+	s.keepIdleConns(warmIdleConns)
+	conn, err := s.readConn(ctx)
 	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("store: %w", err)
