@@ -37,10 +37,15 @@ const maxProblems = 20
 // (ctx ended).
 func (s *Store) Check(ctx context.Context) ([]string, error) {
 	c := &checker{}
-	for _, step := range []func(context.Context, *checker) error{
-		s.checkSQLite, s.checkKeywords, s.checkLedgerSum, s.checkTurns, s.checkSegments,
+	for _, step := range []func() error{
+		func() error { return s.checkSQLite(ctx, c) },
+		func() error { return s.checkKeywords(ctx, c) },
+		func() error { return s.checkLedgerSum(ctx, c) },
+		func() error { return s.checkTurns(ctx, c) },
+		func() error { return s.checkSegments(ctx, c) },
 	} {
-		if err := step(ctx, c); err != nil {
+		err := step()
+		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -69,7 +74,7 @@ func (c *checker) add(format string, args ...any) {
 
 // checkSQLite runs SQLite's own checks of the database file.
 func (s *Store) checkSQLite(ctx context.Context, c *checker) error {
-	lines, err := queryStrings(ctx, s.db, `PRAGMA integrity_check`)
+	lines, err := queryStrings(ctx, s.read(), `PRAGMA integrity_check`)
 	if err != nil {
 		return fmt.Errorf("integrity_check: %w", err)
 	}
@@ -78,7 +83,7 @@ func (s *Store) checkSQLite(ctx context.Context, c *checker) error {
 			c.add("deja.db: %s", l)
 		}
 	}
-	rows, err := s.db.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	rows, err := s.read().QueryContext(ctx, `PRAGMA foreign_key_check`)
 	if err != nil {
 		return fmt.Errorf("foreign_key_check: %w", err)
 	}
@@ -99,8 +104,8 @@ func (s *Store) checkSQLite(ctx context.Context, c *checker) error {
 // INSERT, which a read-only store cannot run), then compares the index
 // with the turns' words (keywordMismatch).
 func (s *Store) checkKeywords(ctx context.Context, c *checker) error {
-	if !s.readOnly {
-		if _, err := s.db.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('integrity-check')`); err != nil {
+	if !s.ReadOnly() {
+		if err := s.checkFTS(ctx); err != nil {
 			c.add("the keyword index: %v", err)
 			return nil
 		}
@@ -123,7 +128,7 @@ func (s *Store) checkKeywords(ctx context.Context, c *checker) error {
 // A turn without its row, a row left by a deleted turn, a turn indexed
 // twice or a flipped byte in a term all show.
 func (s *Store) keywordMismatch(ctx context.Context) (string, int, error) {
-	c, err := s.db.Conn(ctx)
+	c, err := s.readConn(ctx)
 	if err != nil {
 		return "", 0, err
 	}
@@ -157,10 +162,10 @@ func (s *Store) keywordMismatch(ctx context.Context) (string, int, error) {
 // and compares it with the one kept as they were written.
 func (s *Store) checkLedgerSum(ctx context.Context, c *checker) error {
 	var kept string
-	if err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, ledgerKey).Scan(&kept); err != nil {
+	if err := s.read().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, ledgerKey).Scan(&kept); err != nil {
 		return fmt.Errorf("reading the ledger's checksum: %w", err)
 	}
-	sum, err := ledgerSum(ctx, s.db)
+	sum, err := ledgerSum(ctx, s.read())
 	if err != nil {
 		return fmt.Errorf("adding up the ledger's checksum: %w", err)
 	}
@@ -174,7 +179,7 @@ func (s *Store) checkLedgerSum(ctx context.Context, c *checker) error {
 // stored with. A turn from a team member carries the hash its author's
 // deja sent; only this machine's own are held to it.
 func (s *Store) checkTurns(ctx context.Context, c *checker) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT t.session_id, t.turn, t.hash, t.user, t.assistant, t.files, t.commands, t.actions, t.chars,
+	rows, err := s.read().QueryContext(ctx, `SELECT t.session_id, t.turn, t.hash, t.user, t.assistant, t.files, t.commands, t.actions, t.chars,
 		s.path LIKE '`+teamPathPrefix+`%'
 		FROM turns t JOIN sessions s ON s.id = t.session_id`)
 	if err != nil {
@@ -209,16 +214,16 @@ func (s *Store) checkTurns(ctx context.Context, c *checker) error {
 // (its layout: the keys, not the floats), and compares the vectors it
 // holds with the ledger's.
 func (s *Store) checkSegments(ctx context.Context, c *checker) error {
-	identities, err := queryStrings(ctx, s.db, `SELECT embedder FROM segments`)
+	identities, err := queryStrings(ctx, s.read(), `SELECT embedder FROM segments`)
 	if err != nil {
 		return fmt.Errorf("reading the vector segments: %w", err)
 	}
 	for _, identity := range identities {
-		row, ok, err := readSegmentRow(ctx, s.db, identity)
+		row, ok, err := readSegmentRow(ctx, s.read(), identity)
 		if err != nil {
 			return err
 		}
-		f, l, err := openLayout(filepath.Join(s.dir, VectorDir, row.file), row, ok)
+		f, l, err := openLayout(filepath.Join(s.Dir(), VectorDir, row.file), row, ok)
 		if f != nil {
 			f.Close()
 		}
@@ -246,7 +251,7 @@ func (s *Store) checkLedger(ctx context.Context, c *checker, identity string, se
 	for _, k := range set.keys {
 		held[k] = true
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT turn_id, part FROM vectors WHERE embedder = ? AND vec IS NULL`, identity)
+	rows, err := s.read().QueryContext(ctx, `SELECT turn_id, part FROM vectors WHERE embedder = ? AND vec IS NULL`, identity)
 	if err != nil {
 		return fmt.Errorf("reading the vectors' ledger: %w", err)
 	}

@@ -28,16 +28,16 @@ func TestCheckFindsNothingInAHealthyStore(t *testing.T) {
 		}
 	}
 	check("a new store")
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	check("indexed")
-	index(t, s, emb, path, secondHistory(t))
+	mustIndex(t, s, emb, path, secondHistory(t))
 	check("a second history")
 	// A turn of no word the embedder knows has a zero vector: a ledger
 	// row, and no vector in the segment.
 	blank := filepath.Join(t.TempDir(), aider.HistoryFileName)
 	os.WriteFile(blank, []byte("# aider chat started at 2026-07-20 10:00:00\n\n#### xyzzy xyzzy\n\nok\n"), 0o644)
 	blank, _ = userfile.ResolvePath(blank)
-	index(t, s, emb, blank)
+	mustIndex(t, s, emb, blank)
 	check("a turn with a zero vector")
 	ids := sessionIDs(t, s)
 	if err := s.Forget(ctx, ids[:1], LockOptions{}); err != nil {
@@ -47,7 +47,7 @@ func TestCheckFindsNothingInAHealthyStore(t *testing.T) {
 	if _, err := s.Unforget(ctx, ids[:1], LockOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	check("forgotten and brought back")
 }
 
@@ -59,7 +59,7 @@ func TestSchemaUpgradeFrom7AddsUpTheLedger(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
 	ctx := context.Background()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	toSchema7(t, s)
 	dir := s.Dir()
 	s.Close()
@@ -73,7 +73,7 @@ func TestSchemaUpgradeFrom7AddsUpTheLedger(t *testing.T) {
 	if kept == "" || kept == "0" {
 		t.Errorf("after the upgrade the ledger's checksum is %q", kept)
 	}
-	index(t, s, emb, path, secondHistory(t))
+	mustIndex(t, s, emb, path, secondHistory(t))
 	if err := s.Forget(ctx, sessionIDs(t, s)[:1], LockOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestCheckFindsEveryFlippedByte(t *testing.T) {
 	ctx := context.Background()
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path, secondHistory(t))
+	mustIndex(t, s, emb, path, secondHistory(t))
 	dir := s.Dir()
 	want := rawDump(ctx, t, s, emb)
 	s.Close() // checkpoints the write-ahead log: deja.db is the whole database

@@ -61,7 +61,7 @@ Done.
 func TestContextRecentPutsDecisionsFirst(t *testing.T) {
 	s, path := fixture(t)
 	appendFile(t, path, talkThenEdit)
-	index(t, s, nil, path)
+	mustIndex(t, s, nil, path)
 	d := digest(t, s, ContextOptions{Project: filepath.Dir(path)})
 	// Turns with records (files, commands), newest first, then the talk.
 	got := strings.Join(itemKeys(d), " ")
@@ -87,7 +87,7 @@ func TestContextRecentPutsDecisionsFirst(t *testing.T) {
 
 func TestContextQueryRanksAndScopesToProject(t *testing.T) {
 	s, path := fixture(t)
-	index(t, s, nil, path)
+	mustIndex(t, s, nil, path)
 	d := digest(t, s, ContextOptions{Project: filepath.Dir(path), Query: "Dockerfile", NoEmbedder: "test"})
 	if d.Basis != ByQuery || len(d.Items) != 1 || d.Items[0].Files[0] != "Dockerfile" {
 		t.Fatalf("query digest %s %v:\n%s", d.Basis, itemKeys(d), d.Markdown)
@@ -109,7 +109,7 @@ func TestContextQueryRanksAndScopesToProject(t *testing.T) {
 
 func TestContextStopsAtTheBudget(t *testing.T) {
 	s, path := fixture(t)
-	index(t, s, nil, path)
+	mustIndex(t, s, nil, path)
 	full := digest(t, s, ContextOptions{Project: filepath.Dir(path)})
 	if len(full.Items) != 3 || full.Left != 0 {
 		t.Fatalf("default budget holds %d items, left %d", len(full.Items), full.Left)

@@ -122,19 +122,19 @@ func TestIndexKeepsGoingPastARefusedTurn(t *testing.T) {
 	if e := st.Embedders[0]; e.Turns != 2 || e.Lacking != 0 || e.NoVector != 1 {
 		t.Errorf("status %+v, want 2 embedded, 0 lacking, 1 without a vector", e)
 	}
-	if r := recall(t, s, nil, "docker image", Keyword); len(r.Results) == 0 {
+	if r := mustRecall(t, s, nil, "docker image", Keyword); len(r.Results) == 0 {
 		t.Error("keyword recall does not find the refused turn")
 	}
 
 	// The next runs leave it alone, with the same revision...
-	index(t, s, emb, path)
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	if emb.refused != 1 {
 		t.Errorf("the refused turn was sent %d times over three runs, want once", emb.refused)
 	}
 	// ...and try it again under a new one (another model, another deja).
 	emb.revision, emb.refuse = "r2", ""
-	rep = index(t, s, emb, path)
+	rep = mustIndex(t, s, emb, path)
 	if rep.Embedded != 1 || rep.Lacking != 0 {
 		t.Errorf("report %+v after the revision changed, want the refused turn embedded", rep)
 	}

@@ -14,7 +14,7 @@ import (
 func TestDomainRefusesAQueryAboutSomethingElse(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	ctx := context.Background()
 	const q = "customers see other customer's rows"
 

@@ -132,7 +132,7 @@ func TestIndexTranscriptGrowsAndWaitsForAPartialLine(t *testing.T) {
 // upgraded in place, its sessions read as aider's.
 func TestSchemaUpgradesFrom2(t *testing.T) {
 	s, path := fixture(t)
-	index(t, s, nil, path)
+	mustIndex(t, s, nil, path)
 	ctx := context.Background()
 	toSchema6(t, s)
 	for _, stmt := range []string{

@@ -15,7 +15,7 @@ func TestImportTurnsFirstPublisherOwnsTheSession(t *testing.T) {
 	ctx := context.Background()
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	local, err := s.Sessions(ctx, Scope{})
 	if err != nil || len(local) == 0 {
 		t.Fatalf("the fixture's sessions: %v %v", local, err)

@@ -53,9 +53,9 @@ func sessionIDs(t *testing.T, s *Store) []string {
 func TestIndexNothingNewReadsNothing(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	calls := emb.calls
-	rep := index(t, s, emb, path)
+	rep := mustIndex(t, s, emb, path)
 	if rep.Read != 0 || rep.NewTurns != 0 || rep.Embedded != 0 || emb.calls != calls {
 		t.Errorf("second run %+v, embed calls %d→%d; want nothing read or embedded", rep, calls, emb.calls)
 	}
@@ -64,11 +64,11 @@ func TestIndexNothingNewReadsNothing(t *testing.T) {
 func TestIndexAppendedSessionOnly(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	before := sessionIDs(t, s)
 	appendFile(t, path, thirdSession)
 	emb.texts = 0
-	rep := index(t, s, emb, path)
+	rep := mustIndex(t, s, emb, path)
 	if rep.Read != 1 || rep.NewTurns != 1 || rep.Sessions != 1 || emb.texts != 1 {
 		t.Errorf("report %+v, %d texts embedded; want the one new turn only", rep, emb.texts)
 	}
@@ -76,7 +76,7 @@ func TestIndexAppendedSessionOnly(t *testing.T) {
 	if len(after) != len(before)+1 {
 		t.Fatalf("sessions %v → %v", before, after)
 	}
-	r := recall(t, s, emb, "middleware/ratelimit.go", Keyword)
+	r := mustRecall(t, s, emb, "middleware/ratelimit.go", Keyword)
 	if len(r.Results) != 1 || !strings.HasPrefix(r.Results[0].User, "Add rate limiting") {
 		t.Errorf("new turn not found: %+v", r.Results)
 	}
@@ -85,9 +85,9 @@ func TestIndexAppendedSessionOnly(t *testing.T) {
 func TestIndexGrowingLastSession(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	appendFile(t, path, "\n#### Now shrink it further with distroless  \n\nSwitched the runtime stage to distroless.\n")
-	rep := index(t, s, emb, path)
+	rep := mustIndex(t, s, emb, path)
 	if rep.NewTurns != 1 {
 		t.Errorf("report %+v, want the last session's new turn only", rep)
 	}
@@ -103,11 +103,11 @@ func TestIndexGrowingLastSession(t *testing.T) {
 func TestIndexKeepsSessionsOfADeletedOrCutFile(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	rep := index(t, s, emb, path)
+	rep := mustIndex(t, s, emb, path)
 	if rep.Missing != 1 || len(sessionIDs(t, s)) != 2 {
 		t.Errorf("after delete: %+v, %d sessions; want both kept", rep, len(sessionIDs(t, s)))
 	}
@@ -115,7 +115,7 @@ func TestIndexKeepsSessionsOfADeletedOrCutFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(thirdSession), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	list, _ := s.Sessions(context.Background(), Scope{})
 	if len(list) != 3 {
 		t.Fatalf("got %d sessions, want the 2 old and the new one", len(list))
@@ -129,7 +129,7 @@ func TestIndexKeepsSessionsOfADeletedOrCutFile(t *testing.T) {
 	if gone != 2 {
 		t.Errorf("%d sessions marked gone, want 2", gone)
 	}
-	if r := recall(t, s, emb, "Dockerfile", Keyword); len(r.Results) != 1 {
+	if r := mustRecall(t, s, emb, "Dockerfile", Keyword); len(r.Results) != 1 {
 		t.Errorf("a session that left its file is no longer recalled")
 	}
 }
@@ -137,21 +137,21 @@ func TestIndexKeepsSessionsOfADeletedOrCutFile(t *testing.T) {
 func TestForgetStaysGoneAndUndo(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	ids := sessionIDs(t, s)
 	docker := ids[0] // newest first
 	if err := s.Forget(context.Background(), []string{docker}, LockOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, mode := range []Mode{Keyword, Semantic} {
-		for i, res := range recall(t, s, emb, "Docker image multi-stage build Dockerfile", mode).Results {
+		for i, res := range mustRecall(t, s, emb, "Docker image multi-stage build Dockerfile", mode).Results {
 			if res.SessionID == docker {
 				t.Errorf("%s recall still finds the forgotten session, at rank %d", mode, i+1)
 			}
 		}
 	}
 	appendFile(t, path, thirdSession)
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	if _, err := os.Stat(path); err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestForgetStaysGoneAndUndo(t *testing.T) {
 	if _, err := s.Unforget(context.Background(), []string{docker}, LockOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	found := false
 	for _, id := range sessionIDs(t, s) {
 		found = found || id == docker
@@ -199,14 +199,14 @@ func TestIndexFillsVectorsAfterEmbedderFailure(t *testing.T) {
 		t.Errorf("status %+v", st.Embedders)
 	}
 	emb.fail = nil
-	rep = index(t, s, emb, path)
+	rep = mustIndex(t, s, emb, path)
 	if rep.Embedded != 3 || rep.Lacking != 0 || rep.Read != 0 {
 		t.Errorf("report %+v, want the 3 turns embedded without reading the file", rep)
 	}
 	// A second embedder embeds the whole store on its first run.
 	other := newWordsEmbedder()
 	other.identity = "test:other"
-	rep = index(t, s, other, path)
+	rep = mustIndex(t, s, other, path)
 	if rep.Embedded != 3 {
 		t.Errorf("new embedder: %+v", rep)
 	}
@@ -248,8 +248,8 @@ func TestIndexFullResetsOnlyTheNamedHistories(t *testing.T) {
 	s, shop := fixture(t)
 	api := secondHistory(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, shop)
-	index(t, s, emb, api)
+	mustIndex(t, s, emb, shop)
+	mustIndex(t, s, emb, api)
 	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{api}, Embedder: emb, Full: true})
 	if err != nil {
 		t.Fatal(err)
@@ -265,11 +265,11 @@ func TestIndexFullResetsOnlyTheNamedHistories(t *testing.T) {
 		t.Fatalf("known files after --full of one history: %v; want both, so a plain 'deja index' still reads the other", known)
 	}
 	appendFile(t, shop, "\n#### Now shrink it further with distroless  \n\nSwitched the runtime stage to distroless.\n")
-	rep = index(t, s, emb, known...)
+	rep = mustIndex(t, s, emb, known...)
 	if rep.Read != 1 || rep.NewTurns != 1 {
 		t.Errorf("plain index after --full of the other history: %+v; want the appended turn read", rep)
 	}
-	if r := recall(t, s, emb, "distroless", Keyword); len(r.Results) != 1 {
+	if r := mustRecall(t, s, emb, "distroless", Keyword); len(r.Results) != 1 {
 		t.Errorf("the appended turn is not recalled: %+v", r.Results)
 	}
 }
@@ -317,7 +317,7 @@ func TestIndexKeepsTurnsCutFromASession(t *testing.T) {
 			s, path := fixture(t)
 			appendFile(t, path, longSession)
 			emb := newWordsEmbedder()
-			index(t, s, emb, path)
+			mustIndex(t, s, emb, path)
 			id := sessionIDs(t, s)[0] // newest first
 			cutAfter(t, path, "#### Log every rejected login")
 			if grown {
@@ -325,7 +325,7 @@ func TestIndexKeepsTurnsCutFromASession(t *testing.T) {
 				// only the cut session onwards is read again.
 				appendFile(t, path, strings.Repeat("\n", len(longSession))+thirdSession)
 			}
-			index(t, s, emb, path)
+			mustIndex(t, s, emb, path)
 			d, err := s.Session(context.Background(), id)
 			if err != nil {
 				t.Fatal(err)
@@ -334,7 +334,7 @@ func TestIndexKeepsTurnsCutFromASession(t *testing.T) {
 				t.Errorf("session cut by hand has %d turns, want its 3", len(d.Turns))
 			}
 			for _, q := range []string{"slog", "RATE_LIMIT_BURST"} {
-				if r := recall(t, s, emb, q, Keyword); len(r.Results) == 0 || r.Results[0].SessionID != id {
+				if r := mustRecall(t, s, emb, q, Keyword); len(r.Results) == 0 || r.Results[0].SessionID != id {
 					t.Errorf("a turn cut from the file is no longer recalled by %q: %+v", q, r.Results)
 				}
 			}
@@ -346,13 +346,13 @@ func TestIndexKeepsALastSessionCutAndReplaced(t *testing.T) {
 	s, path := fixture(t)
 	appendFile(t, path, longSession)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	id := sessionIDs(t, s)[0]
 	// The last session is cut out whole and aider starts a longer one at
 	// the same byte: only that byte onwards is read again.
 	cutAfter(t, path, "\n# aider chat started at 2026-07-19")
 	appendFile(t, path, strings.Replace(thirdSession, "08:15:00", "09:00:00", 1)+strings.Repeat("padding line\n", 40))
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	d, err := s.Session(context.Background(), id)
 	if err != nil {
 		t.Fatalf("the cut session is gone from the store: %v", err)
@@ -368,7 +368,7 @@ func TestIndexKeepsIDsWhenAnEarlierSessionIsCutOut(t *testing.T) {
 	first = strings.Replace(first, "token bucket limiter in middleware/ratelimit.go", "handler in health/check.go", 1)
 	appendFile(t, path, first+thirdSession)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	byFirst := map[string]string{}
 	for _, id := range sessionIDs(t, s) {
 		d, err := s.Session(context.Background(), id)
@@ -389,7 +389,7 @@ func TestIndexKeepsIDsWhenAnEarlierSessionIsCutOut(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(data), first, "", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	for id, want := range map[string]struct {
 		first   string
 		present bool
@@ -410,7 +410,7 @@ func TestIndexKeepsIDsWhenAnEarlierSessionIsCutOut(t *testing.T) {
 func TestIndexFileDeletedWhileReadIsMissing(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	appendFile(t, path, thirdSession)
 	rep, err := s.Index(context.Background(), IndexOptions{Paths: []string{path}, Embedder: emb,
 		open: func(name string) (*os.File, error) {
@@ -483,13 +483,13 @@ func TestIndexCutAndRestoreOfAHeaderlessHistoryLeavesNoPhantomTurns(t *testing.T
 	}
 	emb := newWordsEmbedder()
 	write(one + two + three)
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	id := sessionIDs(t, s)[0]
 
 	// The middle turn is cut by hand: the file's one session is the first
 	// and third turn, and nothing else.
 	write(one + three)
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	now := presentSessions(t, s)
 	if len(now) != 1 {
 		t.Fatalf("after the cut the file's sessions are %v; want one", now)
@@ -505,13 +505,13 @@ func TestIndexCutAndRestoreOfAHeaderlessHistoryLeavesNoPhantomTurns(t *testing.T
 
 	// Restored: the file's session is whole again.
 	write(one + two + three)
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	for restored, turns := range presentSessions(t, s) {
 		if !slices.Equal(turns, whole) {
 			t.Errorf("session %s after the restore holds %q; want %q", restored, turns, whole)
 		}
 	}
-	if r := recall(t, s, emb, "RATE_LIMIT_BURST", Keyword); len(r.Results) == 0 {
+	if r := mustRecall(t, s, emb, "RATE_LIMIT_BURST", Keyword); len(r.Results) == 0 {
 		t.Error("the restored history's last turn is not recalled")
 	}
 }
@@ -526,7 +526,7 @@ func TestIndexFileRewrittenWithTheSameHeaderTimesIsNotMixed(t *testing.T) {
 	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	id := sessionIDs(t, s)[0]
 	// Another history written over it, with a session started in the same
 	// second (a restored backup, a copy from another machine).
@@ -534,7 +534,7 @@ func TestIndexFileRewrittenWithTheSameHeaderTimesIsNotMixed(t *testing.T) {
 	if err := os.WriteFile(path, []byte(rewritten), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	now := presentSessions(t, s)
 	if len(now) != 1 {
 		t.Fatalf("the rewritten file's sessions are %v; want one", now)
@@ -563,7 +563,7 @@ func TestIndexDatesOutsideTheCalendarAreTextAfterRealDates(t *testing.T) {
 	if err := os.WriteFile(path, []byte(text.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	list, err := s.Sessions(context.Background(), Scope{})
 	if err != nil {
 		t.Fatal(err)
@@ -583,7 +583,7 @@ func TestIndexDatesOutsideTheCalendarAreTextAfterRealDates(t *testing.T) {
 		t.Fatal(err)
 	}
 	appendFile(t, path, "\n#### One more about the tenant filter  \n\nDone too.\n")
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	if n := len(sessionIDs(t, s)); n != 5 {
 		t.Errorf("%d sessions after a whole re-read; want the same 5", n)
 	}
@@ -660,11 +660,11 @@ func BenchmarkIndexSessionTurns(b *testing.B) {
 func TestIndexKeepsTurnLinesOfTheFile(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	appendFile(t, path, longSession)
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	appendFile(t, path, "\n#### One more question about distroless  \n\nSwitched to distroless.\n")
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

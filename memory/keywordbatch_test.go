@@ -67,7 +67,7 @@ func TestKeywordRowsFollowEveryWrite(t *testing.T) {
 	s, path := fixture(t)
 	appendFile(t, path, longSession)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	keywordRowsMatchTurns(t, s, "first index")
 	if keywordHits(t, s, "slog") != 1 || keywordHits(t, s, "docker") == 0 {
 		t.Fatalf("after the first index: slog in %d turns, docker in %d", keywordHits(t, s, "slog"), keywordHits(t, s, "docker"))
@@ -75,7 +75,7 @@ func TestKeywordRowsFollowEveryWrite(t *testing.T) {
 
 	// The session's last turn changes: it is replaced.
 	rewriteFile(t, path, "Added a RATE_LIMIT_BURST setting", "Added a RATE_LIMIT_MAX setting")
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	keywordRowsMatchTurns(t, s, "the last turn rewritten")
 	if a, b := keywordHits(t, s, "RATE_LIMIT_BURST"), keywordHits(t, s, "RATE_LIMIT_MAX"); a != 0 || b != 1 {
 		t.Errorf("after the last turn was rewritten: the old words in %d turns, the new in %d; want 0 and 1", a, b)
@@ -84,7 +84,7 @@ func TestKeywordRowsFollowEveryWrite(t *testing.T) {
 	// A turn cut from the middle: the session is kept as it was and the
 	// file's is stored beside it.
 	rewriteFile(t, path, "#### Log every rejected login with the client address  \n\nThe limiter now logs rejections through slog with the remote address.\n\n", "")
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	keywordRowsMatchTurns(t, s, "a turn cut from the middle")
 
 	if _, err := s.Index(ctx, IndexOptions{Paths: []string{path}, Embedder: emb, Full: true}); err != nil {
@@ -115,7 +115,7 @@ func TestKeywordRowsFollowEveryWrite(t *testing.T) {
 func TestSchema4StoreDropsTheInsertTrigger(t *testing.T) {
 	ctx := context.Background()
 	s, path := fixture(t)
-	index(t, s, nil, path)
+	mustIndex(t, s, nil, path)
 	toSchema6(t, s)
 	for _, stmt := range []string{
 		`CREATE TRIGGER turns_ai AFTER INSERT ON turns BEGIN
@@ -140,7 +140,7 @@ func TestSchema4StoreDropsTheInsertTrigger(t *testing.T) {
 		t.Fatalf("%d insert triggers after the upgrade (%v), want none", triggers, err)
 	}
 	appendFile(t, path, thirdSession)
-	index(t, s2, nil, path)
+	mustIndex(t, s2, nil, path)
 	keywordRowsMatchTurns(t, s2, "indexed after the upgrade")
 	if n := keywordHits(t, s2, "ratelimit"); n != 1 {
 		t.Errorf("the turn indexed after the upgrade is in %d keyword rows, want 1", n)

@@ -465,7 +465,7 @@ func putVectors(ctx context.Context, st vectorStmts, identity string, turnID int
 		if _, err := st.row.ExecContext(ctx, turnID, identity, part); err != nil {
 			return err
 		}
-		st.floats.put(identity, vectorKey{turnID, int32(part)}, floats)
+		st.floats.put(identity, vectorKey{turnID: turnID, part: int32(part)}, floats)
 		return nil
 	}
 	if len(vecs) == 0 {

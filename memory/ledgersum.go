@@ -25,8 +25,11 @@ import (
 // no order, so a trigger only takes out the old row's hash and puts in the
 // new one's.
 
-// ledgerTables are the tables the checksum covers, with their columns.
-var ledgerTables = []struct{ name, cols string }{
+// ledgerTable is a table the checksum covers, with its columns.
+type ledgerTable struct{ name, cols string }
+
+// ledgerTables are the tables the checksum covers.
+var ledgerTables = []ledgerTable{
 	{"files", "path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending"},
 	{"sessions", "id, path, project, ordinal, started, started_ns, header, offset, end_offset, present, harness, parent, subagent, marker"},
 	{"turn_rows", "id, session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns, chars"},

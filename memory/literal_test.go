@@ -12,7 +12,7 @@ import (
 func TestRecallMissingLiteralFindsNothing(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	cases := []struct{ query, missing string }{
 		{"internal/db/orders.go", "internal/db/orders.go"},
 		{"src/components/Sidebar.tsx", "src/components/Sidebar.tsx"},
@@ -24,7 +24,7 @@ func TestRecallMissingLiteralFindsNothing(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, mode := range []Mode{Hybrid, Semantic, Keyword} {
-			r := recall(t, s, emb, c.query, mode)
+			r := mustRecall(t, s, emb, c.query, mode)
 			if len(r.Results) != 0 {
 				t.Errorf("%s %q: %d results, first %q; want none", mode, c.query, len(r.Results), r.Results[0].User)
 			}
@@ -40,8 +40,8 @@ func TestRecallMissingLiteralFindsNothing(t *testing.T) {
 func TestRecallLiteralsMustMeetInOneTurn(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
-	r := recall(t, s, emb, "internal/db/query.go README.md", Hybrid)
+	mustIndex(t, s, emb, path)
+	r := mustRecall(t, s, emb, "internal/db/query.go README.md", Hybrid)
 	if len(r.Results) != 0 || r.Note != "no turn mentions internal/db/query.go and README.md together" {
 		t.Errorf("%d results, note %q", len(r.Results), r.Note)
 	}
@@ -53,15 +53,15 @@ func TestRecallLiteralsMustMeetInOneTurn(t *testing.T) {
 func TestRecallMixedQueryKeepsBothHalves(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	for _, mode := range []Mode{Hybrid, Semantic, Keyword} {
-		r := recall(t, s, emb, "the customer data leak in query.go", mode)
+		r := mustRecall(t, s, emb, "the customer data leak in query.go", mode)
 		if len(r.Results) != 1 || !strings.HasPrefix(r.Results[0].User, "Show me the failing query") {
 			t.Errorf("%s: %d results %v; want the query.go turn alone", mode, len(r.Results), users(r))
 		}
 	}
 	// "image" is in one turn, "README.md" in another: the literal wins.
-	r := recall(t, s, emb, "docker image notes in README.md", Hybrid)
+	r := mustRecall(t, s, emb, "docker image notes in README.md", Hybrid)
 	if len(r.Results) != 1 || !strings.HasPrefix(r.Results[0].User, "Make the README") {
 		t.Errorf("README.md: %v; want the README turn alone", users(r))
 	}
@@ -72,9 +72,9 @@ func TestRecallMixedQueryKeepsBothHalves(t *testing.T) {
 func TestRecallGuessedLiteralFallsBackToWords(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	for _, q := range []string{"docker image big", "why is the IMAGE big"} {
-		r := recall(t, s, emb, q, Keyword)
+		r := mustRecall(t, s, emb, q, Keyword)
 		if len(r.Results) == 0 || !strings.HasPrefix(r.Results[0].User, "Why is the Docker image") || len(r.NotFound) > 0 {
 			t.Errorf("%q: %v, not found %q; want the Docker turn", q, users(r), r.NotFound)
 		}

@@ -34,18 +34,18 @@ func oneShotStores(t *testing.T) (loaded *Store, once []*Store, emb *wordsEmbedd
 	}
 	dir := t.TempDir()
 	other := manyTurns(t, filepath.Join(dir, "a"), 300)
-	index(t, s, emb, path, other)
+	mustIndex(t, s, emb, path, other)
 	// The last turn grows, then the rest arrives: markers and replaced
 	// vectors in later blocks.
 	grown := append(append([]byte{}, data[:cut]...), []byte("\nA sentence about docker layers added later.\n\n")...)
 	if err := os.WriteFile(path, grown, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	if err := os.WriteFile(path, append(grown, data[cut:]...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path, manyTurns(t, filepath.Join(dir, "b"), 150))
+	mustIndex(t, s, emb, path, manyTurns(t, filepath.Join(dir, "b"), 150))
 	_, seg := segmentFile(t, s)
 	if blocks, markers := countBlocks(seg); blocks < 2 || markers == 0 {
 		t.Fatalf("the segment has %d blocks and %d markers, want later blocks that kill earlier vectors", blocks, markers)
@@ -195,7 +195,7 @@ func TestLayoutAndScanReadWhatALoadReads(t *testing.T) {
 func TestOneShotOnADamagedSegment(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	file, b := segmentFile(t, s)
 	b[len(b)/2] ^= 0xff
 	if err := os.WriteFile(file, b, 0o600); err != nil {
@@ -237,7 +237,7 @@ func TestEqualChunksAtTheCutRecallTheSame(t *testing.T) {
 		t.Fatal(err)
 	}
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	ctx := context.Background()
 	var first []Result
 	for run := range 12 {

@@ -113,7 +113,7 @@ func TestTurnsArePackedAndReadBack(t *testing.T) {
 	s, path := fixture(t)
 	long := strings.Repeat("the ratelimit middleware keeps a token bucket per tenant. ", 20)
 	appendFile(t, path, "\n# aider chat started at 2026-05-01 09:00:00\n\n#### why does the quokkafalcon limiter drop requests?  \n\n"+long+"\n")
-	index(t, s, nil, path)
+	mustIndex(t, s, nil, path)
 	var packed, plain int
 	if err := rawDB(t, s).QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE typeof(assistant) = 'blob'),
 		count(*) FILTER (WHERE typeof(assistant) = 'text') FROM turn_rows`).Scan(&packed, &plain); err != nil {
@@ -157,7 +157,7 @@ func TestSchemaUpgradeFrom6PacksTheTurns(t *testing.T) {
 	ctx := context.Background()
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	semantic := semanticSig(t, s, emb)
 	keyword := keywordSig(t, s)
 	toSchema6(t, s)
@@ -187,7 +187,7 @@ func TestSchemaUpgradeFrom6PacksTheTurns(t *testing.T) {
 		t.Errorf("after the upgrade: auto_vacuum %d with %d free pages, want 2 (incremental) and none", vacuum, free)
 	}
 	appendFile(t, path, thirdSession)
-	index(t, s2, emb, path)
+	mustIndex(t, s2, emb, path)
 	keywordRowsMatchTurns(t, s2, "indexed after the upgrade")
 	if n := keywordHits(t, s2, "ratelimit"); n != 1 {
 		t.Errorf("the turn indexed after the upgrade is in %d keyword rows, want 1", n)
@@ -200,7 +200,7 @@ func TestSchemaUpgradeFrom6PacksTheTurns(t *testing.T) {
 func TestFullRewritesTheKeywordIndex(t *testing.T) {
 	ctx := context.Background()
 	s, path := fixture(t)
-	index(t, s, nil, path)
+	mustIndex(t, s, nil, path)
 	if _, err := rawDB(t, s).ExecContext(ctx, `DELETE FROM turns_fts WHERE rowid = (SELECT min(id) FROM turns)`); err != nil {
 		t.Fatal(err)
 	}
@@ -271,15 +271,15 @@ func TestALargeRunCompactsTheKeywordIndex(t *testing.T) {
 	}
 	// Each history's turns are written to the keyword index by their own
 	// statement, so they start out as a segment each.
-	rep := index(t, s, nil, paths[:2]...)
+	rep := mustIndex(t, s, nil, paths[:2]...)
 	if rep.NewTurns == 0 || keywordSegments(t, s) != 1 {
 		t.Fatalf("the first index wrote %d turns and left %d keyword segments, want 1", rep.NewTurns, keywordSegments(t, s))
 	}
-	if rep := index(t, s, nil, paths...); keywordSegments(t, s) != 1 {
+	if rep := mustIndex(t, s, nil, paths...); keywordSegments(t, s) != 1 {
 		t.Fatalf("a run writing %d of the store's turns left %d keyword segments, want 1", rep.NewTurns, keywordSegments(t, s))
 	}
 	appendFile(t, first, "\n# aider chat started at 2026-08-01 09:00:00\n\n#### Rename the cart total helper  \n\nRenamed it to cartTotal in cart.go.\n")
-	if rep := index(t, s, nil, first); rep.NewTurns != 1 || keywordSegments(t, s) != 2 {
+	if rep := mustIndex(t, s, nil, first); rep.NewTurns != 1 || keywordSegments(t, s) != 2 {
 		t.Errorf("a run writing %d turn left %d keyword segments, want 2 (FTS5's own merging)", rep.NewTurns, keywordSegments(t, s))
 	}
 	keywordRowsMatchTurns(t, s, "after the runs")

@@ -54,7 +54,7 @@ func manyTurns(t *testing.T, dir string, n int) string {
 // query reads.
 func TestTurnFactsReadInPartsMatchOneQuery(t *testing.T) {
 	s, _ := fixture(t)
-	index(t, s, newWordsEmbedder(), manyTurns(t, t.TempDir(), 3*factsPerPart))
+	mustIndex(t, s, newWordsEmbedder(), manyTurns(t, t.TempDir(), 3*factsPerPart))
 	ctx := context.Background()
 	var ids []int64
 	var strs []string
@@ -106,7 +106,7 @@ func TestPreloadLoadsOnceAndRecallsTheSame(t *testing.T) {
 	dir := t.TempDir()
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path, manyTurns(t, dir, 400))
+	mustIndex(t, s, emb, path, manyTurns(t, dir, 400))
 	want := semanticSig(t, s, emb)
 	hybridWant := hybridSig(t, s, emb)
 	s.Invalidate()

@@ -216,7 +216,7 @@ func TestReadAheadEndsWithTheRun(t *testing.T) {
 		}
 	}
 	// The store is whole and takes the next run.
-	index(t, s, newWordsEmbedder(), paths...)
+	mustIndex(t, s, newWordsEmbedder(), paths...)
 }
 
 // TestCancelledIndexReportsIt: a run cancelled while its writer waits for

@@ -17,7 +17,7 @@ func TestRebuildKeepsForgottenSessionsForgotten(t *testing.T) {
 	emb := newWordsEmbedder()
 	ctx := context.Background()
 	second := secondHistory(t)
-	index(t, s, emb, path, second)
+	mustIndex(t, s, emb, path, second)
 	var forgotten string
 	rawDB(t, s).QueryRow(`SELECT id FROM sessions WHERE path = ? ORDER BY id LIMIT 1`, path).Scan(&forgotten)
 	if err := s.Forget(ctx, []string{forgotten}, LockOptions{}); err != nil {

@@ -279,7 +279,7 @@ func checkRebuildOrders(t *testing.T, dir string, reg harness.Registry, emb embe
 	plain(t, want)
 	wantDump := storeDump(t, want, emb)
 	var turns, sessions int
-	want.db.QueryRow(`SELECT (SELECT count(*) FROM turn_rows), (SELECT count(*) FROM sessions)`).Scan(&turns, &sessions)
+	rawDB(t, want).QueryRow(`SELECT (SELECT count(*) FROM turn_rows), (SELECT count(*) FROM sessions)`).Scan(&turns, &sessions)
 	t.Logf("%d histories: %d sessions, %d turns", len(paths), sessions, turns)
 	if sessions == 0 || turns == 0 {
 		t.Fatal("the histories gave no sessions")

@@ -24,7 +24,7 @@ func TestRecallEmptyStoreSaysHowToIndex(t *testing.T) {
 func TestRecallByMeaningFileAndCommand(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	rep := index(t, s, emb, path)
+	rep := mustIndex(t, s, emb, path)
 	if rep.NewTurns != 3 || rep.Sessions != 2 {
 		t.Fatalf("report %+v, want 3 turns in 2 sessions", rep)
 	}
@@ -42,7 +42,7 @@ func TestRecallByMeaningFileAndCommand(t *testing.T) {
 		{"Dockerfile", Keyword, "Why is the Docker image so big?"},
 	}
 	for _, c := range cases {
-		r := recall(t, s, emb, c.query, c.mode)
+		r := mustRecall(t, s, emb, c.query, c.mode)
 		if len(r.Results) == 0 {
 			t.Errorf("%s %q: no results (%s)", c.mode, c.query, r.Note)
 			continue
@@ -63,10 +63,10 @@ func TestRecallByMeaningFileAndCommand(t *testing.T) {
 func TestRecallNonsenseFindsNothingInEveryMode(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	for _, mode := range []Mode{Hybrid, Semantic, Keyword} {
 		for _, q := range []string{"xyzzy", "!!! ???", `"zorblax frumious"`} {
-			r := recall(t, s, emb, q, mode)
+			r := mustRecall(t, s, emb, q, mode)
 			if len(r.Results) != 0 || r.Note == "" {
 				t.Errorf("%s %q: %d results, note %q; want none, with a note", mode, q, len(r.Results), r.Note)
 			}
@@ -76,17 +76,17 @@ func TestRecallNonsenseFindsNothingInEveryMode(t *testing.T) {
 
 func TestRecallFallsBackWithoutTheStoreEmbedder(t *testing.T) {
 	s, path := fixture(t)
-	index(t, s, newWordsEmbedder(), path)
+	mustIndex(t, s, newWordsEmbedder(), path)
 	other := newWordsEmbedder()
 	other.identity = "test:other"
-	r := recall(t, s, other, "internal/db/query.go", Hybrid)
+	r := mustRecall(t, s, other, "internal/db/query.go", Hybrid)
 	if r.RealizedMode != Keyword || !strings.Contains(r.FallbackReason, "test:words") {
 		t.Fatalf("realized %s, reason %q; want keyword naming the store's embedder", r.RealizedMode, r.FallbackReason)
 	}
 	if len(r.Results) == 0 {
 		t.Fatal("keyword fallback found nothing")
 	}
-	r = recall(t, s, nil, "query.go", Semantic)
+	r = mustRecall(t, s, nil, "query.go", Semantic)
 	if r.RealizedMode != Keyword || r.FallbackReason == "" {
 		t.Errorf("no embedder: realized %s, reason %q", r.RealizedMode, r.FallbackReason)
 	}
@@ -95,8 +95,8 @@ func TestRecallFallsBackWithoutTheStoreEmbedder(t *testing.T) {
 func TestRecallScope(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
-	all := recall(t, s, emb, "Dockerfile README.md", Keyword)
+	mustIndex(t, s, emb, path)
+	all := mustRecall(t, s, emb, "Dockerfile README.md", Keyword)
 	_ = all
 	r, err := s.Recall(context.Background(), RecallOptions{Query: "image build", Embedder: emb, Scope: Scope{Project: "/elsewhere"}})
 	if err != nil {
@@ -110,7 +110,7 @@ func TestRecallScope(t *testing.T) {
 func TestRecallNeverPassesUserTextAsFTSSyntax(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	for _, q := range []string{`"unbalanced`, `AND OR NOT`, `user:query`, `tenant*`, `^query`, `NEAR(a b)`, `(((`, `"" ""`, `query.go"`, `-- DROP TABLE turns;`} {
 		for _, mode := range []Mode{Keyword, Hybrid} {
 			if _, err := s.Recall(context.Background(), RecallOptions{Query: q, Mode: mode, Embedder: emb}); err != nil {
@@ -123,7 +123,7 @@ func TestRecallNeverPassesUserTextAsFTSSyntax(t *testing.T) {
 func TestRecallFilters(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	ctx := context.Background()
 	july18 := time.Date(2026, 7, 18, 0, 0, 0, 0, time.Local)
 	cases := []struct {
@@ -216,8 +216,8 @@ func TestRecallSkipsAProjectWithoutVectors(t *testing.T) {
 func TestRecallSeesTheStoresOwnWrites(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
-	if r := recall(t, s, emb, "customers see other customer's rows", Semantic); len(r.Results) == 0 {
+	mustIndex(t, s, emb, path)
+	if r := mustRecall(t, s, emb, "customers see other customer's rows", Semantic); len(r.Results) == 0 {
 		t.Fatal("the fixture's tenant turn is not found")
 	}
 	other := filepath.Join(t.TempDir(), "billing", aider.HistoryFileName)
@@ -227,8 +227,8 @@ func TestRecallSeesTheStoresOwnWrites(t *testing.T) {
 	if err := os.WriteFile(other, []byte("# aider chat started at 2026-07-19 09:00:00\n\n#### invoice totals rounded wrong for euro customers  \n\nRound once per invoice, to the cent.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, other)
-	r := recall(t, s, emb, "invoice totals rounded wrong", Semantic)
+	mustIndex(t, s, emb, other)
+	r := mustRecall(t, s, emb, "invoice totals rounded wrong", Semantic)
 	if len(r.Results) == 0 || !strings.Contains(r.Results[0].User, "invoice totals") {
 		t.Fatalf("after indexing a new project the same store does not find its turn: %d results (%s)", len(r.Results), r.Note)
 	}
@@ -236,7 +236,7 @@ func TestRecallSeesTheStoresOwnWrites(t *testing.T) {
 	if err := s.Forget(context.Background(), []string{id}, LockOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	for _, res := range recall(t, s, emb, "invoice totals rounded wrong", Semantic).Results {
+	for _, res := range mustRecall(t, s, emb, "invoice totals rounded wrong", Semantic).Results {
 		if res.SessionID == id {
 			t.Fatalf("the forgotten session %s is still recalled", id)
 		}

@@ -53,11 +53,11 @@ func TestFileLookupRanksByRecord(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	want := []int{2, 1, 0, -1} // edited, asked, answered, added
 	for _, q := range []string{"internal/db/pool.go", "pool.go", "db/pool.go"} {
 		for _, mode := range []Mode{Hybrid, Semantic, Keyword} {
-			r := recall(t, s, emb, q, mode)
+			r := mustRecall(t, s, emb, q, mode)
 			var got []int
 			for _, res := range r.Results {
 				got = append(got, res.Turn)
@@ -74,7 +74,7 @@ func TestFileLookupRanksByRecord(t *testing.T) {
 			}
 		}
 	}
-	r := recall(t, s, emb, "connection limits in pool.go", Keyword)
+	r := mustRecall(t, s, emb, "connection limits in pool.go", Keyword)
 	if len(r.Results) == 0 || r.Results[0].Turn != 0 {
 		t.Errorf("mixed query: turns %v, want the ranking's order with turn 0 first", turnsOf(r))
 	}

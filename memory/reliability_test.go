@@ -260,14 +260,14 @@ func TestHistoryChangingWhileIndexed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	index(t, s, emb, hist)
+	mustIndex(t, s, emb, hist)
 
 	other, err := Open(context.Background(), filepath.Join(dir, "clean"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	index(t, other, emb, hist)
+	mustIndex(t, other, emb, hist)
 	if got, want := storeCounts(t, s.Dir()), storeCounts(t, other.Dir()); got != want {
 		t.Errorf("indexed while written: %s; indexed once at the end: %s", got, want)
 	}
@@ -502,7 +502,7 @@ func TestIndexOnAFullDiskFailsSayingSo(t *testing.T) {
 	}
 	defer s.Close()
 	emb := newWordsEmbedder()
-	index(t, s, emb, small)
+	mustIndex(t, s, emb, small)
 	// What a store holds is in its database file once checkpointed, as
 	// SQLite does every 1,000 pages; on a disk this small the log would
 	// otherwise hold it all.
@@ -601,13 +601,13 @@ func TestIndexA40000TurnSession(t *testing.T) {
 	n := 40000
 	longSessionHistory(t, path, n)
 	emb := newWordsEmbedder()
-	rep := index(t, s, emb, path)
+	rep := mustIndex(t, s, emb, path)
 	if rep.NewTurns != n || rep.Skipped != 0 {
 		t.Fatalf("first index of a %d-turn session: %+v", n, rep)
 	}
 	// aider goes on: the session is re-read with all its turns stored.
 	appendFile(t, path, "#### one more question about distroless  \n\nSwitched to distroless.\n")
-	rep = index(t, s, emb, path)
+	rep = mustIndex(t, s, emb, path)
 	if rep.NewTurns != 1 {
 		t.Errorf("re-read of the grown session: %+v; want its one new turn", rep)
 	}
@@ -616,7 +616,7 @@ func TestIndexA40000TurnSession(t *testing.T) {
 	if turns != n+1 || vectors != n+1 {
 		t.Errorf("%d turns, %d vectors stored; want %d of each", turns, vectors, n+1)
 	}
-	if r := recall(t, s, emb, "distroless", Keyword); len(r.Results) != 1 {
+	if r := mustRecall(t, s, emb, "distroless", Keyword); len(r.Results) != 1 {
 		t.Errorf("the appended turn is not recalled: %+v", r.Results)
 	}
 }
@@ -635,7 +635,7 @@ func TestIndexATurnOf300000Records(t *testing.T) {
 	n := 300000
 	manyRecordsHistory(t, path, n)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	var files string
 	if err := rawDB(t, s).QueryRow(`SELECT files FROM turns`).Scan(&files); err != nil {
 		t.Fatal(err)
@@ -643,7 +643,7 @@ func TestIndexATurnOf300000Records(t *testing.T) {
 	if got := strings.Count(files, "\n") + 1; got != n {
 		t.Errorf("the turn holds %d file records; want %d", got, n)
 	}
-	if r := recall(t, s, emb, "pkg/f299999.go", Keyword); len(r.Results) != 1 {
+	if r := mustRecall(t, s, emb, "pkg/f299999.go", Keyword); len(r.Results) != 1 {
 		t.Errorf("the last record is not recalled: %+v", r.Results)
 	}
 }

@@ -62,7 +62,7 @@ func mustEval(t *testing.T, p string) string {
 func TestFromMatchesTheWholeUser(t *testing.T) {
 	ctx := context.Background()
 	s, path := fixture(t)
-	index(t, s, nil, path)
+	mustIndex(t, s, nil, path)
 	var turns []RemoteTurn
 	for i, person := range []string{"alice", "alice@corp", "ali"} {
 		turns = append(turns, RemoteTurn{

@@ -323,7 +323,7 @@ type floatKey struct {
 }
 
 func (p *pendingFloats) put(embedder string, k vectorKey, v []float32) {
-	p.m[floatKey{embedder, k}] = v
+	p.m[floatKey{embedder: embedder, key: k}] = v
 }
 
 // openFloats gives tx its pendingFloats, for putVectors and the flush.
@@ -381,7 +381,7 @@ func pendingBlock(ctx context.Context, tx *sql.Tx, identity string, dead []vecto
 		if blob != nil {
 			v = normalize(decodeVector(blob))
 		} else if floats != nil {
-			v = normalize(floats.m[floatKey{identity, k}])
+			v = normalize(floats.m[floatKey{embedder: identity, key: k}])
 		}
 		if v == nil {
 			dead = append(dead, k)

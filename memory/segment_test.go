@@ -52,7 +52,7 @@ func segmentFile(t *testing.T, s *Store) (string, []byte) {
 func TestSegmentHoldsTheVectorsTheLedgerDoesNot(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	ctx := context.Background()
 	var pending, rows int
 	if err := rawDB(t, s).QueryRowContext(ctx, `SELECT count(vec), count(*) FROM vectors`).Scan(&pending, &rows); err != nil {
@@ -98,24 +98,24 @@ func TestSegmentAppendsMatchAFreshStore(t *testing.T) {
 	if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	// The last turn grows, then the rest arrives.
 	grown := append(append([]byte{}, data[:cut]...), []byte("\nA sentence about docker layers added later.\n\n")...)
 	if err := os.WriteFile(path, grown, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	final := append(grown, data[cut:]...)
 	if err := os.WriteFile(path, final, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 
 	fresh, fpath := fixture(t)
 	if err := os.WriteFile(fpath, final, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, fresh, emb, fpath)
+	mustIndex(t, fresh, emb, fpath)
 	got, want := semanticSig(t, s, emb), semanticSig(t, fresh, emb)
 	if got != want {
 		t.Fatalf("appended store recalls\n%s\nfresh store\n%s", got, want)
@@ -134,7 +134,7 @@ func TestSegmentAppendsMatchAFreshStore(t *testing.T) {
 func TestSegmentDamageIsReportedAndRepaired(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	before := semanticSig(t, s, emb)
 	file, b := segmentFile(t, s)
 	b[len(b)/2] ^= 0xff
@@ -142,7 +142,7 @@ func TestSegmentDamageIsReportedAndRepaired(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Invalidate()
-	r := recall(t, s, emb, "tenant", Hybrid)
+	r := mustRecall(t, s, emb, "tenant", Hybrid)
 	if !strings.Contains(r.FallbackReason, "damaged") || !strings.Contains(r.FallbackReason, "deja index") || r.RealizedMode != Keyword {
 		t.Fatalf("fallback %q to %s, want keywords and a reason that says the vector file is damaged and to run deja index", r.FallbackReason, r.RealizedMode)
 	}
@@ -195,7 +195,7 @@ func TestSegmentIgnoresAnUncommittedTail(t *testing.T) {
 	if err := os.WriteFile(path, data[:cut], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	file, b := segmentFile(t, s)
 	// A whole, valid block the ledger never committed: were it read, its
 	// vector would be found.
@@ -220,13 +220,13 @@ func TestSegmentIgnoresAnUncommittedTail(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	_, b = segmentFile(t, s)
 	if bytes.Contains(b, []byte("ghost")) {
 		t.Fatal("the next flush left the uncommitted block in the file")
 	}
 	fresh, fpath := fixture(t)
-	index(t, fresh, emb, fpath)
+	mustIndex(t, fresh, emb, fpath)
 	got, want := semanticSig(t, s, emb), semanticSig(t, fresh, emb)
 	if got != want {
 		t.Fatalf("after the tail\n%s\nfresh\n%s", got, want)
@@ -244,7 +244,7 @@ func make64(hot int) []float32 {
 func TestForgetRewritesTheSegment(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	ctx := context.Background()
 	ids, err := queryStrings(ctx, rawDB(t, s), `SELECT id FROM sessions ORDER BY ordinal`)
 	if err != nil || len(ids) != 2 {
@@ -334,7 +334,7 @@ func FuzzDecodeSegment(f *testing.F) {
 func TestSchemaUpgradeFrom5MovesTheVectors(t *testing.T) {
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	want := semanticSig(t, s, emb)
 	ctx := context.Background()
 	set, err := s.readVectors(ctx, emb.Identity())

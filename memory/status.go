@@ -45,14 +45,14 @@ type EmbedderStatus struct {
 
 // Status counts what the store holds.
 func (s *Store) Status(ctx context.Context) (*Status, error) {
-	st := &Status{Dir: s.dir}
+	st := &Status{Dir: s.Dir()}
 	for _, f := range []string{DBFile, DBFile + "-wal"} {
-		if fi, err := os.Stat(filepath.Join(s.dir, f)); err == nil {
+		if fi, err := os.Stat(filepath.Join(s.Dir(), f)); err == nil {
 			st.Bytes += fi.Size()
 		}
 	}
 	var last *int64
-	err := s.db.QueryRowContext(ctx, `SELECT
+	err := s.read().QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM files), (SELECT count(DISTINCT project) FROM sessions),
 		(SELECT count(*) FROM sessions s WHERE EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id)),
 		(SELECT count(*) FROM sessions s WHERE NOT EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id)),
@@ -67,7 +67,7 @@ func (s *Store) Status(ctx context.Context) (*Status, error) {
 	if last != nil {
 		st.LastIndexed = time.Unix(0, *last)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT identity, dimension FROM embedders ORDER BY identity`)
+	rows, err := s.read().QueryContext(ctx, `SELECT identity, dimension FROM embedders ORDER BY identity`)
 	if err != nil {
 		return nil, fmt.Errorf("store: status: %w", err)
 	}

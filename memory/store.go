@@ -376,3 +376,10 @@ func (s *Store) readConn(ctx context.Context) (*sql.Conn, error) { return s.db.C
 // keepIdleConns keeps up to n connections open between queries (a
 // long-running reader).
 func (s *Store) keepIdleConns(n int) { s.db.SetMaxIdleConns(n) }
+
+// checkFTS runs the keyword index's own integrity check, which SQLite
+// runs as an INSERT (a read-only store cannot).
+func (s *Store) checkFTS(ctx context.Context) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO turns_fts(turns_fts) VALUES ('integrity-check')`)
+	return err
+}

@@ -40,9 +40,9 @@ func fixture(t *testing.T) (*Store, string) {
 	return s, path
 }
 
-// index indexes paths and fails the test on any problem; a test that
+// mustIndex indexes paths and fails the test on any problem; a test that
 // expects problems calls s.Index itself.
-func index(t *testing.T, s *Store, emb *wordsEmbedder, paths ...string) IndexReport {
+func mustIndex(t *testing.T, s *Store, emb *wordsEmbedder, paths ...string) IndexReport {
 	t.Helper()
 	opts := IndexOptions{Paths: paths}
 	if emb != nil {
@@ -58,7 +58,7 @@ func index(t *testing.T, s *Store, emb *wordsEmbedder, paths ...string) IndexRep
 	return rep
 }
 
-func recall(t *testing.T, s *Store, emb *wordsEmbedder, q string, mode Mode) *Recall {
+func mustRecall(t *testing.T, s *Store, emb *wordsEmbedder, q string, mode Mode) *Recall {
 	t.Helper()
 	opts := RecallOptions{Query: q, Mode: mode, Limit: 5}
 	if emb != nil {

@@ -25,7 +25,7 @@ func TestThinTurnsNeedAWordInCommon(t *testing.T) {
 	}
 	defer s.Close()
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	users := func(q string, thin int) map[string]bool {
 		tune := DefaultTuning(emb.Identity())
 		tune.Floor, tune.ThinChars = 0.01, thin

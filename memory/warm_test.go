@@ -16,7 +16,7 @@ func TestWarmSeesAnIndexRunElsewhere(t *testing.T) {
 	ctx := context.Background()
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 
 	w, err := OpenWarm(ctx, s.Dir())
 	if err != nil {
@@ -45,7 +45,7 @@ func TestWarmSeesAnIndexRunElsewhere(t *testing.T) {
 	}
 
 	appendFile(t, path, thirdSession)
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	r := ask("token bucket limiter login rate")
 	if len(r.Results) == 0 || !strings.Contains(r.Results[0].User, "rate limiting") {
 		t.Fatalf("after an index elsewhere, first result is %+v, want the rate limiting turn", r.Results)
@@ -53,7 +53,7 @@ func TestWarmSeesAnIndexRunElsewhere(t *testing.T) {
 
 	// Rewriting the last turn keeps its turn ID; the answer must still change.
 	appendFile(t, path, "\nThe limiter now also guards password reset with a sliding window.\n")
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	r = ask("password reset sliding window")
 	if len(r.Results) == 0 || !strings.Contains(r.Results[0].Assistant, "sliding window") {
 		t.Fatalf("after the last turn grew, first result is %+v, want its new text", r.Results)
@@ -69,7 +69,7 @@ func indexedWarm(t *testing.T) (*Store, string, *Warm, *wordsEmbedder) {
 	t.Helper()
 	s, path := fixture(t)
 	emb := newWordsEmbedder()
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	w, err := OpenWarm(context.Background(), s.Dir())
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +153,7 @@ func TestWarmAnswersOneShotUntilLoaded(t *testing.T) {
 	// sees the new turn.
 	holdLoads(w, make(chan struct{}), &loads)
 	appendFile(t, path, thirdSession)
-	index(t, s, emb, path)
+	mustIndex(t, s, emb, path)
 	r := ask("token bucket limiter login rate", Semantic)
 	if len(r.Results) == 0 || !strings.Contains(r.Results[0].User, "rate limiting") {
 		t.Fatalf("after an index elsewhere, first result is %+v, want the rate limiting turn", r.Results)
@@ -190,7 +190,7 @@ func TestOneShotAndWarmPageCaches(t *testing.T) {
 		want int
 	}{{"one-shot", s, -oneShotCacheKB}, {"warm", w.Store, -2000}} {
 		var got int
-		if err := c.db.db.QueryRowContext(ctx, `PRAGMA cache_size`).Scan(&got); err != nil {
+		if err := c.db.read().QueryRowContext(ctx, `PRAGMA cache_size`).Scan(&got); err != nil {
 			t.Fatal(err)
 		}
 		if got != c.want {
