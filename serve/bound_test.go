@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/recall"
 )
 
 // manyCommands is a session whose one turn ran 3,000 commands.
@@ -29,7 +30,7 @@ func manyCommands() string {
 func TestAnswersBoundATurnsRecords(t *testing.T) {
 	m, path := fixture(t)
 	appendHistory(t, path, manyCommands())
-	index(t, m.Store.Dir(), m.Embedder, path)
+	idx(t, m.Store.Dir(), m.Embedder, path)
 
 	cs := connectPipes(t, m)
 	var out RecallOutput
@@ -81,9 +82,9 @@ func post(t *testing.T, url, req string) string {
 // and says how many results it left out.
 func TestRecallAnswerIsBoundedInBytes(t *testing.T) {
 	long := strings.Repeat("a/very/long/path/", 1000)
-	var r memory.Recall
+	var r recall.Answer
 	for i := range 1000 {
-		r.Results = append(r.Results, memory.Result{SessionID: fmt.Sprintf("aider-%d", i), User: strings.Repeat("q", 5000), Assistant: "a",
+		r.Results = append(r.Results, recall.Result{SessionID: fmt.Sprintf("aider-%d", i), User: strings.Repeat("q", 5000), Assistant: "a",
 			Files: []string{long, long, long, long, long}, Commands: []string{long}})
 	}
 	out := NewRecallOutput(&r)
@@ -107,9 +108,9 @@ func TestRecallAnswerIsBoundedInBytes(t *testing.T) {
 // the sessions tool and HTTP answer stay within MaxAnswerBytes and count
 // the rest in "more".
 func TestSessionsListWholeForThePersonBoundedForAnAgent(t *testing.T) {
-	l := &memory.SessionList{Total: 5000}
+	l := &digest.SessionList{Total: 5000}
 	for i := range 5000 {
-		l.Sessions = append(l.Sessions, memory.SessionInfo{ID: fmt.Sprintf("aider-%012d-20260101T000000", i),
+		l.Sessions = append(l.Sessions, digest.SessionInfo{ID: fmt.Sprintf("aider-%012d-20260101T000000", i),
 			History: "/home/u/src/app/.aider.chat.history.md", Project: "/home/u/src/app", First: strings.Repeat("why does the tenant query leak ", 4)})
 	}
 	whole := NewSessionsOutput(l, false)

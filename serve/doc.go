@@ -5,6 +5,6 @@
 // a server proves it wrote serve.json, and the client that asks for that
 // proof before it sends a query.
 //
-// It reads the store through memory.Warm; it never indexes, and knows
+// It reads the store through recall.Warm; it never indexes, and knows
 // nothing of cobra or flags.
 package serve

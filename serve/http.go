@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 )
 
 // The paths a server answers on.
@@ -61,7 +61,7 @@ func (m *Memory) serveRecall(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrBadRequest):
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
-	case errors.Is(err, memory.ErrEmpty), errors.Is(err, ErrNotFound):
+	case errors.Is(err, recall.ErrEmpty), errors.Is(err, ErrNotFound):
 		writeError(w, http.StatusNotFound, err.Error())
 		return
 	case err != nil:

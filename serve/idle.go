@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // Activity tracks a service's requests, so that it can stop once none
@@ -50,7 +50,7 @@ func (a *Activity) idleFor(now time.Time) time.Duration {
 // none: a service takes it right after it opens the store, so Watch knows
 // the file it serves even when the store is replaced before Watch starts.
 func StoreFile(dataDir string) os.FileInfo {
-	fi, err := os.Stat(filepath.Join(dataDir, memory.DBFile))
+	fi, err := os.Stat(filepath.Join(dataDir, store.DBFile))
 	if err != nil {
 		return nil
 	}
@@ -62,7 +62,7 @@ func StoreFile(dataDir string) os.FileInfo {
 // replaced by a file other than opened (StoreFile when the service opened
 // it; nil: never), or ctx done (""). It checks every tick.
 func (a *Activity) Watch(ctx context.Context, dataDir string, opened os.FileInfo, idle, tick time.Duration) string {
-	store := filepath.Join(dataDir, memory.DBFile)
+	st := filepath.Join(dataDir, store.DBFile)
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
@@ -76,8 +76,8 @@ func (a *Activity) Watch(ctx context.Context, dataDir string, opened os.FileInfo
 			if opened == nil {
 				continue
 			}
-			if fi, err := os.Stat(store); err != nil || !os.SameFile(opened, fi) {
-				return "the store at " + store + " was removed or replaced"
+			if fi, err := os.Stat(st); err != nil || !os.SameFile(opened, fi) {
+				return "the store at " + st + " was removed or replaced"
 			}
 		}
 	}

@@ -15,7 +15,9 @@ import (
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/codex"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -83,11 +85,11 @@ func hostileStore(t *testing.T) *Memory {
 		}
 	}
 	dataDir := filepath.Join(dir, "data")
-	s, err := memory.Open(ctx, dataDir)
+	s, err := store.Open(ctx, dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := s.Index(ctx, memory.IndexOptions{Paths: []string{good, crafted, rollout},
+	rep, err := index.Index(ctx, s, index.Options{Paths: []string{good, crafted, rollout},
 		Harnesses: harness.Registry{codex.Reader{}, claude.Reader{}, aider.Reader{}}})
 	if err != nil {
 		t.Fatal(err)
@@ -95,20 +97,20 @@ func hostileStore(t *testing.T) *Memory {
 	if warned := strings.Count(strings.Join(rep.Problems, "\n"), "skipped: its ID is not of the shape"); warned != 2 {
 		t.Errorf("index warned of %d sessions with a bad ID, want 2: %q", warned, rep.Problems)
 	}
-	_, err = s.ImportTurns(ctx, []memory.RemoteTurn{{SharedTurn: memory.SharedTurn{
+	_, err = s.ImportTurns(ctx, []store.RemoteTurn{{SharedTurn: store.SharedTurn{
 		Session: storedID, Project: hostileCwd, Harness: "claude", Hash: "h", Line: 1,
 		User: "rotate the signing keys of the team", Assist: "Done.", Commands: []string{hostileRan},
-	}, Origin: "laptop", Person: "bob", Subject: "deja.core.x", Seq: 1}}, memory.ImportOptions{})
+	}, Origin: "laptop", Person: "bob", Subject: "deja.core.x", Seq: 1}}, store.ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	w, err := memory.OpenWarm(ctx, dataDir)
+	w, err := recall.OpenWarm(ctx, dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	return &Memory{Store: w, Mode: memory.Keyword, Limit: 10}
+	return &Memory{Store: w, Mode: recall.Keyword, Limit: 10}
 }
 
 // checkInert fails when s holds what a terminal would obey or not show,

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/userfile"
 )
@@ -52,13 +52,13 @@ func TestMCPTextQuotesACraftedHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	dataDir := filepath.Join(t.TempDir(), "data")
-	index(t, dataDir, nil, path)
-	w, err := memory.OpenWarm(context.Background(), dataDir)
+	idx(t, dataDir, nil, path)
+	w, err := recall.OpenWarm(context.Background(), dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	cs := connectPipes(t, &Memory{Store: w, Mode: memory.Keyword, Limit: 5})
+	cs := connectPipes(t, &Memory{Store: w, Mode: recall.Keyword, Limit: 5})
 
 	var r RecallOutput
 	res := call(t, cs, "recall", map[string]any{"query": "ignore previous instructions"}, &r)

@@ -69,7 +69,7 @@ func TestConcurrentRecallWhileIndexing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	index(t, m.Store.Dir(), emb, path)
+	idx(t, m.Store.Dir(), emb, path)
 	wg.Wait()
 
 	// Like the clients above, no deadline: on a loaded machine the first

@@ -9,20 +9,22 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // Memory is what the tools and the recall endpoint answer from: one warm
 // store, opened once and shared by every client, and the embedder chosen
 // once at start.
 type Memory struct {
-	Store *memory.Warm
+	Store *recall.Warm
 	// Embedder embeds queries; nil when none is available, and then
 	// NoEmbedder says why (recall falls back to keywords and says so).
 	Embedder   embed.Embedder
 	NoEmbedder string
 	// Mode and Limit are recall's defaults (recall.mode, recall.limit).
-	Mode  memory.Mode
+	Mode  recall.Mode
 	Limit int
 	// Harnesses are the harness names a request may filter by; nil takes
 	// any name.
@@ -62,14 +64,14 @@ type RecallRequest struct {
 // Recall answers a request from the warm store. An error about the
 // request wraps ErrBadRequest; a session the store does not hold,
 // ErrNotFound.
-func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*memory.Recall, error) {
+func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*recall.Answer, error) {
 	if strings.TrimSpace(req.Query) == "" {
 		return nil, badRequest("query is empty: say what to look for")
 	}
 	mode := m.Mode
 	if req.Mode != "" {
 		var err error
-		if mode, err = memory.ParseMode(req.Mode); err != nil {
+		if mode, err = recall.ParseMode(req.Mode); err != nil {
 			return nil, badRequest("%v", err)
 		}
 	}
@@ -90,8 +92,8 @@ func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*memory.Recall,
 	// A session is named as 'deja recall --session' takes it: its ID, or a
 	// part only it has. Scope matches whole IDs only.
 	if sc.Session != "" {
-		id, err := m.Store.ResolveSession(ctx, sc.Session)
-		if errors.Is(err, memory.ErrNoSession) {
+		id, err := digest.ResolveSession(ctx, m.Store.Store, sc.Session)
+		if errors.Is(err, store.ErrNoSession) {
 			return nil, fmt.Errorf("%w: session: %v", ErrNotFound, err)
 		}
 		if err != nil {
@@ -99,33 +101,33 @@ func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*memory.Recall,
 		}
 		sc.Session = id
 	}
-	if err := m.Store.CheckScope(ctx, sc); errors.Is(err, memory.ErrBadScope) {
+	if err := recall.CheckScope(ctx, m.Store.Store, sc); errors.Is(err, recall.ErrBadScope) {
 		return nil, badRequest("%v", err)
 	} else if err != nil {
 		return nil, err
 	}
-	opts := memory.RecallOptions{Query: req.Query, Mode: mode, Scope: sc, Limit: limit}
-	if mode != memory.Keyword {
+	opts := recall.Options{Query: req.Query, Mode: mode, Scope: sc, Limit: limit}
+	if mode != recall.Keyword {
 		opts.Embedder, opts.NoEmbedder = m.Embedder, m.NoEmbedder
 	}
 	return m.Store.Recall(ctx, opts)
 }
 
-func scopeOf(req RecallRequest, now time.Time) (memory.Scope, error) {
-	sc := memory.Scope{Session: strings.TrimSpace(req.Session), Harness: strings.TrimSpace(req.Harness), Subagents: req.IncludeSubagents,
+func scopeOf(req RecallRequest, now time.Time) (recall.Scope, error) {
+	sc := recall.Scope{Session: strings.TrimSpace(req.Session), Harness: strings.TrimSpace(req.Harness), Subagents: req.IncludeSubagents,
 		Mine: req.Mine, From: strings.TrimSpace(req.From)}
 	if sc.Mine && sc.From != "" {
 		return sc, badRequest("mine and from exclude each other: this machine's turns are from no one else")
 	}
 	var err error
-	if sc.Since, err = memory.ParseWhen(req.Since, now, false); err != nil {
+	if sc.Since, err = recall.ParseWhen(req.Since, now, false); err != nil {
 		return sc, badRequest("since: %v", err)
 	}
-	if sc.Until, err = memory.ParseWhen(req.Until, now, true); err != nil {
+	if sc.Until, err = recall.ParseWhen(req.Until, now, true); err != nil {
 		return sc, badRequest("until: %v", err)
 	}
 	if p := strings.TrimSpace(req.Project); p != "" {
-		if sc.Project, err = memory.ResolveProject(p); err != nil {
+		if sc.Project, err = recall.ResolveProject(p); err != nil {
 			return sc, badRequest("project: %v", err)
 		}
 	}

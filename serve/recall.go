@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -24,7 +24,7 @@ type RecallOutput struct {
 	NotFound []string `json:"not_found,omitempty"`
 	// Respelled are the query's words that no turn holds and the words
 	// recall read in their place.
-	Respelled []memory.Respelling `json:"respelled,omitempty"`
+	Respelled []recall.Respelling `json:"respelled,omitempty"`
 	Results   []RecallHit         `json:"results"`
 	// ResultsCut is how many results were left out to keep the answer
 	// within MaxAnswerBytes.
@@ -70,14 +70,14 @@ const (
 // every field taken from a history inert (quote.Text and quote.Line): an
 // agent reads the structured content, and a script prints it. History is
 // the path deja read the session from, kept as it is to be opened.
-func NewRecallOutput(r *memory.Recall) RecallOutput {
+func NewRecallOutput(r *recall.Answer) RecallOutput {
 	out := RecallOutput{
 		Query: r.Query, Mode: string(r.Mode), RealizedMode: string(r.RealizedMode),
 		FallbackReason: r.FallbackReason, Embedder: r.Embedder, TookMS: r.Took.Milliseconds(),
 		Note: r.Note, NotFound: r.NotFound, Results: []RecallHit{},
 	}
 	for _, sp := range r.Respelled {
-		out.Respelled = append(out.Respelled, memory.Respelling{Typed: quote.Line(sp.Typed), Read: quote.Line(sp.Read)})
+		out.Respelled = append(out.Respelled, recall.Respelling{Typed: quote.Line(sp.Typed), Read: quote.Line(sp.Read)})
 	}
 	size := 0
 	for i, res := range r.Results {
@@ -153,7 +153,7 @@ func (o RecallOutput) entries(here string, now time.Time, why func(int) string) 
 		}
 		where := quote.Line(h.Project)
 		if here != "" {
-			if memory.InProject(h.Project, here) {
+			if recall.InProject(h.Project, here) {
 				where += " (this project)"
 			} else {
 				where += " (another project)"
@@ -264,7 +264,7 @@ func plural(n int, noun string) string {
 
 // RespelledNote is one line per word recall read in place of one typed,
 // `note: read "gunicorn" for "gunicron"`, each word inert.
-func RespelledNote(rs []memory.Respelling) string {
+func RespelledNote(rs []recall.Respelling) string {
 	var b strings.Builder
 	for _, r := range rs {
 		fmt.Fprintf(&b, "note: read %q for %q\n", quote.Line(r.Read), quote.Line(r.Typed))

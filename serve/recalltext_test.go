@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 )
 
 // TestRecallTextNamesEachHarness: the answer line of a recalled turn is
@@ -35,7 +35,7 @@ func TestRecallTextNamesEachHarness(t *testing.T) {
 // TestRecallTextSaysWhoseTurn: a turn a team folded in says whose it is,
 // in the text agents read and in the JSON; a local one says nothing.
 func TestRecallTextSaysWhoseTurn(t *testing.T) {
-	o := NewRecallOutput(&memory.Recall{Query: "q", RealizedMode: memory.Hybrid, Results: []memory.Result{
+	o := NewRecallOutput(&recall.Answer{Query: "q", RealizedMode: recall.Hybrid, Results: []recall.Result{
 		{SessionID: "aider-1111", Project: "/src/api", Assistant: "alice's answer", From: "alice@laptop-3f2a1c"},
 		{SessionID: "aider-2222", Project: "/src/api", Assistant: "my answer"},
 	}})

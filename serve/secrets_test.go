@@ -12,8 +12,10 @@ import (
 
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/memory/redact/redacttest"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // Issue 27, item 3: a secret in a session's project (a Claude Code cwd)
@@ -29,7 +31,7 @@ func TestNoAnswerHoldsASecretOfASideField(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	var paths []string
-	var remote []memory.RemoteTurn
+	var remote []store.RemoteTurn
 	for i, c := range shapes {
 		sid := fmt.Sprintf("5a5a5a5a-1111-4222-8333-%012d", i)
 		line, err := json.Marshal(map[string]any{"type": "user", "uuid": "u1", "sessionId": sid, "cwd": "/srv/shop " + c.Text,
@@ -42,29 +44,29 @@ func TestNoAnswerHoldsASecretOfASideField(t *testing.T) {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)
-		remote = append(remote, memory.RemoteTurn{SharedTurn: memory.SharedTurn{
+		remote = append(remote, store.RemoteTurn{SharedTurn: store.SharedTurn{
 			Session: fmt.Sprintf("claude-team-%d", i), Project: "/srv/team " + c.Text, Harness: "claude", Hash: "h", Line: 1,
 			User: "rotate the signing keys " + c.Text, Assist: c.Text, Files: []string{"keys/" + c.Text}, Commands: []string{"make " + c.Text},
 		}, Origin: "laptop " + c.Text, Person: "bob " + c.Text, Subject: "deja.core.x", Seq: 1})
 	}
 	dataDir := filepath.Join(dir, "data")
-	s, err := memory.Open(ctx, dataDir)
+	s, err := store.Open(ctx, dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Index(ctx, memory.IndexOptions{Paths: paths, Harnesses: harness.Registry{claude.Reader{}}}); err != nil {
+	if _, err := index.Index(ctx, s, index.Options{Paths: paths, Harnesses: harness.Registry{claude.Reader{}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.ImportTurns(ctx, remote, memory.ImportOptions{}); err != nil {
+	if _, err := s.ImportTurns(ctx, remote, store.ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	w, err := memory.OpenWarm(ctx, dataDir)
+	w, err := recall.OpenWarm(ctx, dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	m := &Memory{Store: w, Mode: memory.Keyword, Limit: 100}
+	m := &Memory{Store: w, Mode: recall.Keyword, Limit: 100}
 	cs := connectPipes(t, m)
 
 	var answers strings.Builder

@@ -16,7 +16,9 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/userfile"
 )
 
@@ -47,24 +49,24 @@ func fixture(t testing.TB) (*Memory, string) {
 		t.Fatal(err)
 	}
 	dataDir := filepath.Join(dir, "data")
-	index(t, dataDir, emb, path)
-	w, err := memory.OpenWarm(ctx, dataDir)
+	idx(t, dataDir, emb, path)
+	w, err := recall.OpenWarm(ctx, dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	return &Memory{Store: w, Embedder: emb, Mode: memory.Hybrid, Limit: 5}, path
+	return &Memory{Store: w, Embedder: emb, Mode: recall.Hybrid, Limit: 5}, path
 }
 
 // index runs an index through its own store, as a 'deja index' process.
-func index(t testing.TB, dataDir string, emb embed.Embedder, path string) {
+func idx(t testing.TB, dataDir string, emb embed.Embedder, path string) {
 	t.Helper()
-	s, err := memory.Open(context.Background(), dataDir)
+	s, err := store.Open(context.Background(), dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rep, err := s.Index(context.Background(), memory.IndexOptions{Paths: []string{path}, Embedder: emb, Budget: 2000})
+	rep, err := index.Index(context.Background(), s, index.Options{Paths: []string{path}, Embedder: emb, Budget: 2000})
 	if err != nil || len(rep.Problems) > 0 {
 		t.Fatalf("index: %v %v", err, rep.Problems)
 	}
@@ -444,7 +446,7 @@ func TestInfoFileIsPrivateAndOnlyItsServerRemovesIt(t *testing.T) {
 func TestRecallOutputPreviewsLongTurns(t *testing.T) {
 	question := strings.Repeat("пример ", 300000) // 2 MB of two-byte runes
 	answer := strings.Repeat("行", 1000000)
-	r := &memory.Recall{Results: []memory.Result{
+	r := &recall.Answer{Results: []recall.Result{
 		{SessionID: "long", User: question, Assistant: answer},
 		{SessionID: "short", User: "why?", Assistant: "because"},
 	}}

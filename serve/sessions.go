@@ -7,7 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -30,7 +31,7 @@ type SessionInfo struct {
 
 // NewSessionInfo lays out a session as 'deja sessions --json' prints it,
 // what the session holds inert, as NewRecallOutput lays it out.
-func NewSessionInfo(s memory.SessionInfo) SessionInfo {
+func NewSessionInfo(s digest.SessionInfo) SessionInfo {
 	j := SessionInfo{ID: quote.Line(s.ID), Ordinal: s.Ordinal, History: s.History, Project: quote.Line(s.Project), Turns: s.Turns, Present: s.Present,
 		First: quote.Text(preview(s.First, QuestionPreview)), Harness: quote.Line(s.Harness), Parent: quote.Line(s.Parent), Subagent: s.Subagent}
 	if !s.Started.IsZero() {
@@ -65,19 +66,19 @@ type SessionsOutput struct {
 // prints it: every session of the page, where a person asked for them
 // all (--limit 0) and a script reads them as a stream. An answer to an
 // agent or over HTTP is bounded (BoundedSessionsOutput).
-func NewSessionsOutput(l *memory.SessionList, all bool) SessionsOutput {
+func NewSessionsOutput(l *digest.SessionList, all bool) SessionsOutput {
 	return sessionsOutput(l, all, 0)
 }
 
 // BoundedSessionsOutput is NewSessionsOutput within MaxAnswerBytes: the
 // sessions past the bound are counted in More.
-func BoundedSessionsOutput(l *memory.SessionList, all bool) SessionsOutput {
+func BoundedSessionsOutput(l *digest.SessionList, all bool) SessionsOutput {
 	return sessionsOutput(l, all, MaxAnswerBytes)
 }
 
 // sessionsOutput lays out a page of sessions within bound bytes (0: no
 // bound).
-func sessionsOutput(l *memory.SessionList, all bool, bound int) SessionsOutput {
+func sessionsOutput(l *digest.SessionList, all bool, bound int) SessionsOutput {
 	out := SessionsOutput{Sessions: []SessionInfo{}, Total: l.Total, More: l.More(), Empty: l.Empty, all: all}
 	size := 0
 	for i, s := range l.Sessions {
@@ -106,19 +107,19 @@ func (m *Memory) Sessions(ctx context.Context, req SessionsRequest) (SessionsOut
 	if limit == 0 {
 		limit = DefaultSessions
 	}
-	var sc memory.Scope
+	var sc recall.Scope
 	if p := strings.TrimSpace(req.Project); p != "" {
 		var err error
-		if sc.Project, err = memory.ResolveProject(p); err != nil {
+		if sc.Project, err = recall.ResolveProject(p); err != nil {
 			return out, badRequest("project: %v", err)
 		}
-		if err := m.Store.CheckScope(ctx, sc); errors.Is(err, memory.ErrBadScope) {
+		if err := recall.CheckScope(ctx, m.Store.Store, sc); errors.Is(err, recall.ErrBadScope) {
 			return out, badRequest("project: %v", err)
 		} else if err != nil {
 			return out, err
 		}
 	}
-	l, err := m.Store.ListSessions(ctx, sc, limit, req.All)
+	l, err := digest.ListSessions(ctx, m.Store.Store, sc, limit, req.All)
 	if err != nil {
 		return out, err
 	}

@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -24,11 +25,11 @@ type ShowRequest struct {
 // BeforeFirst is how a turn reference names turn -1, the records (files
 // added, commands run) that came before a session's first message:
 // SESSION/before. SESSION/-1 is read as the same.
-const BeforeFirst = memory.BeforeFirst
+const BeforeFirst = store.BeforeFirst
 
 // TurnRef is how recall, show and their tools name one turn:
 // SESSION/TURN, or SESSION/before for turn -1.
-func TurnRef(session string, turn int) string { return memory.TurnRef(session, turn) }
+func TurnRef(session string, turn int) string { return store.TurnRef(session, turn) }
 
 // ParseTurnRef splits a reference that may name a turn (SESSION/2,
 // SESSION/before, SESSION/-1) into the session part and the turn, nil when
@@ -88,15 +89,15 @@ func (m *Memory) Show(ctx context.Context, req ShowRequest) (ShowOutput, error) 
 	if from != nil && to != nil && *from > *to {
 		return ShowOutput{}, badRequest("from %d is after to %d: no turn lies between", *from, *to)
 	}
-	id, err := m.Store.ResolveSession(ctx, ref)
-	if errors.Is(err, memory.ErrNoSession) {
+	id, err := digest.ResolveSession(ctx, m.Store.Store, ref)
+	if errors.Is(err, store.ErrNoSession) {
 		return ShowOutput{}, fmt.Errorf("%w: %v", ErrNotFound, err)
 	}
 	if err != nil {
 		return ShowOutput{}, err
 	}
-	d, err := m.Store.Session(ctx, id)
-	if errors.Is(err, memory.ErrNoSession) {
+	d, err := digest.Session(ctx, m.Store.Store, id)
+	if errors.Is(err, store.ErrNoSession) {
 		return ShowOutput{}, fmt.Errorf("%w: %v (it was forgotten)", ErrNotFound, err)
 	}
 	if err != nil {
@@ -125,7 +126,7 @@ func asked(from, to *int) string {
 }
 
 // TurnsOf says which turns a session has, for an error about one it lacks.
-func TurnsOf(d *memory.SessionDetail) string {
+func TurnsOf(d *digest.SessionDetail) string {
 	if len(d.Turns) == 0 {
 		return "it holds no turn"
 	}
@@ -142,14 +143,14 @@ func TurnsOf(d *memory.SessionDetail) string {
 // NewShowOutput lays out a session as 'deja show --json' prints it: every
 // turn, or only the one turn names. A turn the session lacks leaves Turns
 // empty; the caller says so.
-func NewShowOutput(d *memory.SessionDetail, turn *int) ShowOutput {
+func NewShowOutput(d *digest.SessionDetail, turn *int) ShowOutput {
 	return NewShowOutputRange(d, turn, turn)
 }
 
 // NewShowOutputRange is NewShowOutput for the turns from..to, included;
 // a nil bound is the session's end. What the session holds is inert, as
 // NewRecallOutput lays it out.
-func NewShowOutputRange(d *memory.SessionDetail, from, to *int) ShowOutput {
+func NewShowOutputRange(d *digest.SessionDetail, from, to *int) ShowOutput {
 	out := ShowOutput{SessionInfo: NewSessionInfo(d.SessionInfo), Header: quote.Line(d.Header), Turns: []Turn{}}
 	for _, t := range d.Turns {
 		if (from == nil || t.Turn >= *from) && (to == nil || t.Turn <= *to) {

@@ -30,7 +30,7 @@ func longFixture(t *testing.T) *Memory {
 	t.Helper()
 	m, path := fixture(t)
 	appendHistory(t, path, longSession())
-	index(t, m.Store.Dir(), m.Embedder, path)
+	idx(t, m.Store.Dir(), m.Embedder, path)
 	return m
 }
 
@@ -166,7 +166,7 @@ func TestShowEndpointIsBounded(t *testing.T) {
 func TestSessionsToolCountsAndLeavesOutEmptySessions(t *testing.T) {
 	m, path := fixture(t)
 	appendHistory(t, path, "\n# aider chat started at 2026-08-02 10:00:00\n\n> /usr/bin/aider  \n> Aider v0.86.1  \n")
-	index(t, m.Store.Dir(), m.Embedder, path)
+	idx(t, m.Store.Dir(), m.Embedder, path)
 	cs := connectPipes(t, m)
 
 	var all, some SessionsOutput

@@ -3,6 +3,7 @@ package team
 import (
 	"context"
 	"fmt"
+	"github.com/deja-dev/deja/memory/index"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,7 +45,7 @@ func TestUngrantedMemberReceivesNothing(t *testing.T) {
 	}
 	mallory.project = web
 	m2 := mallory.connect(t, "nats://mallory:b@"+addr, "mallory")
-	if _, err := mallory.store.Index(ctx, indexOpts(hist, mallory)); err != nil {
+	if _, err := index.Index(ctx, mallory.store, indexOpts(hist, mallory)); err != nil {
 		t.Fatal(err)
 	}
 	rep := sync(t, m2)

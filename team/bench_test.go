@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/index"
 )
 
 var benchTurns = flag.Int("team.turns", 10000, "turns BenchmarkPublishAndFold shares (a multiple of 10)")
@@ -31,7 +31,7 @@ func BenchmarkPublishAndFold(b *testing.B) {
 		if err := os.WriteFile(path, []byte(history(n/10, 10, "alice")), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := alice.store.Index(context.Background(), memory.IndexOptions{Paths: []string{path}}); err != nil {
+		if _, err := index.Index(context.Background(), alice.store, index.Options{Paths: []string{path}}); err != nil {
 			b.Fatal(err)
 		}
 		a, bb := alice.connect(b, srv.ClientURL(), "alice"), bob.connect(b, srv.ClientURL(), "bob")

@@ -12,7 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // foldBatch is how many messages are fetched and folded in one store
@@ -242,9 +242,9 @@ func (m *Member) fetchOnce(ctx context.Context, c jetstream.Consumer) ([]jetstre
 // subject it was stored under, which the server lets only that member
 // publish on; its headers are the sender's word and only informative.
 func (m *Member) foldBatch(ctx context.Context, msgs []jetstream.Msg, rep *FoldReport) error {
-	var turns []memory.RemoteTurn
+	var turns []store.RemoteTurn
 	flush := func() error {
-		r, err := m.store.ImportTurns(ctx, turns, memory.ImportOptions{Embedder: m.opts.Embedder, Budget: m.opts.Budget, Lock: m.opts.Lock})
+		r, err := m.store.ImportTurns(ctx, turns, store.ImportOptions{Embedder: m.opts.Embedder, Budget: m.opts.Budget, Lock: m.opts.Lock})
 		rep.Turns += r.Written
 		rep.Dropped += r.Forgotten
 		rep.Refused += r.Foreign
@@ -264,7 +264,7 @@ func (m *Member) foldBatch(ctx context.Context, msgs []jetstream.Msg, rep *FoldR
 		project, user, session, onSession := sessionSubjectOf(m.opts.Name, msg.Subject())
 		switch h.Get(HeaderKind) {
 		case kindTurn:
-			var t memory.SharedTurn
+			var t store.SharedTurn
 			if err := json.Unmarshal(msg.Data(), &t); err != nil || !t.ValidIDs() {
 				// A message this deja cannot read, or whose session ID is
 				// not of any harness's shape, is skipped, not folded half.
@@ -275,10 +275,10 @@ func (m *Member) foldBatch(ctx context.Context, msgs []jetstream.Msg, rep *FoldR
 				continue
 			}
 			t.Project = m.localProject(t.Project)
-			turns = append(turns, memory.RemoteTurn{SharedTurn: t, Origin: token(h.Get(HeaderOrigin)), Person: person(user, h.Get(HeaderUser)),
+			turns = append(turns, store.RemoteTurn{SharedTurn: t, Origin: token(h.Get(HeaderOrigin)), Person: person(user, h.Get(HeaderUser)),
 				Subject: msg.Subject(), Seq: meta.Sequence.Stream})
 		case kindTombstone:
-			var t memory.SharedTombstone
+			var t store.SharedTombstone
 			if err := json.Unmarshal(msg.Data(), &t); err != nil || t.Session == "" {
 				continue
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -26,9 +26,9 @@ func TestRecallFiltersByOrigin(t *testing.T) {
 	// would make it a literal query, filtered in SQL alone), so an unfiltered
 	// recall finds both and a filter has something to leave out.
 	const query = "the answer: backoff doubles"
-	recall := func(mode memory.Mode, sc memory.Scope) []memory.Result {
+	rec := func(mode recall.Mode, sc recall.Scope) []recall.Result {
 		t.Helper()
-		r, err := bob.store.Recall(ctx, memory.RecallOptions{Query: query, Mode: mode, Embedder: bob.emb, Scope: sc, Limit: 10})
+		r, err := recall.Recall(ctx, bob.store, recall.Options{Query: query, Mode: mode, Embedder: bob.emb, Scope: sc, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func TestRecallFiltersByOrigin(t *testing.T) {
 		}
 		return r.Results
 	}
-	owners := func(rs []memory.Result) string {
+	owners := func(rs []recall.Result) string {
 		var who []string
 		for _, r := range rs {
 			switch {
@@ -53,29 +53,29 @@ func TestRecallFiltersByOrigin(t *testing.T) {
 		return strings.Join(who, " ")
 	}
 	fromAlice := "alice@" + a.Machine()
-	for _, mode := range []memory.Mode{memory.Keyword, memory.Semantic, memory.Hybrid} {
-		if got := owners(recall(mode, memory.Scope{})); got != "alice:"+fromAlice+" bob:" {
+	for _, mode := range []recall.Mode{recall.Keyword, recall.Semantic, recall.Hybrid} {
+		if got := owners(rec(mode, recall.Scope{})); got != "alice:"+fromAlice+" bob:" {
 			t.Errorf("%s: unfiltered recall found %q, want bob's own turn (no from) and alice's from %s", mode, got, fromAlice)
 		}
-		if got := owners(recall(mode, memory.Scope{Mine: true})); got != "bob:" {
+		if got := owners(rec(mode, recall.Scope{Mine: true})); got != "bob:" {
 			t.Errorf("%s --mine found %q, want bob's own turn alone", mode, got)
 		}
-		if got := owners(recall(mode, memory.Scope{From: "alice"})); got != "alice:"+fromAlice {
+		if got := owners(rec(mode, recall.Scope{From: "alice"})); got != "alice:"+fromAlice {
 			t.Errorf("%s --from alice found %q, want alice's turn alone, from %s", mode, got, fromAlice)
 		}
 		// A user is matched whole: a prefix of alice's name is not alice.
-		if got := recall(mode, memory.Scope{From: "ali"}); len(got) != 0 {
+		if got := rec(mode, recall.Scope{From: "ali"}); len(got) != 0 {
 			t.Errorf("%s --from ali found %q", mode, owners(got))
 		}
 	}
 	// The served recall (deja serve, the MCP recall tool) takes the same
 	// filters.
-	w, err := memory.OpenWarm(ctx, bob.store.Dir())
+	w, err := recall.OpenWarm(ctx, bob.store.Dir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	served := &serve.Memory{Store: w, Embedder: bob.emb, Mode: memory.Hybrid, Limit: 10}
+	served := &serve.Memory{Store: w, Embedder: bob.emb, Mode: recall.Hybrid, Limit: 10}
 	for _, c := range []struct {
 		req  serve.RecallRequest
 		want string
@@ -97,7 +97,7 @@ func TestRecallFiltersByOrigin(t *testing.T) {
 	}
 
 	// A member nothing came from is named as such, with who did send.
-	r, err := bob.store.Recall(ctx, memory.RecallOptions{Query: query, Mode: memory.Keyword, Scope: memory.Scope{From: "carol"}})
+	r, err := recall.Recall(ctx, bob.store, recall.Options{Query: query, Mode: recall.Keyword, Scope: recall.Scope{From: "carol"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestRecallFiltersByOrigin(t *testing.T) {
 		t.Errorf("--from carol = %d results, note %q", len(r.Results), r.Note)
 	}
 	// Alice, who folded nothing in, is told her store holds no team turns.
-	r, err = alice.store.Recall(ctx, memory.RecallOptions{Query: query, Mode: memory.Keyword, Scope: memory.Scope{From: "bob"}})
+	r, err = recall.Recall(ctx, alice.store, recall.Options{Query: query, Mode: recall.Keyword, Scope: recall.Scope{From: "bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}

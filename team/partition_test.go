@@ -17,7 +17,8 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // link is one direction of the cluster's network: a TCP proxy that one
@@ -233,9 +234,9 @@ func peers(t *testing.T, s *server.Server) int {
 }
 
 // turnSet is every turn a store holds, session/turn to its hash.
-func turnSet(t *testing.T, s *memory.Store) map[string]string {
+func turnSet(t *testing.T, s *store.Store) map[string]string {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.Dir(), memory.DBFile)+"?mode=ro")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.Dir(), store.DBFile)+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +290,7 @@ func (p *peer) reindex(t *testing.T, more string) {
 		t.Fatal(err)
 	}
 	f.Close()
-	if _, err := p.store.Index(context.Background(), indexOpts(path, p)); err != nil {
+	if _, err := index.Index(context.Background(), p.store, indexOpts(path, p)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // Headers deja sets on every message.
@@ -74,7 +74,7 @@ func (m *Member) publish(ctx context.Context) (PublishReport, error) {
 	}
 }
 
-func (m *Member) subject(t memory.SharedTurn) string {
+func (m *Member) subject(t store.SharedTurn) string {
 	return sessionSubject(m.opts.Name, t.Project, m.opts.User, t.Session)
 }
 
@@ -92,7 +92,7 @@ func (m *Member) header(kind, harness string) nats.Header {
 
 // publishTurns sends a page of turns asynchronously and waits for every
 // acknowledgement.
-func (m *Member) publishTurns(ctx context.Context, turns []memory.SharedTurn) error {
+func (m *Member) publishTurns(ctx context.Context, turns []store.SharedTurn) error {
 	futures := make([]jetstream.PubAckFuture, 0, len(turns))
 	for _, t := range turns {
 		data, err := json.Marshal(t)
@@ -124,7 +124,7 @@ func (m *Member) publishTurns(ctx context.Context, turns []memory.SharedTurn) er
 // member that has them forgets them. A member not granted the purge (a
 // server cannot grant it per subject) still sends the tombstone: a member
 // who joins later receives the turns and then forgets them.
-func (m *Member) publishTombstone(ctx context.Context, t memory.SharedTombstone) error {
+func (m *Member) publishTombstone(ctx context.Context, t store.SharedTombstone) error {
 	pctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	_ = m.stream.Purge(pctx, jetstream.WithPurgeSubject(t.Subject))
 	cancel()

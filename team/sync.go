@@ -7,8 +7,8 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/deja-dev/deja/memory"
 	"github.com/deja-dev/deja/memory/redact"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // SyncReport says what one sync sent and took in.
@@ -46,8 +46,8 @@ type Status struct {
 	// Lag is how many messages this machine has yet to fold.
 	Lag uint64 `json:"lag"`
 	// Unsent is how many turns of shared projects await publishing.
-	Unsent int               `json:"unsent"`
-	Counts memory.TeamCounts `json:"counts"`
+	Unsent int              `json:"unsent"`
+	Counts store.TeamCounts `json:"counts"`
 }
 
 // Status reads the stream, this machine's consumer and the store.

@@ -12,8 +12,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
 	"github.com/deja-dev/deja/memory/redact"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // Options configure a member of a team.
@@ -41,7 +41,7 @@ type Options struct {
 	// Budget is the most characters of one chunk's embedded text.
 	Budget int
 	// Lock tunes how the store's writer lock is waited for.
-	Lock memory.LockOptions
+	Lock store.LockOptions
 	// Replicas is the stream's replica count when this member creates
 	// it; 0 is 1. A clustered team uses 3.
 	Replicas int
@@ -54,7 +54,7 @@ type Options struct {
 
 // Member is a store connected to its team's stream.
 type Member struct {
-	store   *memory.Store
+	store   *store.Store
 	opts    Options
 	machine string
 	nc      *nats.Conn
@@ -65,12 +65,12 @@ type Member struct {
 // Connect connects the store to its team: it names the machine, connects
 // to the server and finds the team's stream, creating it when it does not
 // exist yet. The caller closes the member.
-func Connect(ctx context.Context, store *memory.Store, opts Options) (*Member, error) {
-	m, err := connect(ctx, store, opts)
+func Connect(ctx context.Context, sto *store.Store, opts Options) (*Member, error) {
+	m, err := connect(ctx, sto, opts)
 	return m, masked(err)
 }
 
-func connect(ctx context.Context, store *memory.Store, opts Options) (*Member, error) {
+func connect(ctx context.Context, sto *store.Store, opts Options) (*Member, error) {
 	if opts.URL == "" {
 		return nil, errors.New("team: no server: set team.url (DEJA_TEAM_URL), for example nats://127.0.0.1:4222")
 	}
@@ -89,7 +89,7 @@ func connect(ctx context.Context, store *memory.Store, opts Options) (*Member, e
 	if opts.Host == "" {
 		opts.Host, _ = os.Hostname()
 	}
-	machine, err := store.TeamMachine(ctx, token(opts.Host))
+	machine, err := sto.TeamMachine(ctx, token(opts.Host))
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +119,7 @@ func connect(ctx context.Context, store *memory.Store, opts Options) (*Member, e
 		nc.Close()
 		return nil, fmt.Errorf("team: %w", err)
 	}
-	m := &Member{store: store, opts: opts, machine: machine, nc: nc, js: js}
+	m := &Member{store: sto, opts: opts, machine: machine, nc: nc, js: js}
 	if err := m.findStream(ctx); err != nil {
 		nc.Close()
 		return nil, err

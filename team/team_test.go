@@ -13,7 +13,10 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // runServer starts a real NATS server with JetStream in the test process,
@@ -56,7 +59,7 @@ func history(n, turns int, word string) string {
 }
 
 type peer struct {
-	store   *memory.Store
+	store   *store.Store
 	project string
 	emb     embed.Embedder
 }
@@ -70,7 +73,7 @@ func newPeer(t testing.TB, hist string) *peer {
 	if err := os.MkdirAll(project, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	s, err := memory.Open(ctx, filepath.Join(t.TempDir(), "data"))
+	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "data"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +88,7 @@ func newPeer(t testing.TB, hist string) *peer {
 		if err := os.WriteFile(path, []byte(hist), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Index(ctx, memory.IndexOptions{Paths: []string{path}, Embedder: emb}); err != nil {
+		if _, err := index.Index(ctx, s, index.Options{Paths: []string{path}, Embedder: emb}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,9 +119,9 @@ func sync(t *testing.T, m *Member) SyncReport {
 	return rep
 }
 
-func sessions(t *testing.T, s *memory.Store) map[string]string {
+func sessions(t *testing.T, s *store.Store) map[string]string {
 	t.Helper()
-	list, err := s.Sessions(context.Background(), memory.Scope{})
+	list, err := digest.Sessions(context.Background(), s, recall.Scope{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,9 +133,9 @@ func sessions(t *testing.T, s *memory.Store) map[string]string {
 }
 
 // turnCount counts the store's turns straight from its database.
-func turnCount(t *testing.T, s *memory.Store) int {
+func turnCount(t *testing.T, s *store.Store) int {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.Dir(), memory.DBFile)+"?mode=ro")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.Dir(), store.DBFile)+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,8 +184,8 @@ func TestTwoStoresExchangeTurns(t *testing.T) {
 	}
 	// Bob recalls alice's turn locally, by keyword and by meaning (his
 	// own embedder embedded it).
-	for _, mode := range []memory.Mode{memory.Keyword, memory.Semantic} {
-		r, err := bob.store.Recall(ctx, memory.RecallOptions{Query: "alice answer backoff doubles", Mode: mode, Embedder: bob.emb, Scope: memory.Scope{Project: bob.project}, Limit: 10})
+	for _, mode := range []recall.Mode{recall.Keyword, recall.Semantic} {
+		r, err := recall.Recall(ctx, bob.store, recall.Options{Query: "alice answer backoff doubles", Mode: mode, Embedder: bob.emb, Scope: recall.Scope{Project: bob.project}, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -236,7 +239,7 @@ func TestForgetOnOneRemovesTheTurnOnTheOther(t *testing.T) {
 	if err != nil || len(stale) != 0 {
 		t.Fatalf("alice has %d unsent turns after a sync (%v)", len(stale), err)
 	}
-	if err := alice.store.Forget(ctx, []string{gone}, memory.LockOptions{}); err != nil {
+	if err := alice.store.Forget(ctx, []string{gone}, store.LockOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if rep := sync(t, a); rep.Published.Tombstones != 1 {
@@ -254,8 +257,8 @@ func TestForgetOnOneRemovesTheTurnOnTheOther(t *testing.T) {
 
 	// The tombstone wins over a later publish of the session's turn (an
 	// old copy of alice's store, say): bob drops it.
-	old := memory.SharedTurn{Session: gone, Project: alice.project, Harness: "aider", Turn: 0, Line: 3, Hash: "republished", User: "q", Assist: "an old copy"}
-	if err := a.publishTurns(ctx, []memory.SharedTurn{old}); err != nil {
+	old := store.SharedTurn{Session: gone, Project: alice.project, Harness: "aider", Turn: 0, Line: 3, Hash: "republished", User: "q", Assist: "an old copy"}
+	if err := a.publishTurns(ctx, []store.SharedTurn{old}); err != nil {
 		t.Fatal(err)
 	}
 	if rep := sync(t, b); rep.Folded.Dropped != 1 || rep.Folded.Turns != 0 {
@@ -280,7 +283,7 @@ func TestForgetOnOneRemovesTheTurnOnTheOther(t *testing.T) {
 	for id := range sessions(t, bob.store) {
 		other = id
 	}
-	if err := bob.store.Forget(ctx, []string{other}, memory.LockOptions{}); err != nil {
+	if err := bob.store.Forget(ctx, []string{other}, store.LockOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if rep := sync(t, b); rep.Published.Tombstones != 0 {
@@ -303,9 +306,9 @@ func TestForgetOnOneRemovesTheTurnOnTheOther(t *testing.T) {
 }
 
 // dumpStore is every text of a store's ledger, as one string.
-func dumpStore(t *testing.T, s *memory.Store) string {
+func dumpStore(t *testing.T, s *store.Store) string {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.Dir(), memory.DBFile)+"?mode=ro")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.Dir(), store.DBFile)+"?mode=ro")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,6 +329,6 @@ func dumpStore(t *testing.T, s *memory.Store) string {
 	return b.String()
 }
 
-func indexOpts(path string, p *peer) memory.IndexOptions {
-	return memory.IndexOptions{Paths: []string{path}, Embedder: p.emb}
+func indexOpts(path string, p *peer) index.Options {
+	return index.Options{Paths: []string{path}, Embedder: p.emb}
 }

@@ -16,13 +16,13 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
 )
 
 // SearchFunc runs one recall; ctx is cancelled when a newer query replaces
 // this one.
-type SearchFunc func(ctx context.Context, query string, mode memory.Mode, f Filter) (*memory.Recall, error)
+type SearchFunc func(ctx context.Context, query string, mode recall.Mode, f Filter) (*recall.Answer, error)
 
 // Filter narrows the search; the zero Filter is everything.
 type Filter struct {
@@ -47,7 +47,7 @@ type Options struct {
 	// Query is the initial query.
 	Query string
 	// Mode is the initial mode (hybrid when empty).
-	Mode memory.Mode
+	Mode recall.Mode
 	// Color draws with colour and highlighting; false for NO_COLOR.
 	Color bool
 	// Filter is the initial filter.
@@ -67,13 +67,13 @@ type Options struct {
 // DefaultDebounce is the pause after a keystroke before its query runs.
 const DefaultDebounce = 120 * time.Millisecond
 
-var modes = []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword}
+var modes = []recall.Mode{recall.Hybrid, recall.Semantic, recall.Keyword}
 
 // Model is the search screen's state; drive it with tea.Program.
 type Model struct {
 	opts   Options
 	input  textinput.Model
-	mode   memory.Mode
+	mode   recall.Mode
 	filter Filter
 	note   string // what the last key did (copied …), until the next key
 	st     styles
@@ -83,8 +83,8 @@ type Model struct {
 	seq     int // the newest query's number; older answers are dropped
 	cancel  context.CancelFunc
 	pending bool // a query is waiting or running
-	recall  *memory.Recall
-	results []memory.Result
+	recall  *recall.Answer
+	results []recall.Result
 	err     error
 	cursor  int
 	offset  int // first result row in view
@@ -97,7 +97,7 @@ type debounceMsg struct{ seq int }
 
 type resultMsg struct {
 	seq int
-	r   *memory.Recall
+	r   *recall.Answer
 	err error
 }
 
@@ -112,7 +112,7 @@ func New(opts Options) Model {
 	}
 	mode := opts.Mode
 	if mode == "" {
-		mode = memory.Hybrid
+		mode = recall.Hybrid
 	}
 	in := textinput.New()
 	in.Prompt = "> "
@@ -131,7 +131,7 @@ func (m Model) Chosen() string { return m.chosen }
 func (m Model) Cancelled() bool { return m.cancelled }
 
 // Mode is the mode the next query runs in.
-func (m Model) Mode() memory.Mode { return m.mode }
+func (m Model) Mode() recall.Mode { return m.mode }
 
 // Filter is the filter the next query runs with.
 func (m Model) Filter() Filter { return m.filter }
@@ -309,9 +309,9 @@ func (m *Model) stop() {
 	}
 }
 
-func (m Model) selected() (memory.Result, bool) {
+func (m Model) selected() (recall.Result, bool) {
 	if m.cursor < 0 || m.cursor >= len(m.results) {
-		return memory.Result{}, false
+		return recall.Result{}, false
 	}
 	return m.results[m.cursor], true
 }
@@ -348,7 +348,7 @@ func next[T comparable](xs []T, cur T) T {
 // turnText is a turn as plain text to paste: its question, its answer,
 // then its files and commands, without the control characters a history
 // could hold to act on the terminal it is pasted into.
-func turnText(r memory.Result) string {
+func turnText(r recall.Result) string {
 	var b strings.Builder
 	if u := strings.TrimSpace(clean(r.User)); u != "" {
 		b.WriteString(u + "\n\n")

@@ -11,10 +11,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 )
 
-var corpus = []memory.Result{
+var corpus = []recall.Result{
 	{SessionID: "aider-1111aaaa", Turn: 1, Project: "/home/u/shop", Started: time.Date(2026, 7, 1, 10, 0, 0, 0, time.UTC),
 		User: "why does the tenant filter drop rows", Assistant: "The tenant ID was compared as a string.\nFix it in query.go.",
 		Files: []string{"query.go"}},
@@ -25,15 +25,15 @@ var corpus = []memory.Result{
 }
 
 // fakeSearch returns the corpus turns that hold every word of the query.
-func fakeSearch(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
-	r := &memory.Recall{Query: q, Mode: mode, RealizedMode: mode}
+func fakeSearch(ctx context.Context, q string, mode recall.Mode, f Filter) (*recall.Answer, error) {
+	r := &recall.Answer{Query: q, Mode: mode, RealizedMode: mode}
 	for _, res := range corpus {
 		text := strings.ToLower(res.User + " " + res.Assistant + " " + strings.Join(res.Commands, " "))
 		all := true
 		for _, w := range strings.Fields(strings.ToLower(q)) {
 			all = all && strings.Contains(text, w)
 		}
-		if f.Project != "" && !memory.InProject(res.Project, f.Project) || f.Harness != "" && harnessOf(res.SessionID) != f.Harness {
+		if f.Project != "" && !recall.InProject(res.Project, f.Project) || f.Harness != "" && harnessOf(res.SessionID) != f.Harness {
 			all = false
 		}
 		if all {
@@ -186,25 +186,25 @@ func TestEscCancels(t *testing.T) {
 }
 
 func TestTabSwitchesModeAndRequeries(t *testing.T) {
-	var asked []memory.Mode
-	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
+	var asked []recall.Mode
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode recall.Mode, f Filter) (*recall.Answer, error) {
 		asked = append(asked, mode)
 		return fakeSearch(ctx, q, mode, f)
 	}})
 	m = typeText(t, m, "tenant")
 	next, cmd := m.Update(tea.KeyMsg{Type: tea.KeyTab})
 	m = run(t, next.(Model), cmd)
-	if m.Mode() != memory.Semantic || !strings.Contains(plain(m), "[semantic]") {
+	if m.Mode() != recall.Semantic || !strings.Contains(plain(m), "[semantic]") {
 		t.Fatalf("tab gave mode %s", m.Mode())
 	}
-	if asked[len(asked)-1] != memory.Semantic {
+	if asked[len(asked)-1] != recall.Semantic {
 		t.Fatalf("the query after tab ran as %v", asked)
 	}
 }
 
 func TestNewerQueryCancelsAndWins(t *testing.T) {
 	var ctxs []context.Context
-	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode recall.Mode, f Filter) (*recall.Answer, error) {
 		ctxs = append(ctxs, ctx)
 		return fakeSearch(ctx, q, mode, f)
 	}})
@@ -226,8 +226,8 @@ func TestNewerQueryCancelsAndWins(t *testing.T) {
 }
 
 func TestControlCodesFromHistoryAreDropped(t *testing.T) {
-	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
-		return &memory.Recall{Results: []memory.Result{{SessionID: "aider-x", Turn: 1, User: "evil \x1b]0;pwned\x07 title", Assistant: "\x1b[2Jcleared"}}}, nil
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode recall.Mode, f Filter) (*recall.Answer, error) {
+		return &recall.Answer{Results: []recall.Result{{SessionID: "aider-x", Turn: 1, User: "evil \x1b]0;pwned\x07 title", Assistant: "\x1b[2Jcleared"}}}, nil
 	}})
 	m = typeText(t, m, "evil")
 	if v := m.View(); strings.Contains(v, "\x1b]") || strings.Contains(v, "\x1b[2J") {
@@ -237,8 +237,8 @@ func TestControlCodesFromHistoryAreDropped(t *testing.T) {
 
 func TestPreviewScrollsToTheMatch(t *testing.T) {
 	long := strings.Repeat("filler line about nothing in particular\n", 40) + "here the kubernetes manifest was fixed\n" + strings.Repeat("more filler\n", 5)
-	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
-		return &memory.Recall{Results: []memory.Result{{SessionID: "aider-x", Turn: 1, User: "deploy", Assistant: long}}}, nil
+	m := New(Options{Debounce: time.Millisecond, Search: func(ctx context.Context, q string, mode recall.Mode, f Filter) (*recall.Answer, error) {
+		return &recall.Answer{Results: []recall.Result{{SessionID: "aider-x", Turn: 1, User: "deploy", Assistant: long}}}, nil
 	}})
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = typeText(t, next.(Model), "kubernetes")
@@ -264,7 +264,7 @@ func key(t *testing.T, m Model, k string) (Model, tea.Cmd) {
 func TestFilterKeysNarrowAndSay(t *testing.T) {
 	var last Filter
 	m := New(Options{Debounce: time.Millisecond, Here: "/home/u/shop", Harnesses: []string{"aider", "claude", "codex"},
-		Search: func(ctx context.Context, q string, mode memory.Mode, f Filter) (*memory.Recall, error) {
+		Search: func(ctx context.Context, q string, mode recall.Mode, f Filter) (*recall.Answer, error) {
 			last = f
 			return fakeSearch(ctx, q, mode, f)
 		}})
@@ -368,7 +368,7 @@ func TestCopyKeys(t *testing.T) {
 // escape and control codes its history held as text (quote.Text), which
 // would act on the terminal it is pasted into.
 func TestCopiedTextHoldsNoControlCodes(t *testing.T) {
-	got := turnText(memory.Result{User: "run \x1b]0;pwned\x07 this", Assistant: "ok\x1b[2J\r\ndone", Commands: []string{"rm -rf /tmp/x\x1b[A"}})
+	got := turnText(recall.Result{User: "run \x1b]0;pwned\x07 this", Assistant: "ok\x1b[2J\r\ndone", Commands: []string{"rm -rf /tmp/x\x1b[A"}})
 	if strings.ContainsAny(got, "\x1b\x07\r") {
 		t.Fatalf("copied text holds control codes: %q", got)
 	}

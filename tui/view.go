@@ -11,7 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -144,7 +144,7 @@ func span(d time.Duration) string {
 
 // row is one result's two lines: when, project, harness and question; then
 // its files and commands.
-func (m Model) row(r memory.Result, w int, selected bool) (string, string) {
+func (m Model) row(r recall.Result, w int, selected bool) (string, string) {
 	when := "----------------"
 	if !r.Started.IsZero() {
 		when = r.Started.Local().Format("2006-01-02 15:04")

@@ -10,7 +10,10 @@ import (
 
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // Query is one eval query and the turns that answer it.
@@ -66,7 +69,7 @@ func (s Score) String() string {
 
 // Eval runs queries against an indexed corpus.
 type Eval struct {
-	Store    *memory.Store
+	Store    *store.Store
 	Embedder embed.Embedder
 	Queries  []Query
 	// Harnesses read the corpus; nil is aider alone.
@@ -125,18 +128,18 @@ func Corpus(dir string) ([]string, error) {
 }
 
 // Index brings the store up to date with the corpus.
-func (e *Eval) Index(ctx context.Context, paths []string) (memory.IndexReport, error) {
+func (e *Eval) Index(ctx context.Context, paths []string) (index.Report, error) {
 	if e.corpus == nil {
 		e.corpus = map[string]bool{}
 		for _, p := range paths {
 			e.corpus[p] = true
 		}
 	}
-	rep, err := e.Store.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: e.Embedder, Harnesses: e.Harnesses})
+	rep, err := index.Index(ctx, e.Store, index.Options{Paths: paths, Embedder: e.Embedder, Harnesses: e.Harnesses})
 	if err != nil {
 		return rep, err
 	}
-	list, err := e.Store.Sessions(ctx, memory.Scope{})
+	list, err := digest.Sessions(ctx, e.Store, recall.Scope{})
 	if err != nil {
 		return rep, err
 	}
@@ -156,11 +159,11 @@ type Outcome struct {
 	Results int
 	Top     string
 	// Respelled are the words recall read in place of the query's.
-	Respelled []memory.Respelling
+	Respelled []recall.Respelling
 }
 
 // Run scores every query in one mode with the given tuning.
-func (e *Eval) Run(ctx context.Context, mode memory.Mode, tune memory.Tuning) (map[string]Score, []Outcome, error) {
+func (e *Eval) Run(ctx context.Context, mode recall.Mode, tune recall.Tuning) (map[string]Score, []Outcome, error) {
 	scores := map[string]Score{}
 	var outcomes []Outcome
 	for _, q := range e.Queries {
@@ -170,7 +173,7 @@ func (e *Eval) Run(ctx context.Context, mode memory.Mode, tune memory.Tuning) (m
 				return nil, nil, fmt.Errorf("%q: no tiny store %q", q.Query, q.Store)
 			}
 		}
-		r, err := on.Store.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: mode, Embedder: e.Embedder, Limit: 10, Tuning: &tune})
+		r, err := recall.Recall(ctx, on.Store, recall.Options{Query: q.Query, Mode: mode, Embedder: e.Embedder, Limit: 10, Tuning: &tune})
 		if err != nil {
 			return nil, nil, fmt.Errorf("%q: %w", q.Query, err)
 		}
@@ -213,7 +216,7 @@ func (e *Eval) Run(ctx context.Context, mode memory.Mode, tune memory.Tuning) (m
 	return scores, outcomes, nil
 }
 
-func (e *Eval) right(q Query, res memory.Result) bool {
+func (e *Eval) right(q Query, res recall.Result) bool {
 	if q.ExpectRecord != "" {
 		for _, r := range append(append([]string{}, res.Files...), res.Commands...) {
 			if r == q.ExpectRecord || strings.HasSuffix(r, "/"+q.ExpectRecord) {
@@ -247,7 +250,7 @@ type Similarity struct {
 }
 
 // Similarities measures every query's Similarity.
-func (e *Eval) Similarities(ctx context.Context, tune memory.Tuning) ([]Similarity, error) {
+func (e *Eval) Similarities(ctx context.Context, tune recall.Tuning) ([]Similarity, error) {
 	tune.Floor, tune.Domain = -1, 0
 	var out []Similarity
 	for _, q := range e.Queries {
@@ -255,7 +258,7 @@ func (e *Eval) Similarities(ctx context.Context, tune memory.Tuning) ([]Similari
 		if q.Store != "" {
 			on = e.Tiny[q.Store]
 		}
-		r, err := on.Store.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: memory.Semantic, Embedder: e.Embedder, Limit: 500, Tuning: &tune})
+		r, err := recall.Recall(ctx, on.Store, recall.Options{Query: q.Query, Mode: recall.Semantic, Embedder: e.Embedder, Limit: 500, Tuning: &tune})
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", q.Query, err)
 		}
@@ -288,7 +291,7 @@ func (e *Eval) IndexTiny(ctx context.Context, dir, root string) error {
 		if err != nil {
 			return err
 		}
-		s, err := memory.Open(ctx, filepath.Join(root, q.Store))
+		s, err := store.Open(ctx, filepath.Join(root, q.Store))
 		if err != nil {
 			return err
 		}

@@ -10,7 +10,8 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // TestEvalPromises holds the eval's promises on the corpus: hybrid at
@@ -40,7 +41,7 @@ func TestEvalPromises(t *testing.T) {
 		t.Errorf("query kinds %v: want at least 15 missing, 10 verbatim, 5 hub, 20 typos", kinds)
 	}
 	ctx := context.Background()
-	s, err := memory.Open(ctx, t.TempDir())
+	s, err := store.Open(ctx, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +61,9 @@ func TestEvalPromises(t *testing.T) {
 	if len(e.Tiny) != 3 {
 		t.Errorf("%d tiny stores, want 3 (2, 3 and 10 turns)", len(e.Tiny))
 	}
-	tune := memory.DefaultTuning(emb.Identity())
-	all := map[memory.Mode]map[string]Score{}
-	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
+	tune := recall.DefaultTuning(emb.Identity())
+	all := map[recall.Mode]map[string]Score{}
+	for _, mode := range []recall.Mode{recall.Hybrid, recall.Semantic, recall.Keyword} {
 		scores, _, err := e.Run(ctx, mode, tune)
 		if err != nil {
 			t.Fatal(err)
@@ -76,8 +77,8 @@ func TestEvalPromises(t *testing.T) {
 		checkRespelled(t, "aider "+string(mode), scores, 0)
 		t.Logf("%-8s %s", mode, scores["all"])
 	}
-	h := all[memory.Hybrid]
-	for _, single := range []memory.Mode{memory.Semantic, memory.Keyword} {
+	h := all[recall.Hybrid]
+	for _, single := range []recall.Mode{recall.Semantic, recall.Keyword} {
 		o := all[single]["all"]
 		if h["all"].Hit1 < o.Hit1 || h["all"].Hit5 < o.Hit5 || h["all"].MRR < o.MRR {
 			t.Errorf("hybrid (%s) is worse than %s (%s)", h["all"], single, o)
@@ -101,7 +102,7 @@ func TestEvalPromises(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, set := range []string{"dev", "held-out", "all"} {
-		hub, err := e.Hubs(ctx, gen, set, memory.Hybrid, tune)
+		hub, err := e.Hubs(ctx, gen, set, recall.Hybrid, tune)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,8 +172,8 @@ func TestHarnessEvalPromises(t *testing.T) {
 		if kinds["paraphrase"] < 8 || kinds["exact"] < 8 || kinds["negative"]+kinds["missing"] < 10 {
 			t.Errorf("%s: query kinds %v, want at least 8 paraphrases, 8 exact and 10 negatives", c.Name, kinds)
 		}
-		tune := memory.DefaultTuning(emb.Identity())
-		for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
+		tune := recall.DefaultTuning(emb.Identity())
+		for _, mode := range []recall.Mode{recall.Hybrid, recall.Semantic, recall.Keyword} {
 			sc, _, err := e.Run(ctx, mode, tune)
 			if err != nil {
 				t.Fatal(err)
@@ -187,7 +188,7 @@ func TestHarnessEvalPromises(t *testing.T) {
 				unread = 1
 			}
 			checkRespelled(t, c.Name+" "+string(mode), sc, unread)
-			if mode != memory.Hybrid {
+			if mode != recall.Hybrid {
 				continue
 			}
 			typos.N += sc["typo"].N

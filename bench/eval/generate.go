@@ -9,7 +9,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/recall"
 )
 
 // Generated is a query written from one turn of the corpus, for the
@@ -40,7 +41,7 @@ func turnKey(session string, turn int) string { return fmt.Sprintf("%s/%d", sess
 // with a file record, a lookup of that file (each file once). At most perSet turns of each
 // set are used, taken in a fixed order.
 func (e *Eval) Generate(ctx context.Context, perSet int) ([]Generated, error) {
-	list, err := e.Store.Sessions(ctx, memory.Scope{})
+	list, err := digest.Sessions(ctx, e.Store, recall.Scope{})
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +62,7 @@ func (e *Eval) Generate(ctx context.Context, perSet int) ([]Generated, error) {
 		if !e.corpus[si.History] {
 			continue
 		}
-		d, err := e.Store.Session(ctx, si.ID)
+		d, err := digest.Session(ctx, e.Store, si.ID)
 		if err != nil {
 			return nil, err
 		}
@@ -209,13 +210,13 @@ type Hubness struct {
 // Hubs runs the generated queries of one set ("dev", "held-out" or
 // "all") in mode, with the hand-written ones of the corpus except for
 // "held-out", and measures their hubness.
-func (e *Eval) Hubs(ctx context.Context, gen []Generated, set string, mode memory.Mode, tune memory.Tuning) (Hubness, error) {
+func (e *Eval) Hubs(ctx context.Context, gen []Generated, set string, mode recall.Mode, tune recall.Tuning) (Hubness, error) {
 	var h Hubness
 	count := map[string]int{}
 	users := map[string]string{}
 	where := map[string][]string{}
-	top5 := func(q string) ([]memory.Result, error) {
-		r, err := e.Store.Recall(ctx, memory.RecallOptions{Query: q, Mode: mode, Embedder: e.Embedder, Limit: 5, Tuning: &tune})
+	top5 := func(q string) ([]recall.Result, error) {
+		r, err := recall.Recall(ctx, e.Store, recall.Options{Query: q, Mode: mode, Embedder: e.Embedder, Limit: 5, Tuning: &tune})
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", q, err)
 		}

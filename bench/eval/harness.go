@@ -21,7 +21,8 @@ import (
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
 	"github.com/deja-dev/deja/harness/qwen"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // harnessCorpora are the harness corpora (directories of
@@ -126,7 +127,7 @@ func HarnessEval(ctx context.Context, root, dir, storeRoot string, emb embed.Emb
 			mine = append(mine, q)
 		}
 	}
-	s, err := memory.Open(ctx, filepath.Join(storeRoot, dir))
+	s, err := store.Open(ctx, filepath.Join(storeRoot, dir))
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +141,7 @@ func HarnessEval(ctx context.Context, root, dir, storeRoot string, emb embed.Emb
 
 // runHarnesses prints the harness corpora's table: per harness and mode,
 // paraphrase and exact hit@1/hit@5/MRR and the negatives left empty.
-func runHarnesses(ctx context.Context, w io.Writer, root, queriesFile string, emb embed.Embedder, tune memory.Tuning, verbose bool) error {
+func runHarnesses(ctx context.Context, w io.Writer, root, queriesFile string, emb embed.Embedder, tune recall.Tuning, verbose bool) error {
 	qs, err := LoadQueries(queriesFile)
 	if err != nil {
 		return err
@@ -159,7 +160,7 @@ func runHarnesses(ctx context.Context, w io.Writer, root, queriesFile string, em
 			fmt.Fprintf(w, "eval: %s skipped: %v\n", c.Name, err)
 			continue
 		}
-		for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
+		for _, mode := range []recall.Mode{recall.Hybrid, recall.Semantic, recall.Keyword} {
 			sc, outs, err := e.Run(ctx, mode, tune)
 			if err != nil {
 				e.Store.Close()

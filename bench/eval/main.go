@@ -24,7 +24,8 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // printCentroid prints the corpus centroid instead of scoring.
@@ -39,14 +40,14 @@ var tuneFlags = flag.String("tune", "", "override Tuning fields, as a JSON objec
 func main() {
 	corpus := flag.String("corpus", "../shared/aider/corpus", "the aider corpus directory")
 	queries := flag.String("queries", "bench/eval/queries.json", "the eval queries")
-	store := flag.String("store", "", "store directory to (re)use; default a temporary one")
+	st := flag.String("store", "", "store directory to (re)use; default a temporary one")
 	verbose := flag.Bool("v", false, "print each query's rank per mode")
 	sweep := flag.Bool("sweep", false, "score hybrid over a grid of floor, domain, fusion k and exact weight")
-	flag.BoolVar(&printCentroid, "centroid", false, "print the corpus's centroid as Go source (memory/prior.go) and exit")
+	flag.BoolVar(&printCentroid, "centroid", false, "print the corpus's centroid as Go source (memory/recall/prior.go) and exit")
 	hubs := flag.Int("hubs", 100, "turns of each set (dev, held-out) the generated queries are written from")
 	flag.StringVar(&harnessRoot, "harness-corpus", "../shared/harness/corpus", "the harness corpora (claude-code/, codex/, copilot-cli/) that bench/eval/harness.json is written from")
 	flag.Parse()
-	if err := run(*corpus, *queries, *store, *verbose, *sweep, *hubs); err != nil {
+	if err := run(*corpus, *queries, *st, *verbose, *sweep, *hubs); err != nil {
 		fmt.Fprintln(os.Stderr, "eval:", err)
 		os.Exit(1)
 	}
@@ -69,7 +70,7 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 		}
 		defer os.RemoveAll(storeDir)
 	}
-	s, err := memory.Open(ctx, storeDir)
+	s, err := store.Open(ctx, storeDir)
 	if err != nil {
 		return err
 	}
@@ -85,7 +86,7 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 		return err
 	}
 	if printCentroid {
-		c, err := s.Centroid(ctx, emb.Identity(), memory.Scope{})
+		c, err := recall.Centroid(ctx, s, emb.Identity(), recall.Scope{})
 		if err != nil {
 			return err
 		}
@@ -103,7 +104,7 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 	fmt.Printf("corpus: %d histories, %d new turns indexed in %s; %d queries, embedder %s\n\n",
 		len(paths), rep.NewTurns, time.Since(start).Round(time.Millisecond), len(qs), emb.Identity())
 
-	tune := memory.DefaultTuning(emb.Identity())
+	tune := recall.DefaultTuning(emb.Identity())
 	if *tuneFlags != "" {
 		if err := json.Unmarshal([]byte(*tuneFlags), &tune); err != nil {
 			return fmt.Errorf("-tune: %w", err)
@@ -114,9 +115,9 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "mode\tall\tparaphrase\texact\tnegatives empty")
-	per := map[memory.Mode][]Outcome{}
-	all := map[memory.Mode]map[string]Score{}
-	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
+	per := map[recall.Mode][]Outcome{}
+	all := map[recall.Mode]map[string]Score{}
+	for _, mode := range []recall.Mode{recall.Hybrid, recall.Semantic, recall.Keyword} {
 		scores, outs, err := e.Run(ctx, mode, tune)
 		if err != nil {
 			return err
@@ -128,7 +129,7 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 	fmt.Println()
 	tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "mode\tverbatim\thub probes\tmissing literals empty\ttiny stores: paraphrase\ttiny negatives empty\ttypos\trespelled: typos, others")
-	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
+	for _, mode := range []recall.Mode{recall.Hybrid, recall.Semantic, recall.Keyword} {
 		sc := all[mode]
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%d/%d\t%s\t%d/%d, %d\n", mode, sc["verbatim"], sc["hub"], sc["missing"].Empty, sc["missing"].Negatives,
 			sc["tiny paraphrase"], sc["tiny negative"].Empty, sc["tiny negative"].Negatives, sc["typo"], sc["typo"].Respelled, sc["typo"].N, respelledOthers(sc))
@@ -144,7 +145,7 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 		return err
 	}
 	fmt.Println()
-	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic} {
+	for _, mode := range []recall.Mode{recall.Hybrid, recall.Semantic} {
 		for _, set := range []string{"dev", "held-out", "all"} {
 			h, err := e.Hubs(ctx, gen, set, mode, tune)
 			if err != nil {
@@ -179,8 +180,8 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 				}
 				return fmt.Sprint(o.Rank)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\t%s\n", q.Kind, cell(per[memory.Hybrid][i]), cell(per[memory.Semantic][i]), cell(per[memory.Keyword][i]),
-				sims[i].Best, sims[i].Target, sims[i].Mean, label(q), per[memory.Hybrid][i].Top)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\t%s\n", q.Kind, cell(per[recall.Hybrid][i]), cell(per[recall.Semantic][i]), cell(per[recall.Keyword][i]),
+				sims[i].Best, sims[i].Target, sims[i].Mean, label(q), per[recall.Hybrid][i].Top)
 		}
 		tw.Flush()
 		printSimilarityRanges(qs, sims)
@@ -188,21 +189,21 @@ func run(corpus, queries, storeDir string, verbose, sweep bool, perSet int) erro
 	return nil
 }
 
-func runSweep(ctx context.Context, e *Eval, base memory.Tuning) error {
+func runSweep(ctx context.Context, e *Eval, base recall.Tuning) error {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "floor\tdomain\tk\tweight\thybrid\thybrid paraphrase\tsemantic\tnegatives empty (hybrid, semantic)")
 	for _, floor := range []float32{0.25, 0.30, 0.35, 0.40, 0.45, 0.50} {
 		for _, domain := range []float32{0, 0.05, 0.08, 0.10, 0.12} {
 			t := base
 			t.Floor, t.Domain = floor, domain
-			sem, _, err := e.Run(ctx, memory.Semantic, t)
+			sem, _, err := e.Run(ctx, recall.Semantic, t)
 			if err != nil {
 				return err
 			}
 			for _, k := range []int{10, 60} {
 				for _, w := range []float64{1, 3} {
 					t.FusionK, t.ExactWeight = k, w
-					hyb, _, err := e.Run(ctx, memory.Hybrid, t)
+					hyb, _, err := e.Run(ctx, recall.Hybrid, t)
 					if err != nil {
 						return err
 					}
@@ -261,10 +262,10 @@ func label(q Query) string {
 	return oneLine(q.Query)
 }
 
-// writeCentroid prints memory/prior.go: the centroid of the corpus as the
+// writeCentroid prints memory/recall/prior.go: the centroid of the corpus as the
 // domain test's prior for the embedder.
 func writeCentroid(w io.Writer, identity string, histories int, c []float32) error {
-	fmt.Fprintf(w, "// Code generated by 'go run ./bench/eval -centroid'; DO NOT EDIT.\n\npackage memory\n\n")
+	fmt.Fprintf(w, "// Code generated by 'go run ./bench/eval -centroid'; DO NOT EDIT.\n\npackage recall\n\n")
 	fmt.Fprintf(w, "// builtinCentroid is the mean of the %s vectors of the aider corpus\n// (%d histories): the direction of a typical store of coding conversations.\nvar builtinCentroid = []float32{", identity, histories)
 	for i, x := range c {
 		if i%8 == 0 {

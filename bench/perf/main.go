@@ -39,7 +39,9 @@ import (
 	"unicode"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/store"
+	"github.com/deja-dev/deja/memory/store/segment"
 )
 
 func main() {
@@ -179,9 +181,9 @@ func runMeasured(args []string) int {
 	return 0
 }
 
-func corpusBench(bin, store string, paths []string) error {
+func corpusBench(bin, st string, paths []string) error {
 	cpuTotal = 0
-	took, rss, out, err := deja(bin, store, append([]string{"index"}, paths...)...)
+	took, rss, out, err := deja(bin, st, append([]string{"index"}, paths...)...)
 	if err != nil {
 		return err
 	}
@@ -189,7 +191,7 @@ func corpusBench(bin, store string, paths []string) error {
 	fmt.Printf("  deja index, new store        %8s  CPU %s, peak RSS %s   %s", ms(took), ms(cpuTotal), mb(rss), lastLine(out))
 	var again []time.Duration
 	for range 5 {
-		took, _, _, err := deja(bin, store, append([]string{"index"}, paths...)...)
+		took, _, _, err := deja(bin, st, append([]string{"index"}, paths...)...)
 		if err != nil {
 			return err
 		}
@@ -202,7 +204,7 @@ func corpusBench(bin, store string, paths []string) error {
 		cpuTotal = 0
 		for i := range 15 {
 			q := corpusQueries[i%len(corpusQueries)]
-			took, rss, _, err := deja(bin, store, "recall", "--mode", mode, q)
+			took, rss, _, err := deja(bin, st, "recall", "--mode", mode, q)
 			if err != nil {
 				return err
 			}
@@ -226,14 +228,14 @@ var corpusQueries = []string{
 // set), and measures recall on the result.
 func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *vocabulary) error {
 	histDir := filepath.Join(dir, "histories")
-	store := filepath.Join(dir, "store")
+	st := filepath.Join(dir, "store")
 	fmt.Printf("generated store (%d turns, -data %s)\n", turns, dataKind)
-	if _, err := os.Stat(filepath.Join(store, memory.DBFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(st, store.DBFile)); err != nil {
 		paths, err := histories(histDir, turns, voc)
 		if err != nil {
 			return err
 		}
-		s, err := memory.Open(ctx, store)
+		s, err := store.Open(ctx, st)
 		if err != nil {
 			return err
 		}
@@ -253,7 +255,7 @@ func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *voc
 		}
 		cpu0 := processCPU()
 		start := time.Now()
-		rep, err := s.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: emb})
+		rep, err := index.Index(ctx, s, index.Options{Paths: paths, Embedder: emb})
 		if err != nil {
 			return err
 		}
@@ -263,15 +265,15 @@ func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *voc
 		fmt.Printf("  index (real write path)      %8s  CPU %s (%.3f s per 1,000 turns), %d histories, %d sessions, %d turns\n",
 			ms(took), ms(cpu), cpu.Seconds()*1000/float64(max(1, rep.NewTurns)), rep.Files, rep.Sessions, rep.NewTurns)
 	} else {
-		fmt.Printf("  reusing %s\n", store)
+		fmt.Printf("  reusing %s\n", st)
 	}
 	var size int64
-	for _, f := range []string{memory.DBFile, memory.DBFile + "-wal"} {
-		if fi, err := os.Stat(filepath.Join(store, f)); err == nil {
+	for _, f := range []string{store.DBFile, store.DBFile + "-wal"} {
+		if fi, err := os.Stat(filepath.Join(st, f)); err == nil {
 			size += fi.Size()
 		}
 	}
-	segs, _ := filepath.Glob(filepath.Join(store, memory.VectorDir, "*.seg"))
+	segs, _ := filepath.Glob(filepath.Join(st, segment.VectorDir, "*.seg"))
 	for _, f := range segs {
 		if fi, err := os.Stat(f); err == nil {
 			size += fi.Size()
@@ -286,7 +288,7 @@ func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *voc
 		var peak int64
 		cpuTotal = 0
 		for i := range 7 {
-			took, rss, _, err := deja(bin, store, "recall", "--mode", mode, queries[i%len(queries)])
+			took, rss, _, err := deja(bin, st, "recall", "--mode", mode, queries[i%len(queries)])
 			if err != nil {
 				return err
 			}
@@ -296,13 +298,13 @@ func bigBench(ctx context.Context, bin, dir, profile string, turns int, voc *voc
 		fmt.Printf("  cold deja recall --mode %-8s %8s  p50 of 7 fresh processes, CPU %s a run, peak RSS %s\n", mode, ms(p50(runs)), ms(cpuTotal/7), mb(peak))
 	}
 
-	sinceStart, first, err := firstServed(bin, store, queries[0])
+	sinceStart, first, err := firstServed(bin, st, queries[0])
 	if err != nil {
 		return err
 	}
 	fmt.Printf("  first recall of a new service %8s  a fresh deja recall through a deja serve just started; %s from the service's start\n", ms(first), ms(sinceStart))
 
-	s, err := memory.Open(ctx, store)
+	s, err := store.Open(ctx, st)
 	if err != nil {
 		return err
 	}

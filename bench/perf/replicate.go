@@ -12,7 +12,8 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // dataKind is what the generated store holds: "salad", text drawn from the
@@ -107,14 +108,14 @@ func replicate(dir string, corpus []string, n int) ([]string, error) {
 // emptyQueries runs the eval's negatives and missing literals (those of
 // the corpus, not of its tiny stores) against the generated store in every
 // mode and prints how many return nothing, as they must at any size.
-func emptyQueries(ctx context.Context, s *memory.Store, emb embed.Embedder, qs []evalQuery) error {
-	for _, mode := range []memory.Mode{memory.Hybrid, memory.Semantic, memory.Keyword} {
+func emptyQueries(ctx context.Context, s *store.Store, emb embed.Embedder, qs []evalQuery) error {
+	for _, mode := range []recall.Mode{recall.Hybrid, recall.Semantic, recall.Keyword} {
 		empty, total := map[string]int{}, map[string]int{}
 		for _, q := range qs {
 			if q.Kind != "negative" && q.Kind != "missing" {
 				continue
 			}
-			r, err := s.Recall(ctx, memory.RecallOptions{Query: q.Query, Mode: mode, Embedder: emb})
+			r, err := recall.Recall(ctx, s, recall.Options{Query: q.Query, Mode: mode, Embedder: emb})
 			if err != nil {
 				return fmt.Errorf("%q: %w", q.Query, err)
 			}

@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -42,14 +43,14 @@ func evalQueries(file string) ([]evalQuery, error) {
 // preload a service makes and one recall, and prints p50 and p99,
 // chromem-go's share of the time, and each figure over the floor: a flat
 // scan of the same vectors for each query's 100 nearest, on every core.
-func warmBench(ctx context.Context, s *memory.Store, emb embed.Embedder, qs []evalQuery) error {
+func warmBench(ctx context.Context, s *store.Store, emb embed.Embedder, qs []evalQuery) error {
 	queries := make([]string, len(qs))
 	for i, q := range qs {
 		queries[i] = q.Query
 	}
 	// What a service loads when it starts (deja serve, deja mcp).
 	start := time.Now()
-	if err := s.Preload(ctx, emb.Identity()); err != nil {
+	if err := recall.Preload(ctx, s, emb.Identity()); err != nil {
 		return err
 	}
 	fmt.Printf("  preload of a service         %8s  vectors, collections and every turn's ranking facts, in one process\n", ms(time.Since(start)))
@@ -58,16 +59,16 @@ func warmBench(ctx context.Context, s *memory.Store, emb embed.Embedder, qs []ev
 		return err
 	}
 	fmt.Printf("  floor: flat scan, top 100    %8s  p50 over the %d queries on every core (one core: %s)\n", msf(floor), len(queries), msf(floor1))
-	for _, mode := range []memory.Mode{memory.Keyword, memory.Hybrid, memory.Semantic} {
-		if _, err := s.Recall(ctx, memory.RecallOptions{Query: queries[0], Mode: mode, Embedder: emb}); err != nil {
+	for _, mode := range []recall.Mode{recall.Keyword, recall.Hybrid, recall.Semantic} {
+		if _, err := recall.Recall(ctx, s, recall.Options{Query: queries[0], Mode: mode, Embedder: emb}); err != nil {
 			return err
 		}
 		var runs []time.Duration
 		var total, chromem time.Duration
 		for _, q := range queries {
-			var tr memory.Trace
+			var tr recall.Trace
 			start := time.Now()
-			if _, err := s.Recall(ctx, memory.RecallOptions{Query: q, Mode: mode, Embedder: emb, Trace: &tr}); err != nil {
+			if _, err := recall.Recall(ctx, s, recall.Options{Query: q, Mode: mode, Embedder: emb, Trace: &tr}); err != nil {
 				return fmt.Errorf("%q: %w", q, err)
 			}
 			took := time.Since(start)
@@ -88,8 +89,8 @@ func warmBench(ctx context.Context, s *memory.Store, emb embed.Embedder, qs []ev
 // flatFloor returns the p50 over the queries of a flat scan of the
 // embedder's vectors for the 100 most similar, on every core and on one.
 // The query's embedding is not timed: recall embeds it the same way.
-func flatFloor(ctx context.Context, s *memory.Store, emb embed.Embedder, queries []string) (every, one time.Duration, err error) {
-	dim, vecs, err := s.FlatVectors(ctx, emb.Identity())
+func flatFloor(ctx context.Context, s *store.Store, emb embed.Embedder, queries []string) (every, one time.Duration, err error) {
+	dim, vecs, err := recall.FlatVectors(ctx, s, emb.Identity())
 	if err != nil {
 		return 0, 0, err
 	}
@@ -172,9 +173,9 @@ func (h *minHeap) Pop() any {
 // answers, and times the first 'deja recall' through it (a fresh process,
 // as an agent's hook is): the time from the service's start to that
 // answer, and the recall's own.
-func firstServed(bin, store, query string) (sinceStart, call time.Duration, err error) {
+func firstServed(bin, st, query string) (sinceStart, call time.Duration, err error) {
 	srv := exec.Command(bin, "serve")
-	srv.Env = append(os.Environ(), "DEJA_DATA_DIR="+store, "DEJA_EMBED_PROVIDER=builtin", "DEJA_SERVE_AUTOSTART=false")
+	srv.Env = append(os.Environ(), "DEJA_DATA_DIR="+st, "DEJA_EMBED_PROVIDER=builtin", "DEJA_SERVE_AUTOSTART=false")
 	start := time.Now()
 	if err := srv.Start(); err != nil {
 		return 0, 0, err
@@ -185,10 +186,10 @@ func firstServed(bin, store, query string) (sinceStart, call time.Duration, err 
 		stop.Run()
 		srv.Wait()
 	}()
-	if err := serve.WaitServing(store, time.Minute, 5*time.Millisecond); err != nil {
+	if err := serve.WaitServing(st, time.Minute, 5*time.Millisecond); err != nil {
 		return 0, 0, err
 	}
-	call, _, out, err := deja(bin, store, "recall", "--mode", "hybrid", query)
+	call, _, out, err := deja(bin, st, "recall", "--mode", "hybrid", query)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 )
 
 const locomoFile = "../../../shared/bench/locomo/locomo10.json"
@@ -57,7 +57,7 @@ func TestLoCoMoFile(t *testing.T) {
 	}
 	var results []Ranked
 	for _, h := range hs[:2] {
-		r, err := Measure(context.Background(), t.TempDir(), h, emb, []memory.Mode{memory.Hybrid}, 50)
+		r, err := Measure(context.Background(), t.TempDir(), h, emb, []recall.Mode{recall.Hybrid}, 50)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,14 +26,14 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 )
 
 // Options are the command's flags.
 type Options struct {
 	Data   string
 	Format Format
-	Modes  []memory.Mode
+	Modes  []recall.Mode
 	// Limit is how many conversations or questions to run; 0 is all.
 	Limit int
 	// Turns is how many ranked turns each recall returns.
@@ -57,9 +57,9 @@ func main() {
 	o.Format = Format(format)
 	switch mode {
 	case "all":
-		o.Modes = []memory.Mode{memory.Hybrid, memory.Keyword, memory.Semantic}
+		o.Modes = []recall.Mode{recall.Hybrid, recall.Keyword, recall.Semantic}
 	case "hybrid", "keyword", "semantic":
-		o.Modes = []memory.Mode{memory.Mode(mode)}
+		o.Modes = []recall.Mode{recall.Mode(mode)}
 	default:
 		fmt.Fprintf(os.Stderr, "public: -mode %q: want hybrid, keyword, semantic or all\n", mode)
 		os.Exit(2)
@@ -81,7 +81,7 @@ type Report struct {
 	Haystacks int                   `json:"haystacks"`
 	Questions int                   `json:"questions"`
 	Seconds   float64               `json:"seconds"`
-	Tables    map[memory.Mode]Table `json:"tables"`
+	Tables    map[recall.Mode]Table `json:"tables"`
 }
 
 func run(ctx context.Context, w io.Writer, o Options) error {
@@ -99,7 +99,7 @@ func run(ctx context.Context, w io.Writer, o Options) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.Data, err)
 	}
-	rep := Report{Data: o.Data, Format: rd.Format, Haystacks: haystacks, Tables: map[memory.Mode]Table{}}
+	rep := Report{Data: o.Data, Format: rd.Format, Haystacks: haystacks, Tables: map[recall.Mode]Table{}}
 	abstention := rd.Format == LongMemEval
 	for _, mode := range o.Modes {
 		var mine []Ranked

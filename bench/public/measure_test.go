@@ -13,7 +13,7 @@ import (
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 )
 
 // TestTranscriptIsReadByTheClaudeReader: every line of a session is a
@@ -63,7 +63,7 @@ func TestMeasureFindsTheEvidenceSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	modes := []memory.Mode{memory.Hybrid, memory.Keyword}
+	modes := []recall.Mode{recall.Hybrid, recall.Keyword}
 	got, err := Measure(context.Background(), t.TempDir(), hs[0], emb, modes, 50)
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +93,7 @@ func TestMeasureFindsTheEvidenceSession(t *testing.T) {
 // without the abstention question.
 func TestRunPrintsATablePerMode(t *testing.T) {
 	var out bytes.Buffer
-	o := Options{Data: "testdata/longmemeval_tiny.json", Modes: []memory.Mode{memory.Hybrid, memory.Semantic}, Turns: 50, Jobs: 2}
+	o := Options{Data: "testdata/longmemeval_tiny.json", Modes: []recall.Mode{recall.Hybrid, recall.Semantic}, Turns: 50, Jobs: 2}
 	if err := run(context.Background(), &out, o); err != nil {
 		t.Fatal(err)
 	}

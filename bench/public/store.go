@@ -12,14 +12,16 @@ import (
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // Ranked is one question's sessions in one mode: distinct session labels
 // in the order of deja's ranked turns, at most as many as were asked for.
 type Ranked struct {
 	Question Question
-	Mode     memory.Mode
+	Mode     recall.Mode
 	Sessions []string
 }
 
@@ -77,7 +79,7 @@ func WriteTranscript(path, sessionID, cwd string, s Session) error {
 // root, asks it each question in each mode, and removes it. turns is how
 // many ranked turns each recall returns, the sessions they name the
 // ranking scored.
-func Measure(ctx context.Context, root string, h Haystack, emb embed.Embedder, modes []memory.Mode, turns int) ([]Ranked, error) {
+func Measure(ctx context.Context, root string, h Haystack, emb embed.Embedder, modes []recall.Mode, turns int) ([]Ranked, error) {
 	dir, err := os.MkdirTemp(root, "haystack-")
 	if err != nil {
 		return nil, err
@@ -101,20 +103,20 @@ func Measure(ctx context.Context, root string, h Haystack, emb embed.Embedder, m
 		paths = append(paths, path)
 		label[claude.SessionID(id)] = s.Label
 	}
-	store, err := memory.Open(ctx, filepath.Join(dir, "store"))
+	st, err := store.Open(ctx, filepath.Join(dir, "store"))
 	if err != nil {
 		return nil, err
 	}
-	defer store.Close()
-	if _, err := store.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: emb, Harnesses: harness.Registry{claude.Reader{}}, Location: time.UTC}); err != nil {
+	defer st.Close()
+	if _, err := index.Index(ctx, st, index.Options{Paths: paths, Embedder: emb, Harnesses: harness.Registry{claude.Reader{}}, Location: time.UTC}); err != nil {
 		return nil, fmt.Errorf("%s: %w", h.Name, err)
 	}
 	var out []Ranked
 	for _, q := range h.Questions {
 		for _, mode := range modes {
-			r, err := store.Recall(ctx, memory.RecallOptions{Query: q.Text, Mode: mode, Embedder: emb, Limit: turns})
-			if errors.Is(err, memory.ErrEmpty) {
-				r, err = &memory.Recall{}, nil
+			r, err := recall.Recall(ctx, st, recall.Options{Query: q.Text, Mode: mode, Embedder: emb, Limit: turns})
+			if errors.Is(err, recall.ErrEmpty) {
+				r, err = &recall.Answer{}, nil
 			}
 			if err != nil {
 				return nil, fmt.Errorf("%s %q: %w", h.Name, q.Text, err)

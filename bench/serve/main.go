@@ -31,7 +31,9 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/serve"
 	"github.com/deja-dev/deja/userfile"
 )
@@ -94,7 +96,7 @@ func run(corpus string, clients int, duration time.Duration, via string) error {
 	}
 	dataDir := filepath.Join(tmp, "data")
 	start := time.Now()
-	rep, err := index(ctx, dataDir, emb, histories)
+	rep, err := idx(ctx, dataDir, emb, histories)
 	if err != nil {
 		return err
 	}
@@ -104,12 +106,12 @@ func run(corpus string, clients int, duration time.Duration, via string) error {
 	if err != nil {
 		return err
 	}
-	store, err := memory.OpenWarm(ctx, dataDir)
+	st, err := recall.OpenWarm(ctx, dataDir)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	m := &serve.Memory{Store: store, Embedder: emb, Mode: memory.Hybrid, Limit: 5}
+	defer st.Close()
+	m := &serve.Memory{Store: st, Embedder: emb, Mode: recall.Hybrid, Limit: 5}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -153,7 +155,7 @@ func run(corpus string, clients int, duration time.Duration, via string) error {
 		if err := appendFile(histories[0], laterSession); err != nil {
 			return err
 		}
-		_, err := index(ctx, dataDir, emb, histories[:1])
+		_, err := idx(ctx, dataDir, emb, histories[:1])
 		return err
 	})
 	if err != nil {
@@ -240,12 +242,12 @@ func asker(ctx context.Context, info serve.Info, via string) (func(string) error
 // load the vectors, recall.
 func freshRecall(ctx context.Context, dataDir string, emb embed.Embedder) (time.Duration, error) {
 	return timed(func() error {
-		s, err := memory.Open(ctx, dataDir)
+		s, err := store.Open(ctx, dataDir)
 		if err != nil {
 			return err
 		}
 		defer s.Close()
-		_, err = s.Recall(ctx, memory.RecallOptions{Query: queries[0], Embedder: emb, Limit: 5})
+		_, err = recall.Recall(ctx, s, recall.Options{Query: queries[0], Embedder: emb, Limit: 5})
 		return err
 	})
 }
@@ -280,13 +282,13 @@ func copyHistories(corpus, into string) ([]string, error) {
 
 // index runs an index through its own store handle, as a separate
 // 'deja index' process would.
-func index(ctx context.Context, dataDir string, emb embed.Embedder, paths []string) (memory.IndexReport, error) {
-	s, err := memory.Open(ctx, dataDir)
+func idx(ctx context.Context, dataDir string, emb embed.Embedder, paths []string) (index.Report, error) {
+	s, err := store.Open(ctx, dataDir)
 	if err != nil {
-		return memory.IndexReport{}, err
+		return index.Report{}, err
 	}
 	defer s.Close()
-	rep, err := s.Index(ctx, memory.IndexOptions{Paths: paths, Embedder: emb, Budget: 2000})
+	rep, err := index.Index(ctx, s, index.Options{Paths: paths, Embedder: emb, Budget: 2000})
 	if err == nil && len(rep.Problems) > 0 {
 		err = errors.New(strings.Join(rep.Problems, "; "))
 	}

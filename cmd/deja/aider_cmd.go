@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/config"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/userfile"
 )
@@ -100,7 +100,7 @@ func aiderContext(cmd *cobra.Command, io *IO, project string) (string, error) {
 	file := contextFile(cfg.DataDir, project)
 	var err error
 	if cerr == nil {
-		var d *memory.ContextDigest
+		var d *digest.ContextDigest
 		if d, err = refreshContext(cmd.Context(), io, cfg, project); err == nil {
 			fmt.Fprintf(io.Err, "deja: context for aider: %s\n", digestSummary(d))
 			return file, nil

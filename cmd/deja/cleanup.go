@@ -11,7 +11,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness/claude"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // claudeCleanupDefault is Claude Code's cleanupPeriodDays when settings
@@ -108,14 +108,14 @@ func printCleanup(w io.Writer, h *cleanupHealth) {
 // indexedFiles lists the histories the store knows, without creating a
 // store where there is none (doctor creates nothing).
 func indexedFiles(ctx context.Context, dataDir string) []string {
-	if _, err := os.Stat(filepath.Join(dataDir, memory.DBFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dataDir, store.DBFile)); err != nil {
 		return nil
 	}
-	store, err := memory.Open(ctx, dataDir)
+	sto, err := store.Open(ctx, dataDir)
 	if err != nil {
 		return nil
 	}
-	defer store.Close()
-	paths, _ := store.KnownFiles(ctx)
+	defer sto.Close()
+	paths, _ := sto.KnownFiles(ctx)
 	return paths
 }

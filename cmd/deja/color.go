@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 )
 
 // colorFlag is the global --color: auto (on a terminal, unless NO_COLOR
@@ -58,7 +58,7 @@ func (io *IO) highlight(s, query string) string {
 	if !io.Color {
 		return s
 	}
-	spans := memory.SnippetWords(s, query)
+	spans := recall.SnippetWords(s, query)
 	if len(spans) == 0 {
 		return s
 	}

@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -30,7 +32,7 @@ func addCompletions(root *cobra.Command) {
 			"session": completeSessions,
 			"project": completeProjects,
 			"harness": fixedCompletion(knownHarnesses().Names()...),
-			"mode":    fixedCompletion(string(memory.Hybrid), string(memory.Semantic), string(memory.Keyword)),
+			"mode":    fixedCompletion(string(recall.Hybrid), string(recall.Semantic), string(recall.Keyword)),
 		}
 		for name, f := range flags {
 			if c.Flags().Lookup(name) != nil {
@@ -80,20 +82,20 @@ func completeProjects(cmd *cobra.Command, _ []string, toComplete string) ([]cobr
 
 // indexedSessions reads the store's sessions for a completion, nil when
 // there is no store yet: completing never creates one.
-func indexedSessions(cmd *cobra.Command) []memory.SessionInfo {
+func indexedSessions(cmd *cobra.Command) []digest.SessionInfo {
 	cfg, err := loadConfig(cmd, nil)
 	if err != nil {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(cfg.DataDir, memory.DBFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(cfg.DataDir, store.DBFile)); err != nil {
 		return nil
 	}
-	store, err := openStore(cmd.Context(), cfg)
+	sto, err := openStore(cmd.Context(), cfg)
 	if err != nil {
 		return nil
 	}
-	defer store.Close()
-	l, err := store.ListSessions(cmd.Context(), memory.Scope{}, 0, false)
+	defer sto.Close()
+	l, err := digest.ListSessions(cmd.Context(), sto, recall.Scope{}, 0, false)
 	if err != nil {
 		return nil
 	}

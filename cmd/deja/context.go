@@ -15,7 +15,9 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/userfile"
 )
@@ -88,7 +90,7 @@ func newContextCmd(io *IO) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.project, "project", "", "the project directory (default: the git root of the working directory, else the directory)")
-	f.IntVar(&opts.budget, "budget", memory.DefaultContextBudget, "the most tokens the digest may cost, at ~4 characters a token")
+	f.IntVar(&opts.budget, "budget", digest.DefaultContextBudget, "the most tokens the digest may cost, at ~4 characters a token")
 	f.StringVarP(&opts.output, "output", "o", "", "write to FILE instead of the project's context file; - prints the digest")
 	f.BoolVar(&opts.json, "json", false, "print one JSON object: the file written, the turns it holds and the digest (with -o -, nothing is written)")
 	return cmd
@@ -106,16 +108,16 @@ func runContext(cmd *cobra.Command, io *IO, opts contextOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg, store, err := openConfigured(cmd)
+	cfg, sto, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	copts := memory.ContextOptions{Project: project, Query: opts.query, Budget: opts.budget, Once: true}
+	defer sto.Close()
+	copts := digest.ContextOptions{Project: project, Query: opts.query, Budget: opts.budget, Once: true}
 	if opts.query != "" {
 		copts.Embedder, copts.NoEmbedder = selectEmbedder(ctx, io, cfg)
 	}
-	d, err := store.Context(ctx, copts)
+	d, err := digest.Context(ctx, sto, copts)
 	if err != nil {
 		return err
 	}
@@ -143,7 +145,7 @@ func runContext(cmd *cobra.Command, io *IO, opts contextOptions) error {
 		out := contextOutput{Path: path, Project: d.Project, Query: d.Query, Basis: string(d.Basis), Note: d.Note,
 			Turns: []string{}, Left: d.Left, Tokens: d.Tokens, Budget: d.Budget, Markdown: d.Markdown}
 		for _, it := range d.Items {
-			out.Turns = append(out.Turns, memory.TurnRef(it.SessionID, it.Turn))
+			out.Turns = append(out.Turns, store.TurnRef(it.SessionID, it.Turn))
 		}
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
@@ -155,12 +157,12 @@ func runContext(cmd *cobra.Command, io *IO, opts contextOptions) error {
 }
 
 // digestSummary is one line on what a digest holds, for stderr.
-func digestSummary(d *memory.ContextDigest) string {
+func digestSummary(d *digest.ContextDigest) string {
 	if len(d.Items) == 0 {
 		return fmt.Sprintf("nothing yet for %s; the context file says so", homeShort(d.Project))
 	}
 	basis := "the most recent turns"
-	if d.Basis == memory.ByQuery {
+	if d.Basis == digest.ByQuery {
 		basis = fmt.Sprintf("the turns that best match %q", d.Query)
 	}
 	s := fmt.Sprintf("%d turns of %s, %s, ~%d of %d tokens", len(d.Items), homeShort(d.Project), basis, d.Tokens, d.Budget)
@@ -173,7 +175,7 @@ func digestSummary(d *memory.ContextDigest) string {
 // contextFile is where a project's digest lives: one file per project,
 // named by the hash of its path as session IDs are.
 func contextFile(dataDir, project string) string {
-	return filepath.Join(dataDir, memory.DigestDir, aider.PathHash(project)+".md")
+	return filepath.Join(dataDir, store.DigestDir, aider.PathHash(project)+".md")
 }
 
 // writeContextFile replaces path with text as userfile.WriteFile does,
@@ -241,16 +243,16 @@ func gitRoot(dir string) string {
 // refreshContext indexes the project's history, keyword-only, then writes
 // its digest: what 'deja aider' does before starting aider. It returns the
 // digest it wrote; on an error the old context file, if any, is left.
-func refreshContext(ctx context.Context, io *IO, cfg config.Config, project string) (*memory.ContextDigest, error) {
-	store, err := openStore(ctx, cfg)
+func refreshContext(ctx context.Context, io *IO, cfg config.Config, project string) (*digest.ContextDigest, error) {
+	sto, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer store.Close()
-	if err := indexProject(ctx, io, store, cfg, project); err != nil {
+	defer sto.Close()
+	if err := indexProject(ctx, io, sto, cfg, project); err != nil {
 		fmt.Fprintf(io.Err, "deja: warning: the context is from the store as it was: %v\n", err)
 	}
-	d, err := store.Context(ctx, memory.ContextOptions{Project: project, Budget: memory.DefaultContextBudget})
+	d, err := digest.Context(ctx, sto, digest.ContextOptions{Project: project, Budget: digest.DefaultContextBudget})
 	if err != nil {
 		return nil, err
 	}
@@ -262,17 +264,17 @@ func refreshContext(ctx context.Context, io *IO, cfg config.Config, project stri
 // embedded: embedding could make aider wait for minutes (the whole store
 // when the selected embedder changed), and a digest without a query needs
 // no vectors; the next 'deja index' embeds them.
-func indexProject(ctx context.Context, io *IO, store *memory.Store, cfg config.Config, project string) error {
+func indexProject(ctx context.Context, io *IO, sto *store.Store, cfg config.Config, project string) error {
 	history := filepath.Join(project, aider.HistoryFileName)
 	if _, err := os.Stat(history); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, aiderIndexTimeout)
 	defer cancel()
-	rep, err := store.Index(ctx, memory.IndexOptions{
+	rep, err := index.Index(ctx, sto, index.Options{
 		Paths:  []string{history},
 		Budget: cfg.Chunk.Budget,
-		Lock:   memory.LockOptions{Wait: aiderLockWait},
+		Lock:   store.LockOptions{Wait: aiderLockWait},
 	})
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("indexing %s took over %s; run 'deja index' once", history, aiderIndexTimeout)

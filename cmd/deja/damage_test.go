@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // damages are ways a store's database goes bad: its header zeroed, cut to
@@ -66,7 +66,7 @@ func TestDamagedStoreSaysWhatToDo(t *testing.T) {
 			deja(t, context.Background(), nil, "index", gone)
 			os.RemoveAll(filepath.Dir(gone))
 
-			db := filepath.Join(dataDir, memory.DBFile)
+			db := filepath.Join(dataDir, store.DBFile)
 			orig, err := os.ReadFile(db)
 			if err != nil {
 				t.Fatal(err)
@@ -77,12 +77,12 @@ func TestDamagedStoreSaysWhatToDo(t *testing.T) {
 
 			if !d.opens {
 				_, stderr, code := runDeja(t, base, "recall", "tenant")
-				if code != exitFailed || !strings.Contains(stderr, "'deja doctor'") || !strings.Contains(stderr, memory.RebuildCommand) {
+				if code != exitFailed || !strings.Contains(stderr, "'deja doctor'") || !strings.Contains(stderr, store.RebuildCommand) {
 					t.Errorf("recall on a damaged store: exit %d, stderr %q; want exit 2 and what to do", code, stderr)
 				}
 			}
 			stdout, stderr, code := runDeja(t, base, "doctor")
-			if code != exitFailed || !strings.Contains(stderr, memory.RebuildCommand) {
+			if code != exitFailed || !strings.Contains(stderr, store.RebuildCommand) {
 				t.Errorf("doctor on a damaged store: exit %d, stderr %q\n%s; want exit 2 and the rebuild", code, stderr, stdout)
 			}
 			if d.opens && !strings.Contains(stdout, "integrity   DAMAGED") {
@@ -98,7 +98,7 @@ func TestDamagedStoreSaysWhatToDo(t *testing.T) {
 			if code != 0 || !strings.Contains(stderr, "moved the store to") || !strings.Contains(stderr, "could not recover 2 sessions") {
 				t.Errorf("deja %s: exit %d, stderr %q; want the store moved aside and the 2 sessions of the deleted history named", strings.Join(args, " "), code, stderr)
 			}
-			aside, _ := filepath.Glob(filepath.Join(dataDir, memory.AsidePrefix+"*", memory.DBFile))
+			aside, _ := filepath.Glob(filepath.Join(dataDir, store.AsidePrefix+"*", store.DBFile))
 			if len(aside) != 1 {
 				t.Errorf("the damaged store set aside: %v, want its deja.db kept", aside)
 			}

@@ -18,7 +18,9 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/store"
+	"github.com/deja-dev/deja/memory/store/check"
 	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/serve"
 )
@@ -87,7 +89,7 @@ func newDoctorCmd(io *IO) *cobra.Command {
 				printDoctor(io, rep)
 			}
 			if rep.Store.Damaged {
-				return exitError{code: exitFailed, msg: fmt.Sprintf("the store in %s is damaged: '%s' moves it aside and rebuilds it from the histories, and says what it could not recover", cfg.DataDir, memory.RebuildCommand)}
+				return exitError{code: exitFailed, msg: fmt.Sprintf("the store in %s is damaged: '%s' moves it aside and rebuilds it from the histories, and says what it could not recover", cfg.DataDir, store.RebuildCommand)}
 			}
 			return nil
 		},
@@ -186,7 +188,7 @@ func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 // storeDiagnosis reads the store's counts without creating a store that
 // is not there.
 func storeDiagnosis(ctx context.Context, dir string) (storeHealth, []embedderStatusJSON) {
-	h := storeHealth{Path: filepath.Join(dir, memory.DBFile), Damage: []string{}}
+	h := storeHealth{Path: filepath.Join(dir, store.DBFile), Damage: []string{}}
 	es := []embedderStatusJSON{}
 	if _, err := os.Stat(h.Path); err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -195,22 +197,22 @@ func storeDiagnosis(ctx context.Context, dir string) (storeHealth, []embedderSta
 		return h, es
 	}
 	h.Exists = true
-	store, err := memory.Open(ctx, dir)
+	sto, err := store.Open(ctx, dir)
 	if err != nil {
 		h.Error = err.Error()
-		h.Damaged = errors.Is(err, memory.ErrDamaged)
+		h.Damaged = errors.Is(err, store.ErrDamaged)
 		return h, es
 	}
-	defer store.Close()
-	if h.Damage, err = store.Check(ctx); err != nil {
+	defer sto.Close()
+	if h.Damage, err = check.Check(ctx, sto); err != nil {
 		h.Error = err.Error()
 		return h, es
 	}
 	h.Damaged = len(h.Damage) > 0
-	st, err := store.Status(ctx)
+	st, err := digest.Status(ctx, sto)
 	if err != nil {
-		h.Error = memory.Explain(err).Error()
-		h.Damaged = h.Damaged || errors.Is(memory.Explain(err), memory.ErrDamaged)
+		h.Error = store.Explain(err).Error()
+		h.Damaged = h.Damaged || errors.Is(store.Explain(err), store.ErrDamaged)
 		return h, es
 	}
 	h.Bytes, h.Files, h.Sessions, h.Turns, h.Forgotten = st.Bytes, st.Files, st.Sessions, st.Turns, st.Forgotten
@@ -305,16 +307,16 @@ func serveDiagnosis(ctx context.Context, dir string) serveHealth {
 // lockDiagnosis tests the index lock by taking it for an instant; the pid
 // in the file is meaningful only while someone holds it.
 func lockDiagnosis(ctx context.Context, dir string) lockHealth {
-	h := lockHealth{Path: filepath.Join(dir, memory.LockFile)}
+	h := lockHealth{Path: filepath.Join(dir, store.LockFile)}
 	if _, err := os.Stat(dir); err != nil {
 		return h
 	}
-	l, err := memory.AcquireLock(ctx, dir, memory.LockOptions{})
+	l, err := store.AcquireLock(ctx, dir, store.LockOptions{})
 	if err == nil {
 		l.Unlock()
 		return h
 	}
-	h.Held = errors.Is(err, memory.ErrLocked)
+	h.Held = errors.Is(err, store.ErrLocked)
 	if data, rerr := os.ReadFile(h.Path); rerr == nil {
 		h.PID, _ = strconv.Atoi(strings.TrimSpace(string(data)))
 	}
@@ -365,7 +367,7 @@ func printDoctor(io *IO, rep doctorReport) {
 	}
 	switch {
 	case len(st.Damage) > 0:
-		fmt.Fprintf(w, "integrity   DAMAGED: '%s' moves the store aside and rebuilds it from the histories\n", memory.RebuildCommand)
+		fmt.Fprintf(w, "integrity   DAMAGED: '%s' moves the store aside and rebuilds it from the histories\n", store.RebuildCommand)
 		for _, d := range st.Damage {
 			fmt.Fprintf(w, "            %s\n", d)
 		}

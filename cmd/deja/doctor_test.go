@@ -12,7 +12,7 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/deja-dev/deja/config"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -92,7 +92,7 @@ func TestDoctorSeesARunningServer(t *testing.T) {
 
 func TestDoctorNamesTheLockHolder(t *testing.T) {
 	dir := t.TempDir()
-	l, err := memory.AcquireLock(context.Background(), dir, memory.LockOptions{})
+	l, err := store.AcquireLock(context.Background(), dir, store.LockOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/tui"
 )
 
@@ -126,7 +126,7 @@ func runFind(cmd *cobra.Command, io *IO, opts findOptions, query string) error {
 	if err != nil {
 		return err
 	}
-	mode, err := memory.ParseMode(cfg.Recall.Mode)
+	mode, err := recall.ParseMode(cfg.Recall.Mode)
 	if err != nil {
 		return err
 	}
@@ -144,21 +144,21 @@ func runFind(cmd *cobra.Command, io *IO, opts findOptions, query string) error {
 	}
 	defer tty.close()
 
-	store, err := openStore(ctx, cfg)
+	sto, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	if err := checkScope(ctx, store, memory.Scope{Project: filter.Project}); err != nil {
+	defer sto.Close()
+	if err := checkScope(ctx, sto, recall.Scope{Project: filter.Project}); err != nil {
 		return err
 	}
 	var here string
 	if wd, err := os.Getwd(); err == nil {
 		if wd, err = resolveDir(wd); err == nil {
-			here, _ = store.ProjectOf(ctx, wd)
+			here, _ = recall.ProjectOf(ctx, sto, wd)
 		}
 	}
-	harnesses, err := store.Harnesses(ctx)
+	harnesses, err := recall.Harnesses(ctx, sto)
 	if err != nil {
 		return err
 	}
@@ -168,7 +168,7 @@ func runFind(cmd *cobra.Command, io *IO, opts findOptions, query string) error {
 	var once sync.Once
 	var emb embed.Embedder
 	var noEmb string
-	search := func(qctx context.Context, q string, m memory.Mode, f tui.Filter) (*memory.Recall, error) {
+	search := func(qctx context.Context, q string, m recall.Mode, f tui.Filter) (*recall.Answer, error) {
 		qctx, stop := context.WithCancel(qctx)
 		defer stop()
 		go func() { // the command's own cancellation (a signal) ends it too
@@ -178,19 +178,19 @@ func runFind(cmd *cobra.Command, io *IO, opts findOptions, query string) error {
 			case <-qctx.Done():
 			}
 		}()
-		sc := memory.Scope{Project: f.Project, Harness: f.Harness, Subagents: opts.subagents}
+		sc := recall.Scope{Project: f.Project, Harness: f.Harness, Subagents: opts.subagents}
 		if f.Within > 0 {
 			sc.Since = time.Now().Add(-f.Within)
 		}
 		if r := recallServed(qctx, quiet, cfg, q, m, sc); r != nil {
 			return r, nil
 		}
-		ropts := memory.RecallOptions{Query: q, Mode: m, Scope: sc, Limit: cfg.Recall.Limit}
-		if m != memory.Keyword {
+		ropts := recall.Options{Query: q, Mode: m, Scope: sc, Limit: cfg.Recall.Limit}
+		if m != recall.Keyword {
 			once.Do(func() { emb, noEmb = selectEmbedder(ctx, quiet, cfg) })
 			ropts.Embedder, ropts.NoEmbedder = emb, noEmb
 		}
-		return store.Recall(qctx, ropts)
+		return recall.Recall(qctx, sto, ropts)
 	}
 
 	color := os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"

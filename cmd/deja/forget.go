@@ -8,7 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -60,24 +61,24 @@ While a 'deja index' writes the store, forget waits for it (--wait).`,
 
 func runForget(cmd *cobra.Command, io *IO, opts forgetOptions) error {
 	ctx := cmd.Context()
-	_, store, err := openConfigured(cmd)
+	_, sto, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	lock := memory.LockOptions{Wait: opts.wait, Waiting: func(pid int) {
+	defer sto.Close()
+	lock := store.LockOptions{Wait: opts.wait, Waiting: func(pid int) {
 		fmt.Fprintf(io.Err, "deja: another deja (pid %d) is writing the store; waiting up to %s\n", pid, opts.wait)
 	}}
 	var ids []string
 	for _, ref := range opts.ids {
-		id, err := store.ResolveSession(ctx, ref)
+		id, err := digest.ResolveSession(ctx, sto, ref)
 		if err != nil {
 			return exitError{code: 1, msg: err.Error()}
 		}
 		ids = append(ids, id)
 	}
 	if opts.undo {
-		from, err := store.Unforget(ctx, ids, lock)
+		from, err := sto.Unforget(ctx, ids, lock)
 		if err != nil {
 			return err
 		}
@@ -89,11 +90,11 @@ func runForget(cmd *cobra.Command, io *IO, opts forgetOptions) error {
 		}
 		return nil
 	}
-	err = store.Forget(ctx, ids, lock)
-	if errors.Is(err, memory.ErrNoSession) {
+	err = sto.Forget(ctx, ids, lock)
+	if errors.Is(err, store.ErrNoSession) {
 		return exitError{code: 1, msg: err.Error()}
 	}
-	if err != nil && !errors.Is(err, memory.ErrNotScrubbed) {
+	if err != nil && !errors.Is(err, store.ErrNotScrubbed) {
 		return err
 	}
 	if opts.json {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // TestForgetWaitsAsToldForTheLock holds the store's writer lock as a
@@ -18,7 +18,7 @@ import (
 func TestForgetWaitsAsToldForTheLock(t *testing.T) {
 	dataDir := indexedDataDir(t)
 	ctx := context.Background()
-	lock, err := memory.AcquireLock(ctx, dataDir, memory.LockOptions{})
+	lock, err := store.AcquireLock(ctx, dataDir, store.LockOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +26,8 @@ func TestForgetWaitsAsToldForTheLock(t *testing.T) {
 
 	root := newRootCmd(&IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 	root.SetArgs([]string{"forget", "--wait", "0", "20260714T101231"})
-	if err := root.ExecuteContext(ctx); !errors.Is(err, memory.ErrLocked) {
-		t.Fatalf("forget --wait 0 with the lock held = %v, want %v", err, memory.ErrLocked)
+	if err := root.ExecuteContext(ctx); !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("forget --wait 0 with the lock held = %v, want %v", err, store.ErrLocked)
 	}
 
 	stderr, errw := io.Pipe()

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 )
 
 // TestRenderHook drops the current session and its subagents, and turns
@@ -13,7 +13,7 @@ import (
 func TestRenderHook(t *testing.T) {
 	now := time.Date(2026, 8, 1, 0, 0, 0, 0, time.UTC)
 	started := time.Date(2026, 7, 20, 0, 0, 0, 0, time.UTC)
-	res := []memory.Result{
+	res := []recall.Result{
 		{SessionID: "claude-cur", Turn: 1, SemanticRank: 1, User: "current turn"},
 		{SessionID: "claude-cur-agent-a1", Turn: 0, SemanticRank: 2, User: "current subagent"},
 		{SessionID: "aider-x", Turn: 3, KeywordRank: 1, User: "keyword only"},

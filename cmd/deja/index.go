@@ -15,7 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/config"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/team"
 )
@@ -111,9 +112,9 @@ type indexOutput struct {
 
 // rebuildOutput is what 'deja index --rebuild' did with the old store.
 type rebuildOutput struct {
-	Aside    string                   `json:"aside"`
-	Lost     []memory.SalvagedSession `json:"lost"`
-	Problems []string                 `json:"problems"`
+	Aside    string                  `json:"aside"`
+	Lost     []store.SalvagedSession `json:"lost"`
+	Problems []string                `json:"problems"`
 }
 
 // indexMemoryLimit is the heap a run asks the garbage collector to stay
@@ -132,35 +133,35 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	if err != nil {
 		return err
 	}
-	lock := memory.LockOptions{
+	lock := store.LockOptions{
 		Wait: opts.wait,
 		Waiting: func(pid int) {
 			fmt.Fprintf(io.Err, "deja: another deja (pid %d) is writing the store; waiting up to %s\n", pid, opts.wait)
 		},
 	}
-	var salvage *memory.Salvage
+	var salvage *store.Salvage
 	if opts.rebuild {
-		if salvage, err = memory.SetAside(ctx, cfg.DataDir, lock); err != nil {
+		if salvage, err = store.SetAside(ctx, cfg.DataDir, lock); err != nil {
 			return err
 		}
 		if salvage.Aside != "" {
 			fmt.Fprintf(io.Err, "deja: moved the store to %s (nothing was deleted); rebuilding it from the histories\n", salvage.Aside)
 		}
 	}
-	store, err := openStore(ctx, cfg)
+	sto, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer sto.Close()
 	if salvage != nil {
-		if err := store.Restore(ctx, salvage); err != nil {
+		if err := sto.Restore(ctx, salvage); err != nil {
 			return err
 		}
 	}
 
 	paths, problems := historyPaths(opts.paths, claimedByTranscriptHarness(enabledHarnesses(cfg)))
 	if len(opts.paths) == 0 {
-		paths, problems, err = defaultPaths(ctx, cfg, store)
+		paths, problems, err = defaultPaths(ctx, cfg, sto)
 		if err != nil {
 			return err
 		}
@@ -172,14 +173,14 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		fmt.Fprintln(io.Err, "deja: warning:", quote.Line(p))
 	}
 	if len(paths) == 0 && salvage != nil {
-		if _, err := reportRebuild(ctx, io, store, salvage); err != nil {
+		if _, err := reportRebuild(ctx, io, sto, salvage); err != nil {
 			return err
 		}
 		return exitError{code: 1, msg: "no histories to index into the new store: name them (deja index PATH), or see 'deja sources' for where deja looks"}
 	}
 	if len(paths) == 0 {
 		if len(opts.paths) == 0 && cfg.Team.Enabled() {
-			return syncOnly(ctx, io, cfg, store, opts.json)
+			return syncOnly(ctx, io, cfg, sto, opts.json)
 		}
 		return exitError{code: 1, msg: "no histories to index: name a file or directory (deja index PATH), or see 'deja sources' for where deja looks"}
 	}
@@ -194,7 +195,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		fmt.Fprintf(io.Err, "deja: warning: %s; turns are indexed for keyword recall and embedded by a later 'deja index'\n", why)
 	}
 	bar := newProgressBar(io)
-	iopts := memory.IndexOptions{
+	iopts := index.Options{
 		Paths:     paths,
 		Harnesses: enabledHarnesses(cfg),
 		Budget:    cfg.Chunk.Budget,
@@ -205,7 +206,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	if emb != nil {
 		iopts.Embedder = emb
 	}
-	rep, err := store.Index(ctx, iopts)
+	rep, err := index.Index(ctx, sto, iopts)
 	bar.done()
 	if err != nil {
 		return err
@@ -217,10 +218,10 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	if emb != nil {
 		embedder = emb.Identity()
 	}
-	teamRep := syncAfterIndex(ctx, io, cfg, store, iopts.Embedder)
+	teamRep := syncAfterIndex(ctx, io, cfg, sto, iopts.Embedder)
 	var rebuilt *rebuildOutput
 	if salvage != nil {
-		if rebuilt, err = reportRebuild(ctx, io, store, salvage); err != nil {
+		if rebuilt, err = reportRebuild(ctx, io, sto, salvage); err != nil {
 			return err
 		}
 	}
@@ -273,8 +274,8 @@ const lostShown = 20
 
 // reportRebuild says on stderr what a rebuild could not read of the old
 // store and which of its sessions the new one lacks.
-func reportRebuild(ctx context.Context, io *IO, store *memory.Store, salvage *memory.Salvage) (*rebuildOutput, error) {
-	lost, err := store.Lost(ctx, salvage)
+func reportRebuild(ctx context.Context, io *IO, sto *store.Store, salvage *store.Salvage) (*rebuildOutput, error) {
+	lost, err := sto.Lost(ctx, salvage)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +296,7 @@ func reportRebuild(ctx context.Context, io *IO, store *memory.Store, salvage *me
 	}
 	out := &rebuildOutput{Aside: salvage.Aside, Lost: lost, Problems: salvage.Problems}
 	if out.Lost == nil {
-		out.Lost = []memory.SalvagedSession{}
+		out.Lost = []store.SalvagedSession{}
 	}
 	if out.Problems == nil {
 		out.Problems = []string{}
@@ -319,7 +320,7 @@ func appendNew(paths, more []string) []string {
 }
 
 // printIndexed is the run's one-line summary for people.
-func printIndexed(io *IO, rep memory.IndexReport, embedder string) {
+func printIndexed(io *IO, rep index.Report, embedder string) {
 	fmt.Fprintf(io.Out, "indexed %d files (%d read), %d sessions, %d new turns, %d embedded (%s), %d skipped",
 		rep.Files, rep.Read, rep.Sessions, rep.NewTurns, rep.Embedded, embedder, rep.Skipped)
 	if rep.Missing > 0 {
@@ -332,12 +333,12 @@ func printIndexed(io *IO, rep memory.IndexReport, embedder string) {
 // syncOnly is 'deja index' on a machine that has no history of its own
 // yet but belongs to a team: it folds in (and publishes) what the team
 // has, as an index does after indexing.
-func syncOnly(ctx context.Context, io *IO, cfg config.Config, store *memory.Store, asJSON bool) error {
+func syncOnly(ctx context.Context, io *IO, cfg config.Config, sto *store.Store, asJSON bool) error {
 	emb, why := selectEmbedder(ctx, io, cfg)
 	if emb == nil {
 		fmt.Fprintf(io.Err, "deja: warning: %s; folded turns are embedded by a later 'deja index'\n", why)
 	}
-	teamRep := syncAfterIndex(ctx, io, cfg, store, emb)
+	teamRep := syncAfterIndex(ctx, io, cfg, sto, emb)
 	if asJSON {
 		embedder := "no embedder"
 		if emb != nil {
@@ -366,9 +367,9 @@ func printIndexTeam(io *IO, rep team.SyncReport) {
 
 // defaultPaths are the discovered histories and every history indexed
 // before (a file given once on the command line stays up to date).
-func defaultPaths(ctx context.Context, cfg config.Config, store *memory.Store) ([]string, []string, error) {
+func defaultPaths(ctx context.Context, cfg config.Config, sto *store.Store) ([]string, []string, error) {
 	found, warnings := discoverSources(cfg)
-	known, err := store.KnownFiles(ctx)
+	known, err := sto.KnownFiles(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -415,7 +416,7 @@ type progressBar struct {
 
 func newProgressBar(io *IO) *progressBar { return &progressBar{io: io, start: time.Now()} }
 
-func (b *progressBar) update(p memory.Progress) {
+func (b *progressBar) update(p index.Progress) {
 	if !b.io.ErrTTY {
 		return
 	}
@@ -445,7 +446,7 @@ func (b *progressBar) done() {
 // their rate. The bar is full only when the work is: a file counts as done
 // once its last window is written, and the fill of missing vectors goes by
 // turns.
-func progressLine(p memory.Progress, elapsed time.Duration) string {
+func progressLine(p index.Progress, elapsed time.Duration) string {
 	frac := 0.0
 	var files, name, amount string
 	switch {

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -59,7 +59,7 @@ func run() int {
 		return signalExitCode(s)
 	}
 	if err != nil {
-		err = memory.Explain(err)
+		err = store.Explain(err)
 		var ex exitError
 		if errors.As(err, &ex) {
 			if ex.msg != "" {

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/config"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -224,15 +224,15 @@ func preload(ctx context.Context, io *IO, m *serve.Memory) (wait func()) {
 // openMemory opens the store for a long-running process and chooses the
 // query embedder once; Select's note goes to stderr.
 func openMemory(ctx context.Context, io *IO, cfg config.Config) (*serve.Memory, error) {
-	mode, err := memory.ParseMode(cfg.Recall.Mode)
+	mode, err := recall.ParseMode(cfg.Recall.Mode)
 	if err != nil {
 		return nil, err
 	}
-	store, err := memory.OpenWarm(ctx, cfg.DataDir)
+	sto, err := recall.OpenWarm(ctx, cfg.DataDir)
 	if err != nil {
 		return nil, err
 	}
-	m := &serve.Memory{Store: store, Mode: mode, Limit: cfg.Recall.Limit, Harnesses: knownHarnesses().Names()}
+	m := &serve.Memory{Store: sto, Mode: mode, Limit: cfg.Recall.Limit, Harnesses: knownHarnesses().Names()}
 	// A server says which embedder answers every time it starts: it is
 	// its log's first line, not a notice repeated before each result.
 	logged := *io

@@ -11,7 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/serve"
 )
@@ -84,22 +85,22 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	if err != nil {
 		return err
 	}
-	mode, err := memory.ParseMode(cfg.Recall.Mode)
+	mode, err := recall.ParseMode(cfg.Recall.Mode)
 	if err != nil {
 		return err
 	}
 	now := time.Now()
-	sc := memory.Scope{Session: opts.session, Harness: opts.harness, Subagents: opts.subagents, Mine: opts.mine, From: opts.from}
+	sc := recall.Scope{Session: opts.session, Harness: opts.harness, Subagents: opts.subagents, Mine: opts.mine, From: opts.from}
 	if err := checkHarness(sc.Harness); err != nil {
 		return err
 	}
 	if err := checkOrigin(cmd, sc); err != nil {
 		return err
 	}
-	if sc.Since, err = memory.ParseWhen(opts.since, now, false); err != nil {
+	if sc.Since, err = recall.ParseWhen(opts.since, now, false); err != nil {
 		return fmt.Errorf("--since: %w", err)
 	}
-	if sc.Until, err = memory.ParseWhen(opts.until, now, true); err != nil {
+	if sc.Until, err = recall.ParseWhen(opts.until, now, true); err != nil {
 		return fmt.Errorf("--until: %w", err)
 	}
 	if sc.Project, err = projectFlag(opts.project); err != nil {
@@ -110,32 +111,32 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	if out := askServer(ctx, io, cfg, opts.query, mode, sc); out != nil {
 		return reportRecall(io, recallOf(out), out, opts.json)
 	}
-	store, err := openStore(ctx, cfg)
+	sto, err := openStore(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
+	defer sto.Close()
 	if sc.Session != "" {
-		if sc.Session, err = store.ResolveSession(ctx, sc.Session); err != nil {
+		if sc.Session, err = digest.ResolveSession(ctx, sto, sc.Session); err != nil {
 			return exitError{code: 1, msg: "--session: " + err.Error()}
 		}
 	}
-	if err := checkScope(ctx, store, sc); err != nil {
+	if err := checkScope(ctx, sto, sc); err != nil {
 		return err
 	}
 
 	// This process answers one recall: it reads the vectors a piece at a
 	// time instead of loading them to keep.
-	ropts := memory.RecallOptions{Query: opts.query, Mode: mode, Scope: sc, Limit: cfg.Recall.Limit, Once: true}
-	if mode != memory.Keyword {
+	ropts := recall.Options{Query: opts.query, Mode: mode, Scope: sc, Limit: cfg.Recall.Limit, Once: true}
+	if mode != recall.Keyword {
 		var emb embed.Embedder
 		emb, ropts.NoEmbedder = selectEmbedder(ctx, io, cfg)
 		if emb != nil {
 			ropts.Embedder = emb
 		}
 	}
-	r, err := store.Recall(ctx, ropts)
-	if errors.Is(err, memory.ErrEmpty) {
+	r, err := recall.Recall(ctx, sto, ropts)
+	if errors.Is(err, recall.ErrEmpty) {
 		return exitError{code: 1, msg: err.Error()}
 	}
 	if err != nil {
@@ -146,7 +147,7 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 
 // checkOrigin refuses --mine with --from, which keep disjoint turns, and
 // an empty --from.
-func checkOrigin(cmd *cobra.Command, sc memory.Scope) error {
+func checkOrigin(cmd *cobra.Command, sc recall.Scope) error {
 	if sc.Mine && cmd.Flags().Changed("from") {
 		return exitError{code: 2, msg: "--mine and --from exclude each other: --mine keeps this machine's own turns, --from USER those folded in from USER"}
 	}
@@ -160,7 +161,7 @@ func checkOrigin(cmd *cobra.Command, sc memory.Scope) error {
 // exit 1 when nothing was found, as grep and rg do. served is the answer
 // of the 'deja serve' that gave r, if one did: its JSON is printed as it
 // came, so that it says what the server cut, as a local recall's does.
-func reportRecall(io *IO, r *memory.Recall, served *serve.RecallOutput, asJSON bool) error {
+func reportRecall(io *IO, r *recall.Answer, served *serve.RecallOutput, asJSON bool) error {
 	if asJSON {
 		out := served
 		if out == nil {
@@ -198,7 +199,7 @@ func printRecallOutput(io *IO, out serve.RecallOutput) error {
 // printRecall prints a recall for people; served, when set, is the
 // server's answer r was made of, whose cuts (records_cut, results_cut)
 // it says, as the answer itself does.
-func printRecall(io *IO, r *memory.Recall, served *serve.RecallOutput) {
+func printRecall(io *IO, r *recall.Answer, served *serve.RecallOutput) {
 	if r.FallbackReason != "" {
 		fmt.Fprintf(io.Err, "deja: %s recall fell back to keywords: %s\n", r.Mode, r.FallbackReason)
 	}
@@ -264,7 +265,7 @@ func printRecall(io *IO, r *memory.Recall, served *serve.RecallOutput) {
 		if res.Assistant != "" {
 			// Session IDs start with their harness's name (aider-, claude-).
 			agent, _, _ := strings.Cut(session, "-")
-			snippet := memory.Snippet(res.Assistant, r.Query, answer)
+			snippet := recall.Snippet(res.Assistant, r.Query, answer)
 			fmt.Fprintf(io.Out, "   %s %s\n", io.paint(sgrDim, fmt.Sprintf("%-6s", agent+":")), io.highlight(quote.Line(snippet), r.Query))
 		}
 		if len(res.Files) > 0 {

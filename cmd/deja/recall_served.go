@@ -12,7 +12,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -30,7 +30,7 @@ import (
 // of a recall without a server. Finding no server, it starts one in the
 // background for the next recall (startWarm). Over TCP (a server without a socket) the
 // token comes from DEJA_TOKEN.
-func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, mode memory.Mode, sc memory.Scope) *memory.Recall {
+func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, mode recall.Mode, sc recall.Scope) *recall.Answer {
 	if out := askServer(ctx, io, cfg, query, mode, sc); out != nil {
 		return recallOf(out)
 	}
@@ -40,13 +40,13 @@ func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, 
 // askServer is recallServed's answer as the server sent it, with what it
 // cut to keep the answer short (records_cut, results_cut), which the
 // recall recallOf makes of it no longer holds.
-func askServer(ctx context.Context, io *IO, cfg config.Config, query string, mode memory.Mode, sc memory.Scope) *serve.RecallOutput {
+func askServer(ctx context.Context, io *IO, cfg config.Config, query string, mode recall.Mode, sc recall.Scope) *serve.RecallOutput {
 	info, err := serve.ReadInfo(cfg.DataDir)
 	if err != nil || !sameDir(info.DataDir, cfg.DataDir) {
 		startWarm(io, cfg)
 		return nil
 	}
-	if mode != memory.Keyword && !embedderFits(cfg.Embed, info.Embedder) {
+	if mode != recall.Keyword && !embedderFits(cfg.Embed, info.Embedder) {
 		return nil
 	}
 	token := os.Getenv("DEJA_TOKEN")
@@ -117,14 +117,14 @@ func embedderFits(e config.Embed, identity string) bool {
 // Laid out again (serve.NewRecallOutput), it is the answer the server sent
 // but for the counts of what the server cut, so 'deja recall --json'
 // prints that answer as it came (reportRecall).
-func recallOf(o *serve.RecallOutput) *memory.Recall {
-	r := &memory.Recall{
-		Query: o.Query, Mode: memory.Mode(o.Mode), RealizedMode: memory.Mode(o.RealizedMode),
+func recallOf(o *serve.RecallOutput) *recall.Answer {
+	r := &recall.Answer{
+		Query: o.Query, Mode: recall.Mode(o.Mode), RealizedMode: recall.Mode(o.RealizedMode),
 		FallbackReason: o.FallbackReason, Embedder: o.Embedder, Note: o.Note, NotFound: o.NotFound,
 		Took: time.Duration(o.TookMS) * time.Millisecond,
 	}
 	for _, h := range o.Results {
-		res := memory.Result{
+		res := recall.Result{
 			SessionID: h.SessionID, Turn: h.Turn, Score: h.Score, History: h.History, Project: h.Project,
 			Line: h.Line, User: h.User, Assistant: h.Assistant, Files: h.Files, Commands: h.Commands, From: h.From,
 		}

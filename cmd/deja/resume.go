@@ -13,7 +13,8 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/harness"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
 )
 
@@ -97,16 +98,16 @@ type resumeStep struct {
 
 func runResume(cmd *cobra.Command, io *IO, ref string, asJSON bool) error {
 	ctx := cmd.Context()
-	_, store, err := openConfigured(cmd)
+	_, sto, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	id, err := store.ResolveSession(ctx, ref)
+	defer sto.Close()
+	id, err := digest.ResolveSession(ctx, sto, ref)
 	if err != nil {
 		return exitError{code: exitNothing, msg: err.Error()}
 	}
-	forgotten, err := store.Forgotten(ctx)
+	forgotten, err := sto.Forgotten(ctx)
 	if err != nil {
 		return err
 	}
@@ -114,7 +115,7 @@ func runResume(cmd *cobra.Command, io *IO, ref string, asJSON bool) error {
 		return exitError{code: exitNothing, msg: fmt.Sprintf("session %s is forgotten: deja keeps nothing of it to resume. "+
 			"'deja forget --undo %s' brings it back on the next 'deja index', if its file still holds it", id, id)}
 	}
-	d, err := store.Session(ctx, id)
+	d, err := digest.Session(ctx, sto, id)
 	if err != nil {
 		return exitError{code: exitNothing, msg: err.Error()}
 	}
@@ -122,7 +123,7 @@ func runResume(cmd *cobra.Command, io *IO, ref string, asJSON bool) error {
 	if d.Harness != aider.Name {
 		a = resumeOther(d)
 	} else {
-		siblings, err := store.Sessions(ctx, memory.Scope{Project: filepath.Dir(d.History)})
+		siblings, err := digest.Sessions(ctx, sto, recall.Scope{Project: filepath.Dir(d.History)})
 		if err != nil {
 			return err
 		}
@@ -187,7 +188,7 @@ func printResume(io *IO, a resumeAnswer, asJSON bool) error {
 
 // resumeRefusal says why deja will not reopen an aider session and what to
 // do instead.
-func resumeRefusal(d *memory.SessionDetail, inFile int) resumeAnswer {
+func resumeRefusal(d *digest.SessionDetail, inFile int) resumeAnswer {
 	var b strings.Builder
 	fmt.Fprintf(&b, "will not resume %s: aider can only restore a whole history file, with 'aider --restore-chat-history', "+
 		"which loads every session in %s (%s), not this one session.", d.ID, d.History, plural(inFile, "session"))
@@ -227,7 +228,7 @@ func plural(n int, noun string) string {
 
 // resumeOther is the command that reopens a session of a harness that can
 // reopen its own sessions, or the refusal with what to do instead.
-func resumeOther(d *memory.SessionDetail) resumeAnswer {
+func resumeOther(d *digest.SessionDetail) resumeAnswer {
 	a := resumeAnswer{Session: d.ID, Harness: d.Harness}
 	show := resumeStep{"deja show " + d.ID, "prints what it did, turn by turn"}
 	if d.Subagent {

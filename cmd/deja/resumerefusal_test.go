@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
 )
 
 // TestResumeRefusalsSayWhy: a session its agent reopens only from its own
@@ -22,7 +22,7 @@ func TestResumeRefusalsSayWhy(t *testing.T) {
 		{"pi", "openclaw-10f38658-0dc1-4fd6-b8f9-8814e1a93ec8", "/nonexistent/workspace", "no key there holds this session now"},
 		{"qwen", "qwen-0b5c3f0e-1111-4222-8333-944444444444", "", "this session's folder is not known"},
 	} {
-		a := resumeOther(&memory.SessionDetail{SessionInfo: memory.SessionInfo{ID: c.id, Project: c.project, Harness: c.harness}})
+		a := resumeOther(&digest.SessionDetail{SessionInfo: digest.SessionInfo{ID: c.id, Project: c.project, Harness: c.harness}})
 		if a.Command != "" || !strings.Contains(a.Refused, c.want) || !strings.HasPrefix(a.Refused, "will not resume "+c.id+": ") {
 			t.Errorf("%s: command %q, refused %q; want a refusal saying %q", c.id, a.Command, a.Refused, c.want)
 		}

@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // projectFlag resolves a --project value as a person types it: "~/src/x"
@@ -15,7 +16,7 @@ func projectFlag(p string) (string, error) {
 	if p == "" {
 		return "", nil
 	}
-	dir, err := memory.ResolveProject(p)
+	dir, err := recall.ResolveProject(p)
 	if err != nil {
 		return "", fmt.Errorf("--project: %w", err)
 	}
@@ -26,9 +27,9 @@ func projectFlag(p string) (string, error) {
 // nothing because of how they were asked (an unknown project, since after
 // until), rather than answering "nothing found" as if the memory were
 // empty.
-func checkScope(ctx context.Context, store *memory.Store, sc memory.Scope) error {
-	err := store.CheckScope(ctx, sc)
-	if errors.Is(err, memory.ErrBadScope) {
+func checkScope(ctx context.Context, sto *store.Store, sc recall.Scope) error {
+	err := recall.CheckScope(ctx, sto, sc)
+	if errors.Is(err, recall.ErrBadScope) {
 		return exitError{code: 2, msg: err.Error()}
 	}
 	return err

@@ -21,7 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -30,10 +30,10 @@ import (
 // checks that an answer through a server prints the same JSON again.
 func TestRecallOutputIsRecallJSON(t *testing.T) {
 	started := time.Date(2026, 7, 14, 10, 12, 31, 0, time.FixedZone("CEST", 2*3600))
-	r := &memory.Recall{
-		Query: "tenant leak", Mode: memory.Hybrid, RealizedMode: memory.Keyword, FallbackReason: "no vectors",
+	r := &recall.Answer{
+		Query: "tenant leak", Mode: recall.Hybrid, RealizedMode: recall.Keyword, FallbackReason: "no vectors",
 		Embedder: "builtin:glove-100d", Took: 12345 * time.Microsecond, Note: "a note",
-		Results: []memory.Result{
+		Results: []recall.Result{
 			{SessionID: "aider-0123456789ab-20260714T101231", Turn: 2, Score: 0.0327869, Started: started,
 				History: "/p/.aider.chat.history.md", Project: "/p", Line: 17, User: "why? " + strings.Repeat("é", 2500),
 				Assistant: strings.Repeat("long answer ", 80), Files: []string{"a.go"}, KeywordRank: 1, SemanticRank: 3, Similarity: 0.61234},
@@ -103,12 +103,12 @@ func deja(t *testing.T, ctx context.Context, in io.Reader, args ...string) (stri
 func TestShowAndSessionsToolsMatchTheCommands(t *testing.T) {
 	ctx := context.Background()
 	dataDir := indexedDataDir(t)
-	w, err := memory.OpenWarm(ctx, dataDir)
+	w, err := recall.OpenWarm(ctx, dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	m := &serve.Memory{Store: w, Mode: memory.Hybrid, Limit: 5}
+	m := &serve.Memory{Store: w, Mode: recall.Hybrid, Limit: 5}
 
 	list, _ := deja(t, ctx, nil, "sessions", "--json")
 	got, err := m.Sessions(ctx, serve.SessionsRequest{Limit: 100})

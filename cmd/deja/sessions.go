@@ -7,7 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/serve"
 )
@@ -49,7 +50,7 @@ sessions is the one 'deja status' and 'deja index' report.`,
 
 func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 	ctx := cmd.Context()
-	sc := memory.Scope{Harness: opts.harness, Subagents: opts.subagents}
+	sc := recall.Scope{Harness: opts.harness, Subagents: opts.subagents}
 	if err := checkHarness(sc.Harness); err != nil {
 		return err
 	}
@@ -57,18 +58,18 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 	if sc.Project, err = projectFlag(opts.project); err != nil {
 		return err
 	}
-	_, store, err := openConfigured(cmd)
+	_, sto, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	if err := checkScope(ctx, store, sc); err != nil {
+	defer sto.Close()
+	if err := checkScope(ctx, sto, sc); err != nil {
 		return err
 	}
 	if opts.limit < 0 {
 		return exitError{code: 2, msg: fmt.Sprintf("--limit %d: use a positive number, or 0 for every session", opts.limit)}
 	}
-	l, err := store.ListSessions(ctx, sc, opts.limit, opts.all)
+	l, err := digest.ListSessions(ctx, sto, sc, opts.limit, opts.all)
 	if err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		return nil
 	}
 	if len(l.Sessions) == 0 {
-		st, err := store.Status(ctx)
+		st, err := digest.Status(ctx, sto)
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -56,17 +57,17 @@ it off); piped, it is printed as it is.`,
 
 func runShow(cmd *cobra.Command, io *IO, opts showOptions) error {
 	ctx := cmd.Context()
-	_, store, err := openConfigured(cmd)
+	_, sto, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	id, err := store.ResolveSession(ctx, opts.session)
+	defer sto.Close()
+	id, err := digest.ResolveSession(ctx, sto, opts.session)
 	if err != nil {
 		return exitError{code: 1, msg: err.Error()}
 	}
-	d, err := store.Session(ctx, id)
-	if errors.Is(err, memory.ErrNoSession) {
+	d, err := digest.Session(ctx, sto, id)
+	if errors.Is(err, store.ErrNoSession) {
 		return exitError{code: 1, msg: err.Error()}
 	}
 	if err != nil {

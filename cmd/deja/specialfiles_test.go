@@ -22,7 +22,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/deja-dev/deja/aider"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // childTimeout is how long a deja child may run before the test calls it
@@ -134,9 +134,9 @@ func TestContextOutputOntoSpecialFiles(t *testing.T) {
 	ctx := context.Background()
 	project := filepath.Join(filepath.Dir(dataDir), "shop")
 	dir := t.TempDir()
-	digest, _ := deja(t, ctx, nil, "context", "--project", project, "-o", "-")
-	if unstamped(digest) == digest {
-		t.Fatalf("the digest names no minute it was written:\n%s", digest)
+	dg, _ := deja(t, ctx, nil, "context", "--project", project, "-o", "-")
+	if unstamped(dg) == dg {
+		t.Fatalf("the digest names no minute it was written:\n%s", dg)
 	}
 
 	t.Run("symlink", func(t *testing.T) {
@@ -149,13 +149,13 @@ func TestContextOutputOntoSpecialFiles(t *testing.T) {
 		if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 			t.Errorf("-o onto a symlink replaced the link: %v %v", fi.Mode(), err)
 		}
-		if got, _ := os.ReadFile(target); unstamped(string(got)) != unstamped(digest) {
+		if got, _ := os.ReadFile(target); unstamped(string(got)) != unstamped(dg) {
 			t.Errorf("the link's target holds %q, want the digest", got)
 		}
 	})
 
 	t.Run("/dev/stdout", func(t *testing.T) {
-		if out, _ := deja(t, ctx, nil, "context", "--project", project, "-o", "/dev/stdout"); unstamped(out) != unstamped(digest) {
+		if out, _ := deja(t, ctx, nil, "context", "--project", project, "-o", "/dev/stdout"); unstamped(out) != unstamped(dg) {
 			t.Errorf("-o /dev/stdout printed %q, want the digest", out)
 		}
 	})
@@ -180,7 +180,7 @@ func TestContextOutputOntoSpecialFiles(t *testing.T) {
 			root.SetArgs([]string{"context", "--project", project, "-o", path})
 			err = root.ExecuteContext(ctx)
 			w.Close()
-			if out := <-got; err != nil || unstamped(string(out)) != unstamped(digest) {
+			if out := <-got; err != nil || unstamped(string(out)) != unstamped(dg) {
 				t.Errorf("-o %s onto the output's pipe = %v, printed %q; want the digest printed", path, err, out)
 			}
 			r.Close()
@@ -305,7 +305,7 @@ func TestSignalsStopBlockedCommands(t *testing.T) {
 	dataDir := indexedDataDir(t)
 	base := filepath.Dir(dataDir)
 	project := filepath.Join(base, "shop")
-	held, err := memory.AcquireLock(context.Background(), dataDir, memory.LockOptions{})
+	held, err := store.AcquireLock(context.Background(), dataDir, store.LockOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestSignalsStopBlockedCommands(t *testing.T) {
 		}
 	}
 	held.Unlock()
-	l, err := memory.AcquireLock(context.Background(), dataDir, memory.LockOptions{})
+	l, err := store.AcquireLock(context.Background(), dataDir, store.LockOptions{})
 	if err != nil {
 		t.Fatalf("the index lock is held after the signals: %v", err)
 	}
@@ -425,6 +425,6 @@ var writtenStamp = regexp.MustCompile(`(?m)^Written by deja on \d{4}-\d\d-\d\d \
 
 // unstamped is a digest with the minute it was written masked, so two
 // digests written a minute apart compare equal when nothing else differs.
-func unstamped(digest string) string {
-	return writtenStamp.ReplaceAllString(digest, "Written by deja on <minute>,")
+func unstamped(dg string) string {
+	return writtenStamp.ReplaceAllString(dg, "Written by deja on <minute>,")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/deja-dev/deja/memory/digest"
 	"github.com/spf13/cobra"
 )
 
@@ -33,12 +34,12 @@ type embedderStatusJSON struct {
 
 func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 	ctx := cmd.Context()
-	_, store, err := openConfigured(cmd)
+	_, sto, err := openConfigured(cmd)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	st, err := store.Status(ctx)
+	defer sto.Close()
+	st, err := digest.Status(ctx, sto)
 	if err != nil {
 		return err
 	}

@@ -12,25 +12,25 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/userfile"
 )
 
 // openStore opens the store in the configured data directory.
-func openStore(ctx context.Context, cfg config.Config) (*memory.Store, error) {
-	return memory.Open(ctx, cfg.DataDir)
+func openStore(ctx context.Context, cfg config.Config) (*store.Store, error) {
+	return store.Open(ctx, cfg.DataDir)
 }
 
 // openConfigured loads the configuration and opens its store, as most
 // commands begin; the caller closes the store.
-func openConfigured(cmd *cobra.Command) (config.Config, *memory.Store, error) {
+func openConfigured(cmd *cobra.Command) (config.Config, *store.Store, error) {
 	cfg, err := loadConfig(cmd, nil)
 	if err != nil {
 		return cfg, nil, err
 	}
-	store, err := openStore(cmd.Context(), cfg)
-	return cfg, store, err
+	sto, err := openStore(cmd.Context(), cfg)
+	return cfg, sto, err
 }
 
 // selectEmbedder returns the configured embedder, or nil and why there is

@@ -11,7 +11,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/team"
 )
 
@@ -39,7 +39,7 @@ func teamOptions(cfg config.Config) team.Options {
 	return team.Options{
 		URL: cfg.Team.URL, Creds: cfg.Team.Creds, CA: cfg.Team.CA, Name: cfg.Team.Name, User: cfg.Team.User, Projects: cfg.Team.Projects, Replicas: cfg.Team.Replicas,
 		Version: versionString(), Budget: cfg.Chunk.Budget,
-		Lock: memory.LockOptions{Wait: defaultLockWait},
+		Lock: store.LockOptions{Wait: defaultLockWait},
 	}
 }
 
@@ -56,14 +56,14 @@ type indexTeam struct {
 // syncAfterIndex publishes and folds after an index when a team is
 // configured (nil when none is). Failing to reach the team does not fail
 // the index: the run's result stands, and one warning says what to check.
-func syncAfterIndex(ctx context.Context, io *IO, cfg config.Config, store *memory.Store, emb embed.Embedder) *indexTeam {
+func syncAfterIndex(ctx context.Context, io *IO, cfg config.Config, sto *store.Store, emb embed.Embedder) *indexTeam {
 	if !cfg.Team.Enabled() {
 		return nil
 	}
 	opts := teamOptions(cfg)
 	opts.Embedder = emb
 	out := &indexTeam{}
-	m, err := team.Connect(ctx, store, opts)
+	m, err := team.Connect(ctx, sto, opts)
 	if err == nil {
 		out.SyncReport, err = m.Sync(ctx)
 		m.Close()
@@ -91,24 +91,24 @@ func warnRefused(io *IO, rep team.FoldReport) {
 func oneLineError(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
 func connectTeam(cmd *cobra.Command, io *IO, embed bool) (*team.Member, func(), error) {
-	cfg, store, err := openConfigured(cmd)
+	cfg, sto, err := openConfigured(cmd)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !cfg.Team.Enabled() {
-		store.Close()
+		sto.Close()
 		return nil, nil, exitError{code: exitFailed, msg: noTeam}
 	}
 	opts := teamOptions(cfg)
 	if embed {
 		opts.Embedder, _ = selectEmbedder(cmd.Context(), io, cfg)
 	}
-	m, err := team.Connect(cmd.Context(), store, opts)
+	m, err := team.Connect(cmd.Context(), sto, opts)
 	if err != nil {
-		store.Close()
+		sto.Close()
 		return nil, nil, err
 	}
-	return m, func() { m.Close(); store.Close() }, nil
+	return m, func() { m.Close(); sto.Close() }, nil
 }
 
 func newTeamSyncCmd(io *IO) *cobra.Command {

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/deja-dev/deja/config"
-	"github.com/deja-dev/deja/memory"
+	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/serve"
 )
 
@@ -25,7 +25,7 @@ func startWarm(io *IO, cfg config.Config) {
 	if err != nil {
 		return
 	}
-	if _, err := os.Stat(filepath.Join(dataDir, memory.DBFile)); err != nil || !memory.Writable(dataDir) {
+	if _, err := os.Stat(filepath.Join(dataDir, store.DBFile)); err != nil || !store.Writable(dataDir) {
 		return
 	}
 	exe, err := os.Executable()

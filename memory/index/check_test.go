@@ -1,0 +1,264 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/memory/memtest"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
+	"github.com/deja-dev/deja/memory/store/check"
+	"github.com/deja-dev/deja/memory/store/segment"
+	"github.com/deja-dev/deja/userfile"
+)
+
+// TestCheckFindsNothingInAHealthyStore: a store indexed, indexed again
+// with a second history, with a session forgotten and restored, checks
+// out; Check must not cry wolf.
+func TestCheckFindsNothingInAHealthyStore(t *testing.T) {
+	s, path := memtest.Fixture(t)
+	emb := memtest.NewWordsEmbedder()
+	ctx := context.Background()
+	check := func(step string) {
+		t.Helper()
+		problems, err := check.Check(ctx, s)
+		if err != nil || len(problems) > 0 {
+			t.Errorf("%s: Check = %q, %v; want nothing wrong", step, problems, err)
+		}
+	}
+	check("a new store")
+	mustIndex(t, s, emb, path)
+	check("indexed")
+	mustIndex(t, s, emb, path, memtest.SecondHistory(t))
+	check("a second history")
+	// A turn of no word the embedder knows has a zero vector: a ledger
+	// row, and no vector in the segment.
+	blank := filepath.Join(t.TempDir(), aider.HistoryFileName)
+	os.WriteFile(blank, []byte("# aider chat started at 2026-07-20 10:00:00\n\n#### xyzzy xyzzy\n\nok\n"), 0o644)
+	blank, _ = userfile.ResolvePath(blank)
+	mustIndex(t, s, emb, blank)
+	check("a turn with a zero vector")
+	ids := sessionIDs(t, s)
+	if err := s.Forget(ctx, ids[:1], store.LockOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	check("a session forgotten")
+	if _, err := s.Unforget(ctx, ids[:1], store.LockOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	mustIndex(t, s, emb, path)
+	check("forgotten and brought back")
+}
+
+// TestSchemaUpgradeFrom7AddsUpTheLedger: a store of schema 7 has no
+// checksum of its rows; the upgrade adds it up from the rows there, so
+// Check finds nothing wrong, and the triggers keep it through the next
+// index and a forget.
+func TestSchemaUpgradeFrom7AddsUpTheLedger(t *testing.T) {
+	s, path := memtest.Fixture(t)
+	emb := memtest.NewWordsEmbedder()
+	ctx := context.Background()
+	mustIndex(t, s, emb, path)
+	toSchema7(t, s)
+	dir := s.Dir()
+	s.Close()
+	s, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var kept string
+	memtest.RawDB(t, s).QueryRow(`SELECT value FROM meta WHERE key = 'ledger'`).Scan(&kept)
+	if kept == "" || kept == "0" {
+		t.Errorf("after the upgrade the ledger's checksum is %q", kept)
+	}
+	mustIndex(t, s, emb, path, memtest.SecondHistory(t))
+	if err := s.Forget(ctx, sessionIDs(t, s)[:1], store.LockOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if problems, err := check.Check(ctx, s); err != nil || len(problems) > 0 {
+		t.Errorf("Check after the upgrade, an index and a forget = %q, %v", problems, err)
+	}
+}
+
+// rawDump is every row of every table of the store's database (the
+// keyword index's shadow tables included) and every vector of its
+// segment: what a flipped byte may change. An error is a dump too: the
+// store no longer reads as it did.
+func rawDump(ctx context.Context, t testing.TB, s *store.Store, emb *memtest.WordsEmbedder) string {
+	var b strings.Builder
+	tables, err := store.QueryStrings(ctx, memtest.RawDB(t, s), `SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name`)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	for _, table := range tables {
+		rows, err := memtest.RawDB(t, s).QueryContext(ctx, `SELECT * FROM "`+table+`" ORDER BY 1`)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return "error: " + err.Error()
+			}
+			fmt.Fprintf(&b, "%s %v\n", table, vals)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return "error: " + err.Error()
+		}
+	}
+	set, err := recall.ReadVectors(ctx, s, emb.Identity())
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	for i, k := range set.Keys {
+		fmt.Fprintf(&b, "vector %v %v %v\n", k, *set.Session(i), set.Vector(i))
+	}
+	return b.String()
+}
+
+// TestCheckFindsEveryFlippedByte flips 8 bytes at a time in copies of an
+// indexed store, at deterministic pseudo-random offsets: 200 anywhere in
+// deja.db, 200 where deja.db holds something (a byte that is not zero:
+// secure_delete zeroes what is freed, so most of a small store is
+// zeros), and 100 anywhere in the vector segment. Every flip that changed
+// what the store holds (rawDump) must be found: the store no longer opens
+// (with what to do) or Check reports it. The tally is logged.
+func TestCheckFindsEveryFlippedByte(t *testing.T) {
+	if testing.Short() {
+		t.Skip("500 copies of a store")
+	}
+	ctx := context.Background()
+	s, path := memtest.Fixture(t)
+	emb := memtest.NewWordsEmbedder()
+	mustIndex(t, s, emb, path, memtest.SecondHistory(t))
+	dir := s.Dir()
+	want := rawDump(ctx, t, s, emb)
+	s.Close() // checkpoints the write-ahead log: deja.db is the whole database
+	seg, _ := filepath.Glob(filepath.Join(dir, segment.VectorDir, "*.seg"))
+	if len(seg) != 1 {
+		t.Fatalf("segments %v, want one", seg)
+	}
+	rng := rand.New(rand.NewPCG(26, 6))
+	for _, c := range []struct {
+		file  string
+		flips int
+		held  bool // only where a byte is not zero
+	}{
+		{store.DBFile, 200, false},
+		{store.DBFile, 200, true},
+		{filepath.Join(segment.VectorDir, filepath.Base(seg[0])), 100, false},
+	} {
+		orig, err := os.ReadFile(filepath.Join(dir, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tally := map[string]int{}
+		for range c.flips {
+			off := rng.IntN(len(orig) - 8)
+			for c.held && orig[off] == 0 {
+				off = rng.IntN(len(orig) - 8)
+			}
+			damaged := append([]byte(nil), orig...)
+			for i := range 8 {
+				damaged[off+i] ^= byte(1 + rng.IntN(255))
+			}
+			copyDir := t.TempDir()
+			copyStore(t, dir, copyDir)
+			if err := os.WriteFile(filepath.Join(copyDir, c.file), damaged, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			how := flipFound(ctx, t, copyDir, emb, want)
+			tally[how]++
+			if how == "missed" {
+				t.Errorf("8 bytes flipped at %d of %s changed the store and neither opening it nor Check found it", off, c.file)
+			}
+		}
+		t.Logf("%d flips of %s (%d bytes; only where a byte is not zero: %v): %v", c.flips, c.file, len(orig), c.held, tally)
+	}
+}
+
+// flipFound opens a damaged copy of a store and says how the damage
+// showed: "unchanged" when the store holds what it held, "open" when it
+// no longer opens, "check" when Check reports it, "missed" otherwise.
+func flipFound(ctx context.Context, t *testing.T, dir string, emb *memtest.WordsEmbedder, want string) string {
+	s, err := store.Open(ctx, dir)
+	if err != nil {
+		if !strings.Contains(err.Error(), "deja doctor") && !strings.Contains(err.Error(), store.RebuildCommand) {
+			t.Errorf("opening a damaged store: %v, which says nothing of what to do", err)
+		}
+		return "open"
+	}
+	defer s.Close()
+	problems, err := check.Check(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case len(problems) > 0:
+		return "check"
+	case rawDump(ctx, t, s, emb) == want:
+		return "unchanged"
+	}
+	return "missed"
+}
+
+// copyStore copies the data directory from to the directory to.
+func copyStore(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o700)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), data, 0o600)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkCheck checks a store of one session of 20,000 turns: Check
+// reads the whole store, so its time follows the store's size.
+func BenchmarkCheck(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "p", aider.HistoryFileName)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	memtest.LongSessionHistory(b, path, 20000)
+	ctx := context.Background()
+	s, err := store.Open(ctx, filepath.Join(dir, "data"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := Index(ctx, s, Options{Paths: []string{path}, Embedder: memtest.NewWordsEmbedder()}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if problems, err := check.Check(ctx, s); err != nil || len(problems) > 0 {
+			b.Fatalf("Check = %q, %v", problems, err)
+		}
+	}
+}

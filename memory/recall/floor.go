@@ -1,0 +1,68 @@
+package recall
+
+import "strings"
+
+// Floor is the lowest cosine similarity at which a turn counts as a
+// semantic match for the embedder: below it, vectors of unrelated text
+// still score something, and a nonsense query would get confident-looking
+// hits. Each embedder's scale differs, so each has its own floor.
+//
+// builtin:glove-100d was measured with 'go run ./bench/eval -sweep' on the
+// aider corpus: out-of-domain queries reach 0.31–0.39 against code
+// conversations, while answers to paraphrases sit at 0.25–0.75. A floor
+// alone must sit above every negative (0.40 clears "how to knit a wool
+// scarf" at 0.385 by 0.015), so it is 0.35 together with Domain, which
+// turns away the off-topic queries that reach it; paraphrase targets at
+// 0.35–0.40 (the sample's "shrink the container image", 0.36) now count.
+// The Ollama floors are the usual cosine levels of those models for
+// unrelated text and have not been measured here.
+func Floor(identity string) float32 {
+	switch {
+	case identity == "builtin:glove-100d":
+		return 0.35
+	case strings.HasPrefix(identity, "ollama:nomic-embed-text"):
+		return 0.55
+	case strings.HasPrefix(identity, "ollama:mxbai-embed-large"):
+		return 0.55
+	case strings.HasPrefix(identity, "ollama:all-minilm"), strings.HasPrefix(identity, "ollama:snowflake-arctic-embed"):
+		return 0.35
+	case strings.HasPrefix(identity, "ollama:"):
+		return 0.5
+	}
+	return 0.5
+}
+
+// Domain is the lowest mean similarity a query must have to the documents
+// in scope before any of them counts as a semantic match, or 0 for no such
+// test. The mean is the query's similarity to the documents' centroid: how
+// much the query is about what the store holds at all.
+//
+// builtin:glove-100d, measured on the aider corpus (bench/eval): the
+// negatives' mean similarities are -0.07–0.07 and all but one are below
+// 0.02, the paraphrases' 0.14–0.39 except two that no floor finds (0.01,
+// 0.03); identifiers GloVe barely knows sit low too (createStripedCanvas
+// 0.04), and lose their semantic list to the keyword one. The z-score of
+// the top hit does not tell them apart: the negatives' best turns stand
+// 2.9–4.7 standard deviations above their mean, the paraphrase targets
+// 0.9–4.2. Ollama models have no measured value and no such test.
+func Domain(identity string) float32 {
+	if identity == "builtin:glove-100d" {
+		return 0.05
+	}
+	return 0
+}
+
+// domainPseudoCount is how many documents like the prior's centroid the
+// domain test counts beside a store's own: at the corpus's 2,044 chunks
+// the prior moves a mean by a few hundredths at most, in a store of two
+// turns it decides.
+const domainPseudoCount = 50
+
+// domainPrior is the centroid of a typical store for the embedder, the
+// domain test's prior, or nil when none was measured.
+func domainPrior(identity string) []float32 {
+	if identity == "builtin:glove-100d" {
+		return builtinCentroid
+	}
+	return nil
+}

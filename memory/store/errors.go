@@ -1,0 +1,8 @@
+package store
+
+import (
+	"errors"
+)
+
+// ErrNoSession reports a session ID the store does not hold.
+var ErrNoSession = errors.New("no such session")

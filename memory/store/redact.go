@@ -1,0 +1,37 @@
+package store
+
+import (
+	"slices"
+
+	"github.com/deja-dev/deja/memory/redact"
+)
+
+// redactLines removes secrets from lines deja shows or sends about what it
+// read: a problem or warning may quote a history (an ID of the wrong shape,
+// an unknown record type, a path whose directory holds a cwd).
+func RedactLines(lines []string) []string {
+	for i, l := range lines {
+		lines[i], _ = redact.Text(l)
+	}
+	return lines
+}
+
+// redactRemote removes secrets from turns a team sent, as redactSession
+// does from a history read here: the sender's deja may redact less (an
+// older version, or a member's own build), and its project, name and
+// machine are stored and shown as its text is. Session and parent IDs
+// and the harness are checked by ValidIDs; the subject is the server's.
+func redactRemote(turns []RemoteTurn) []RemoteTurn {
+	out := make([]RemoteTurn, len(turns))
+	for i, t := range turns {
+		t.Project, _ = RedactPath(t.Project)
+		t.Person, _ = redact.Text(t.Person)
+		t.Origin, _ = redact.Text(t.Origin)
+		t.User, _ = redact.Text(t.User)
+		t.Assist, _ = redact.Text(t.Assist)
+		t.Files = RedactLines(slices.Clone(t.Files))
+		t.Commands = RedactLines(slices.Clone(t.Commands))
+		out[i] = t
+	}
+	return out
+}
