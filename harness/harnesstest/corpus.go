@@ -137,6 +137,13 @@ func BenchParse(b *testing.B, paths []string, parse func(path string, data []byt
 	BenchParseData(b, paths, files, parse)
 }
 
+// BenchCorpus is BenchParse with a reader's Parse, each file parsed at
+// its own path: the corpus benchmark of a reader that needs nothing more.
+func BenchCorpus(b *testing.B, paths []string, parse func([]byte, harness.ParseOptions) *harness.History) {
+	b.Helper()
+	BenchParse(b, paths, func(path string, data []byte) { parse(data, harness.ParseOptions{Path: path}) })
+}
+
 // BenchParseData parses every files[i], under the name names[i], through
 // parse per iteration, reporting MB/s of their bytes and MB per
 // CPU-second: BenchParse for histories made or cut in memory.
