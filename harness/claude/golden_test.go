@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
@@ -12,19 +11,17 @@ import (
 // ~/.claude/projects, as discovery finds them.
 const fixtureDir = "/home/u/.claude/projects/-home-u-app/"
 
+// placed are the fixtures where they claim to live.
+var placed = harnesstest.Placed{Dir: fixtureDir, Parse: Parse, Sniff: Reader{}.Sniff}
+
 // parseFixture parses a fixture as discovery would find it, in fixtureDir.
-func parseFixture(name string, data []byte) *harness.History {
-	return Parse(data, harness.ParseOptions{Path: fixtureDir + name})
-}
+var parseFixture = placed.ParseFixture
 
 func TestGolden(t *testing.T) { harnesstest.CheckGoldens(t, ".jsonl", 9, parseFixture) }
 
 // TestLayout: a transcript written with spaces after colons and commas,
 // or its keys in another order, is the same transcript.
-func TestLayout(t *testing.T) {
-	sniff := func(name string, head []byte) error { return Reader{}.Sniff(fixtureDir+name, head) }
-	harnesstest.CheckLayouts(t, ".jsonl", corpusDir+"/*.jsonl", sniff, parseFixture)
-}
+func TestLayout(t *testing.T) { placed.CheckLayouts(t, ".jsonl", corpusDir+"/*.jsonl") }
 
 // TestSniffSpacedFirstLineLongerThanTheHead: a first line longer than the
 // head the indexer reads is judged by its keys before the cut, whatever

@@ -4,17 +4,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
 // fixtureDir is where the fixtures claim to live, as discovery finds them.
 const fixtureDir = "/home/u/.codex/sessions/2025/12/25/"
 
+// placed are the fixtures where they claim to live.
+var placed = harnesstest.Placed{Dir: fixtureDir, Parse: Parse, Sniff: Reader{}.Sniff}
+
 // parseFixture parses a fixture as discovery would find it, in fixtureDir.
-func parseFixture(name string, data []byte) *harness.History {
-	return Parse(data, harness.ParseOptions{Path: fixtureDir + name})
-}
+var parseFixture = placed.ParseFixture
 
 func TestGolden(t *testing.T) { harnesstest.CheckGoldens(t, ".jsonl", 12, parseFixture) }
 
@@ -22,10 +22,7 @@ func TestGolden(t *testing.T) { harnesstest.CheckGoldens(t, ".jsonl", 12, parseF
 // its keys in another order, is the same rollout. Event detection once
 // matched `"type":"user_message"` byte for byte, and a rollout written
 // with `": "` lost every message.
-func TestLayout(t *testing.T) {
-	sniff := func(name string, head []byte) error { return Reader{}.Sniff(fixtureDir+name, head) }
-	harnesstest.CheckLayouts(t, ".jsonl", corpusDir+"/*.jsonl", sniff, parseFixture)
-}
+func TestLayout(t *testing.T) { placed.CheckLayouts(t, ".jsonl", corpusDir+"/*.jsonl") }
 
 // TestSniffSpacedFirstLineLongerThanTheHead: a session_meta line longer
 // than the head the indexer reads (its instructions run to kilobytes) is

@@ -188,3 +188,24 @@ func CheckInvariants(t *testing.T, h *harness.History, offset int64, size int) {
 		}
 	}
 }
+
+// Placed is a reader's fixtures as discovery would find them: each file
+// of testdata as if it lay in Dir, parsed by Parse and claimed by Sniff.
+type Placed struct {
+	Dir   string
+	Parse func([]byte, harness.ParseOptions) *harness.History
+	Sniff func(path string, head []byte) error
+}
+
+// ParseFixture parses a fixture as if it lay in p.Dir.
+func (p Placed) ParseFixture(name string, data []byte) *harness.History {
+	return p.Parse(data, harness.ParseOptions{Path: p.Dir + name})
+}
+
+// CheckLayouts is CheckLayouts over the fixtures placed in p.Dir and the
+// corpus files matching corpus.
+func (p Placed) CheckLayouts(t *testing.T, ext, corpus string) {
+	t.Helper()
+	sniff := func(name string, head []byte) error { return p.Sniff(p.Dir+name, head) }
+	CheckLayouts(t, ext, corpus, sniff, p.ParseFixture)
+}
