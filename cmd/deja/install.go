@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -30,7 +31,12 @@ your home (for aider, ~/.aider, or a .aider.conf.yml or chat history in
 the project). The file is edited as text: every other entry, comment
 and the layout stay, and so does the file's mode. The old file is kept
 beside it as FILE.deja-backup, and the new one replaces it atomically.
-Installing twice changes nothing. --uninstall takes out exactly what
+Installing twice changes nothing.
+
+Nothing is changed without your say: on a terminal deja shows each
+file's diff and asks before it writes; --yes writes without asking, and
+off a terminal (a script, a pipe) nothing is written without it: deja
+prints the plan and exits 2. --uninstall takes out exactly what
 install put in (an mcpServers object left empty goes with it, and a file
 left empty is removed); --dry-run prints the unified diff and writes
 nothing.
@@ -60,7 +66,7 @@ type installChangeJSON struct {
 }
 
 func newInstallCmd(io *IO) *cobra.Command {
-	var dryRun, uninstall, asJSON, hooks bool
+	var dryRun, uninstall, asJSON, hooks, yes bool
 	cmd := &cobra.Command{
 		Use:       "install [AGENT...]",
 		Short:     "Add deja's MCP server to your agents' configs (claude-code, codex, gemini, cursor, opencode, aider)",
@@ -82,18 +88,59 @@ func newInstallCmd(io *IO) *cobra.Command {
 				return exitError{code: 1, msg: "deja found none of its agents installed (" + strings.Join(install.Agents, ", ") +
 					"); name one: deja install claude-code"}
 			}
+			type planned struct {
+				c   install.Change
+				js  installChangeJSON
+				err error
+			}
+			var plans []planned
+			pending := 0
+			for _, t := range targets {
+				p := planned{js: installChangeJSON{Agent: t.Agent, File: t.File, Entry: t.Entry}}
+				p.c, p.err = install.Plan(cmd.Context(), t, uninstall)
+				if p.err == nil {
+					p.js.Action, p.js.Diff = p.c.Action, p.c.Diff()
+					if p.c.Action != "unchanged" {
+						pending++
+					}
+				}
+				plans = append(plans, p)
+			}
+			if !dryRun && !yes && pending > 0 {
+				var shown []installChangeJSON
+				for _, p := range plans {
+					js := p.js
+					if p.err != nil {
+						js.Error, js.Diff = p.err.Error(), ""
+					}
+					shown = append(shown, js)
+				}
+				if !io.InTTY {
+					if asJSON {
+						if err := writeInstallJSON(io, true, uninstall, shown); err != nil {
+							return err
+						}
+					} else {
+						printInstall(io, shown, true)
+					}
+					return exitError{code: 2, msg: fmt.Sprintf("nothing changed: %s to make, and deja changes other programs' config files only when asked; run it on a terminal to be asked, or add --yes",
+						plural(pending, "change"))}
+				}
+				printInstall(io, shown, true)
+				fmt.Fprintf(io.Err, "Write %s? [y/N] ", plural(pending, "change"))
+				answer, _ := bufio.NewReader(io.In).ReadString('\n')
+				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+					return exitError{code: 1, msg: "nothing changed"}
+				}
+			}
 			var out []installChangeJSON
 			failed := 0
-			for _, t := range targets {
-				js := installChangeJSON{Agent: t.Agent, File: t.File, Entry: t.Entry}
-				c, err := install.Plan(cmd.Context(), t, uninstall)
-				if err == nil {
-					js.Action, js.Diff = c.Action, c.Diff()
-					if !dryRun {
-						err = install.Apply(cmd.Context(), c)
-						if err == nil && c.Existed && c.Action != "unchanged" {
-							js.Backup = t.File + install.BackupSuffix
-						}
+			for _, p := range plans {
+				js, c, err := p.js, p.c, p.err
+				if err == nil && !dryRun {
+					err = install.Apply(cmd.Context(), c)
+					if err == nil && c.Existed && c.Action != "unchanged" {
+						js.Backup = js.File + install.BackupSuffix
 					}
 				}
 				if err != nil {
@@ -103,9 +150,7 @@ func newInstallCmd(io *IO) *cobra.Command {
 				out = append(out, js)
 			}
 			if asJSON {
-				enc := json.NewEncoder(io.Out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(map[string]any{"dry_run": dryRun, "uninstall": uninstall, "changes": out}); err != nil {
+				if err := writeInstallJSON(io, dryRun, uninstall, out); err != nil {
 					return err
 				}
 			} else {
@@ -119,9 +164,17 @@ func newInstallCmd(io *IO) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the diff of each file and write nothing")
 	cmd.Flags().BoolVar(&uninstall, "uninstall", false, "take deja out again")
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "write without asking (needed off a terminal)")
 	cmd.Flags().BoolVar(&hooks, "hooks", false, "also register 'deja hook AGENT' as the prompt hook of claude-code, codex and gemini (with --uninstall: take it out)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (fields in 'deja install --help')")
 	return cmd
+}
+
+// writeInstallJSON prints install's one JSON object.
+func writeInstallJSON(io *IO, dryRun, uninstall bool, changes []installChangeJSON) error {
+	enc := json.NewEncoder(io.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(map[string]any{"dry_run": dryRun, "uninstall": uninstall, "changes": changes})
 }
 
 func printInstall(io *IO, out []installChangeJSON, dryRun bool) {

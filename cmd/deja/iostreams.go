@@ -17,6 +17,9 @@ type IO struct {
 	ErrTTY bool
 	// OutTTY reports a terminal on stdout.
 	OutTTY bool
+	// InTTY reports a terminal on stdin, where a command may ask before
+	// it changes what is not deja's (deja install).
+	InTTY bool
 	// Color draws colour and highlighting on stdout (see --color).
 	Color bool
 	// Quiet (--quiet) drops notices from stderr; Verbose (-v) shows each
@@ -35,6 +38,7 @@ func systemIO() *IO {
 		Err:    os.Stderr,
 		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
 		OutTTY: term.IsTerminal(int(os.Stdout.Fd())),
+		InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
 	}
 	if io.OutTTY {
 		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
