@@ -24,6 +24,9 @@ type Env struct {
 	Deja      string // absolute path of the deja binary
 	// AiderRead is the context file aider is told to read.
 	AiderRead string
+	// Record is the file where install notes the directories it created
+	// (RecordFile in deja's data directory); "" keeps no record.
+	Record string
 }
 
 // A Target is one agent's config file and how deja goes in and out of it.
@@ -36,7 +39,9 @@ type Target struct {
 	// home (or the project, for aider) that says it is installed; ""
 	// when there is none. A program on PATH is not asked for, so what is
 	// found does not depend on PATH.
-	Found  string
+	Found string
+	// record is Env.Record.
+	record string
 	add    func([]byte) ([]byte, error)
 	remove func([]byte) ([]byte, error)
 	has    func([]byte) bool
@@ -65,7 +70,7 @@ func Targets(env Env) []Target {
 		}
 	}
 	codexBody := "command = " + tomlString(env.Deja) + "\nargs = [\"mcp\"]\n"
-	return []Target{
+	targets := []Target{
 		jsonTarget("claude-code", filepath.Join(env.Home, ".claude.json"), false, "mcpServers", claude,
 			found("claude", filepath.Join(env.Home, ".claude.json"), filepath.Join(env.Home, ".claude"))),
 		{
@@ -97,6 +102,10 @@ func Targets(env Env) []Target {
 			},
 		},
 	}
+	for i := range targets {
+		targets[i].record = env.Record
+	}
+	return targets
 }
 
 // stdioServer is the MCP entry of Claude Code, Gemini CLI and Cursor.

@@ -103,12 +103,17 @@ func (c Change) Diff() string {
 
 // Apply writes the change: a backup of the old file beside it, then the
 // new bytes through a temporary file renamed over the old, with the old
-// file's mode (0600 for a new one).
+// file's mode (0600 for a new one). Installing into a file that did not
+// exist notes the directories it made for it (Env.Record). Uninstalling
+// leaves nothing of deja's behind: once the file is back as it was, its
+// backup goes, and a file install created goes with the directories made
+// for it.
 func Apply(ctx context.Context, c Change) error {
 	if c.Action == "unchanged" {
 		return nil
 	}
 	file := c.Target.File
+	uninstall := c.Action == "remove"
 	if c.Existed {
 		if err := userfile.WriteFile(file+BackupSuffix, c.Old, 0o600); err != nil {
 			return fmt.Errorf("backing up %s: %w; nothing was changed", file, err)
@@ -118,12 +123,24 @@ func Apply(ctx context.Context, c Change) error {
 		if err := os.Remove(file); err != nil {
 			return fmt.Errorf("removing %s: %w", file, err)
 		}
-		return nil
+		os.Remove(file + BackupSuffix)
+		return removeCreated(c.Target.record, file)
 	}
+	made := missingDirs(file)
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	return userfile.WriteFile(file, c.New, c.Mode)
+	if err := userfile.WriteFile(file, c.New, c.Mode); err != nil {
+		return err
+	}
+	if uninstall {
+		os.Remove(file + BackupSuffix)
+		return nil
+	}
+	if !c.Existed {
+		return noteCreated(c.Target.record, file, made)
+	}
+	return nil
 }
 
 // Wired reports whether deja's entry is in t's file as install writes

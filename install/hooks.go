@@ -40,7 +40,7 @@ func HookTargets(env Env) []Target {
 	group := func(agent string, timeout int, name string) hookGroup {
 		return hookGroup{Hooks: []hookCommand{{Type: "command", Command: shellWord(env.Deja) + " hook " + agent, Name: name, Timeout: timeout}}}
 	}
-	return []Target{
+	targets := []Target{
 		hookTarget("claude-code", filepath.Join(env.Home, ".claude", "settings.json"), false,
 			[]string{"hooks", "UserPromptSubmit"}, group("claude-code", 5, ""), found(filepath.Join(env.Home, ".claude"))),
 		hookTarget("codex", filepath.Join(env.CodexHome, "hooks.json"), false,
@@ -48,6 +48,10 @@ func HookTargets(env Env) []Target {
 		hookTarget("gemini", filepath.Join(env.Home, ".gemini", "settings.json"), true,
 			[]string{"hooks", "BeforeAgent"}, group("gemini", 5000, "deja"), found(filepath.Join(env.Home, ".gemini"))),
 	}
+	for i := range targets {
+		targets[i].record = env.Record
+	}
+	return targets
 }
 
 func hookTarget(agent, file string, jsonc bool, path []string, g hookGroup, found string) Target {
@@ -71,7 +75,7 @@ func hookTarget(agent, file string, jsonc bool, path []string, g hookGroup, foun
 // its MCP servers and its hooks in the same settings.json.
 func Merge(a, b Target) Target {
 	return Target{
-		Agent: a.Agent, File: a.File, Entry: a.Entry + " and " + b.Entry, Found: a.Found,
+		Agent: a.Agent, File: a.File, Entry: a.Entry + " and " + b.Entry, Found: a.Found, record: a.record,
 		add: func(src []byte) ([]byte, error) {
 			out, err := a.add(src)
 			if err != nil {

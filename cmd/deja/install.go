@@ -38,7 +38,8 @@ file's diff and asks before it writes; --yes writes without asking, and
 off a terminal (a script, a pipe) nothing is written without it: deja
 prints the plan and exits 2. --uninstall takes out exactly what
 install put in (an mcpServers object left empty goes with it, and a file
-left empty is removed); --dry-run prints the unified diff and writes
+left empty is removed, with the directories install made for it), and
+leaves no backup behind; --dry-run prints the unified diff and writes
 nothing.
 
 --hooks also registers 'deja hook AGENT', which adds related turns from
@@ -234,6 +235,7 @@ func installEnvFor(dataDir string) (install.Env, error) {
 		return install.Env{}, err
 	}
 	env.AiderRead = contextFile(dataDir, env.Project)
+	env.Record = filepath.Join(dataDir, install.RecordFile)
 	return env, nil
 }
 
