@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,63 +18,87 @@ import (
 	"github.com/deja-dev/deja/serve"
 )
 
-const hookLong = `Answer an agent's prompt hook with related turns from your other
-sessions ('deja install --hooks AGENT' registers it):
+const hookLong = `Answer an agent's hooks with what deja remembers ('deja install --hooks
+AGENT' registers them). The hook's JSON comes on stdin; its
+hook_event_name says which moment it is:
 
-  claude-code  UserPromptSubmit; prints the context as plain text
-  codex        UserPromptSubmit; prints {"hookSpecificOutput":
-               {"hookEventName": "UserPromptSubmit", "additionalContext": …}}
-  gemini       BeforeAgent; prints {"hookSpecificOutput":
-               {"hookEventName": "BeforeAgent", "additionalContext": …}}
+  a prompt         claude-code UserPromptSubmit, codex UserPromptSubmit,
+                   gemini BeforeAgent: related turns of your other sessions
+  a session start  SessionStart (all three): what earlier sessions in this
+                   project did, those that changed files or ran commands
+                   first; the session's own turns left out
+  before a tool    claude-code and codex PreToolUse, gemini BeforeTool:
+                   about to edit a file, the latest earlier turns here that
+                   edited it; about to run a command, the latest that ran
+                   the same invocation ('go test', 'npm run'); reads,
+                   searches and look-around commands (ls, git status) get
+                   nothing
+  after compaction SessionStart with source "compact" (claude-code, codex)
+                   and gemini PreCompress: what this session asked, edited
+                   and ran so far, read from its own transcript
 
-Each passes the hook's JSON on stdin ({session_id, transcript_path, cwd,
-hook_event_name, prompt, …}) and adds the context to the prompt. Cursor,
-OpenCode and aider have no such hook; they reach deja through MCP.
+Claude Code's prompt hook is answered in plain text; every other answer is
+{"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": …}}.
+Cursor, OpenCode and aider have no such hooks; they reach deja through MCP.
 
-deja recalls the prompt (through a running 'deja serve' when there is one,
-else from the store), drops every turn of the current session (and its
-subagents), keeps only turns whose meaning passes the embedder's floor,
-and prints them quoted as history, at most --max-tokens (estimated as
-bytes/4). Nothing passes: it prints nothing. Past --timeout it prints
-nothing and exits 0, so the agent never waits on deja; a hook that cannot
-read its input prints nothing too, with the reason on stderr. With no
-service running, the hook starts the shared one in the background (as
-'deja recall' does; see 'deja serve --help'), so the next prompt's hook
-answers warm.`
+A prompt is recalled through a running 'deja serve' when there is one,
+else from the store; only turns whose meaning passes the embedder's floor
+are kept. Everything is quoted as history, data and not instructions, and
+cut to --max-tokens (estimated as bytes/4; by default 1500 for a prompt,
+600 at a session start or compaction, 150 before a tool). When nothing is
+worth a line it prints nothing. Past --timeout it prints nothing and exits
+0, so the agent never waits on deja; a hook that cannot read its input, or
+an event deja does not answer, prints nothing too, with the reason on
+stderr. A prompt hook with no service running starts the shared one in the
+background (as 'deja recall' does; see 'deja serve --help'), so the next
+prompt's hook answers warm; the other moments read the store directly.`
 
-// hookInput is what the agents' prompt hooks pass on stdin: Claude
-// Code's and Codex's UserPromptSubmit (Codex adds turn_id and model) and
-// Gemini CLI's BeforeAgent (with a timestamp) share these fields.
+// hookInput is what the agents' hooks pass on stdin. Every event has
+// session_id, transcript_path, cwd and hook_event_name; a prompt hook
+// (Claude Code's and Codex's UserPromptSubmit, Gemini CLI's BeforeAgent)
+// adds the prompt, a session start its source (startup, resume, clear,
+// compact), a tool hook (PreToolUse, BeforeTool) the tool's name and
+// input, and a compaction hook (PreCompact, PreCompress) its trigger.
 type hookInput struct {
-	SessionID      string `json:"session_id"`
-	TranscriptPath string `json:"transcript_path"`
-	Cwd            string `json:"cwd"`
-	Prompt         string `json:"prompt"`
-	HookEventName  string `json:"hook_event_name"`
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	Prompt         string          `json:"prompt"`
+	HookEventName  string          `json:"hook_event_name"`
+	Source         string          `json:"source"`
+	Trigger        string          `json:"trigger"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
 }
 
 // hookMaxInput bounds the hook's stdin.
 const hookMaxInput = 1 << 20
 
-// A hookAgent is how one agent's prompt hook is answered.
+// A hookAgent is how one agent's hooks are answered.
 type hookAgent struct {
 	// harness is the prefix of the session IDs deja gives its sessions.
 	harness string
-	// event is the hook's event, named in a JSON answer; "" answers in
-	// plain text.
+	// kinds names the agent's hook events deja answers, by kind.
+	kinds map[string]hookKind
+	// plain answers its prompt hook in plain text rather than JSON.
+	plain bool
+	// event is the hook's event, named in a JSON answer.
 	event string
 }
 
 // hookAgents are the agents 'deja hook' answers, by name.
 var hookAgents = map[string]hookAgent{
-	"claude-code": {harness: "claude"},
-	"codex":       {harness: "codex", event: "UserPromptSubmit"},
-	"gemini":      {harness: "gemini", event: "BeforeAgent"},
+	"claude-code": {harness: "claude", plain: true, kinds: map[string]hookKind{
+		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool, "PreCompact": hookCompact}},
+	"codex": {harness: "codex", kinds: map[string]hookKind{
+		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
+	"gemini": {harness: "gemini", kinds: map[string]hookKind{
+		"BeforeAgent": hookPrompt, "SessionStart": hookStart, "BeforeTool": hookTool, "PreCompress": hookCompact}},
 }
 
 // hookAnswer wraps the context as the agent reads it.
-func hookAnswer(a hookAgent, text string) string {
-	if a.event == "" {
+func hookAnswer(a hookAgent, kind hookKind, text string) string {
+	if a.plain && kind == hookPrompt {
 		return text
 	}
 	type specific struct {
@@ -90,7 +116,7 @@ func newHookCmd(io *IO) *cobra.Command {
 	var maxTokens, limit int
 	cmd := &cobra.Command{
 		Use:       "hook AGENT",
-		Short:     "Answer an agent's prompt hook with related turns from other sessions (claude-code, codex, gemini)",
+		Short:     "Answer an agent's hooks (prompt, session start, before a tool, compaction) from memory",
 		Long:      hookLong,
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: []string{"claude-code", "codex", "gemini"},
@@ -109,17 +135,44 @@ func newHookCmd(io *IO) *cobra.Command {
 				fmt.Fprintf(io.Err, "deja hook: reading the hook's JSON on stdin: %v\n", err)
 				return nil
 			}
-			if agent.event != "" && in.HookEventName != "" {
-				agent.event = in.HookEventName
+			event := in.HookEventName
+			if event == "" {
+				// An input without its event is the prompt hook's, as
+				// agents before the other events sent it.
+				for e, k := range agent.kinds {
+					if k == hookPrompt {
+						event = e
+					}
+				}
 			}
-			if strings.TrimSpace(in.Prompt) == "" {
+			kind, ok := agent.kinds[event]
+			if !ok {
+				fmt.Fprintf(io.Err, "deja hook %s: %s is not an event deja answers for %s; it answers %s\n",
+					args[0], quote.Line(event), args[0], strings.Join(slices.Sorted(maps.Keys(agent.kinds)), ", "))
 				return nil
+			}
+			agent.event = event
+			if kind == hookStart && in.Source == "compact" {
+				// After compaction the session starts again from its
+				// summary: what it did so far goes back in.
+				kind = hookCompact
+			}
+			if kind == hookPrompt && strings.TrimSpace(in.Prompt) == "" {
+				return nil
+			}
+			budget := maxTokens
+			if budget <= 0 {
+				budget = kind.budget()
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
 			done := make(chan string, 1)
 			go func() {
-				done <- hookContext(ctx, cmd, in, agent.harness, limit, maxTokens)
+				if kind == hookPrompt {
+					done <- hookContext(ctx, cmd, in, agent.harness, limit, budget)
+					return
+				}
+				done <- hookWork(ctx, cmd, kind, in, agent.harness, budget)
 			}()
 			select {
 			case <-ctx.Done():
@@ -130,13 +183,13 @@ func newHookCmd(io *IO) *cobra.Command {
 				if time.Since(start) > timeout || text == "" {
 					return nil
 				}
-				fmt.Fprint(io.Out, hookAnswer(agent, text))
+				fmt.Fprint(io.Out, hookAnswer(agent, kind, text))
 				return nil
 			}
 		},
 	}
 	cmd.Flags().DurationVar(&timeout, "timeout", 1500*time.Millisecond, "print nothing when the answer takes longer")
-	cmd.Flags().IntVar(&maxTokens, "max-tokens", 1500, "most tokens (bytes/4) to print")
+	cmd.Flags().IntVar(&maxTokens, "max-tokens", 0, "most tokens (bytes/4) to print (default: 1500 for a prompt, 600 at session start and compaction, 150 before a tool)")
 	cmd.Flags().IntVar(&limit, "limit", 8, "most turns to consider")
 	return cmd
 }

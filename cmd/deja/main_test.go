@@ -33,7 +33,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkbinary": mkbinary, "exits": exits, "jsonout": jsonout,
 			"waitserve": waitServe, "waitstopped": waitStopped, "cmprecall": cmpRecall,
-			"natsserver": natsServer,
+			"natsserver": natsServer, "expandenv": expandEnv,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
@@ -44,6 +44,17 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},
 	})
+}
+
+// expandenv FILE replaces $NAME and ${NAME} in FILE with the script's
+// environment, for inputs that must name a path under $WORK.
+func expandEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: expandenv FILE")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(os.Expand(string(data), ts.Getenv)), 0o644))
 }
 
 // mkbinary writes a small PNG-like file with NUL bytes, which txtar cannot hold.
