@@ -22,24 +22,25 @@ const hookLong = `Answer an agent's hooks with what deja remembers ('deja instal
 AGENT' registers them). The hook's JSON comes on stdin; its
 hook_event_name says which moment it is:
 
-  a prompt         claude-code UserPromptSubmit, codex UserPromptSubmit,
-                   gemini BeforeAgent: related turns of your other sessions
-  a session start  SessionStart (all three): what earlier sessions in this
+  a prompt         UserPromptSubmit (claude-code, codex, qwen), BeforeAgent
+                   (gemini): related turns of your other sessions
+  a session start  SessionStart (all four): what earlier sessions in this
                    project did, those that changed files or ran commands
                    first; the session's own turns left out
-  before a tool    claude-code and codex PreToolUse, gemini BeforeTool:
-                   about to edit a file, the latest earlier turns here that
-                   edited it; about to run a command, the latest that ran
-                   the same invocation ('go test', 'npm run'); reads,
-                   searches and look-around commands (ls, git status) get
-                   nothing
-  after compaction SessionStart with source "compact" (claude-code, codex)
-                   and gemini PreCompress: what this session asked, edited
-                   and ran so far, read from its own transcript
+  before a tool    PreToolUse (claude-code, codex, qwen): about to edit a
+                   file, the latest earlier turns here that edited it;
+                   about to run a command, the latest that ran the same
+                   invocation ('go test', 'npm run'); reads, searches and
+                   look-around commands (ls, git status) get nothing
+  after compaction SessionStart with source "compact" (claude-code, codex,
+                   qwen): what this session asked, edited and ran so far,
+                   read from its own transcript
 
 Claude Code's prompt hook is answered in plain text; every other answer is
 {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": …}}.
-Cursor, OpenCode and aider have no such hooks; they reach deja through MCP.
+Gemini CLI's BeforeTool and PreCompress cannot add context for the model,
+so deja answers neither; Cursor, OpenCode, Cline, Copilot, pi and aider
+reach deja through MCP (or its skill and context file).
 
 A prompt is recalled through a running 'deja serve' when there is one,
 else from the store; only turns whose meaning passes the embedder's floor
@@ -89,11 +90,17 @@ type hookAgent struct {
 // hookAgents are the agents 'deja hook' answers, by name.
 var hookAgents = map[string]hookAgent{
 	"claude-code": {harness: "claude", plain: true, kinds: map[string]hookKind{
-		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool, "PreCompact": hookCompact}},
+		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
 	"codex": {harness: "codex", kinds: map[string]hookKind{
 		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
+	// Gemini CLI's BeforeTool and PreCompress cannot add context for the
+	// model (their output has no such field), and its SessionStart has no
+	// compact source: only the prompt and the session start are answered.
 	"gemini": {harness: "gemini", kinds: map[string]hookKind{
-		"BeforeAgent": hookPrompt, "SessionStart": hookStart, "BeforeTool": hookTool, "PreCompress": hookCompact}},
+		"BeforeAgent": hookPrompt, "SessionStart": hookStart}},
+	// Qwen Code's hooks are Claude Code's events, answered in JSON.
+	"qwen": {harness: "qwen", kinds: map[string]hookKind{
+		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
 }
 
 // hookAnswer wraps the context as the agent reads it.
@@ -119,11 +126,11 @@ func newHookCmd(io *IO) *cobra.Command {
 		Short:     "Answer an agent's hooks (prompt, session start, before a tool, compaction) from memory",
 		Long:      hookLong,
 		Args:      cobra.ExactArgs(1),
-		ValidArgs: []string{"claude-code", "codex", "gemini"},
+		ValidArgs: slices.Sorted(maps.Keys(hookAgents)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			agent, ok := hookAgents[args[0]]
 			if !ok {
-				return exitError{code: 2, msg: fmt.Sprintf("deja hook knows claude-code, codex and gemini, not %q (cursor, opencode and aider have no prompt hook: they use deja's MCP server)", args[0])}
+				return exitError{code: 2, msg: fmt.Sprintf("deja hook knows %s, not %q (the other agents have no hook that adds context: they use deja's MCP server)", strings.Join(slices.Sorted(maps.Keys(hookAgents)), ", "), args[0])}
 			}
 			start := time.Now()
 			raw, err := io2Bounded(io.In, hookMaxInput)
@@ -147,7 +154,7 @@ func newHookCmd(io *IO) *cobra.Command {
 			}
 			kind, ok := agent.kinds[event]
 			if !ok {
-				fmt.Fprintf(io.Err, "deja hook %s: %s is not an event deja answers for %s; it answers %s\n",
+				fmt.Fprintf(io.Err, "deja hook %s: %s is not an event deja answers for %s (its answer would not reach the model, or there is nothing to add); it answers %s\n",
 					args[0], quote.Line(event), args[0], strings.Join(slices.Sorted(maps.Keys(agent.kinds)), ", "))
 				return nil
 			}
