@@ -8,11 +8,100 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
-// Agents are the names Targets knows, in the order it lists them.
-var Agents = []string{"claude-code", "codex", "gemini", "cursor", "opencode", "aider"}
+// Agents are the agents install knows, in the order it lists them.
+var Agents = []string{"claude-code", "codex", "gemini", "qwen", "copilot", "cursor", "cline", "opencode", "pi", "aider"}
+
+// binaries are the programs on PATH that say an agent is installed.
+var binaries = map[string][]string{
+	"claude-code": {"claude"},
+	"codex":       {"codex"},
+	"gemini":      {"gemini"},
+	"qwen":        {"qwen"},
+	"copilot":     {"copilot"},
+	"cursor":      {"cursor-agent", "cursor"},
+	"cline":       {"cline"},
+	"opencode":    {"opencode"},
+	"pi":          {"pi"},
+	"aider":       {"aider"},
+}
+
+// Found says where agent was found: the first of its files or
+// directories that exists (dirs), else its program on env.Path; "" when
+// neither is there.
+func (env Env) Found(agent string) string {
+	for _, d := range env.dirs(agent) {
+		if exists(d) {
+			return d
+		}
+	}
+	for _, dir := range filepath.SplitList(env.Path) {
+		if dir == "" || !filepath.IsAbs(dir) {
+			continue
+		}
+		for _, b := range binaries[agent] {
+			for _, name := range []string{b, b + ".exe", b + ".cmd"} {
+				if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && (fi.Mode()&0o111 != 0 || filepath.Ext(name) != "") {
+					return filepath.Join(dir, name)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// dirs are the files and directories an installed agent leaves in the
+// user's home (or, for aider, the project).
+func (env Env) dirs(agent string) []string {
+	h := env.Home
+	switch agent {
+	case "claude-code":
+		return []string{filepath.Join(h, ".claude.json"), filepath.Join(h, ".claude")}
+	case "codex":
+		return []string{env.CodexHome}
+	case "gemini":
+		return []string{filepath.Join(h, ".gemini")}
+	case "qwen":
+		return []string{filepath.Join(h, ".qwen")}
+	case "copilot":
+		return []string{env.copilotHome()}
+	case "cursor":
+		return []string{filepath.Join(h, ".cursor")}
+	case "cline":
+		return []string{filepath.Join(h, ".cline")}
+	case "opencode":
+		return []string{filepath.Join(env.ConfigDir, "opencode"), filepath.Join(h, ".local", "share", "opencode")}
+	case "pi":
+		return []string{env.piDir()}
+	case "aider":
+		return []string{filepath.Join(env.Project, ".aider.conf.yml"), filepath.Join(env.Project, ".aider.chat.history.md"), filepath.Join(h, ".aider")}
+	}
+	return nil
+}
+
+func (env Env) copilotHome() string {
+	if env.Getenv != nil && filepath.IsAbs(env.Getenv("COPILOT_HOME")) {
+		return env.Getenv("COPILOT_HOME")
+	}
+	return filepath.Join(env.Home, ".copilot")
+}
+
+func (env Env) piDir() string {
+	if env.Getenv != nil && filepath.IsAbs(env.Getenv("PI_CODING_AGENT_DIR")) {
+		return env.Getenv("PI_CODING_AGENT_DIR")
+	}
+	return filepath.Join(env.Home, ".pi", "agent")
+}
+
+func (env Env) clineMCP() string {
+	if env.Getenv != nil && filepath.IsAbs(env.Getenv("CLINE_MCP_SETTINGS_PATH")) {
+		return env.Getenv("CLINE_MCP_SETTINGS_PATH")
+	}
+	return filepath.Join(env.Home, ".cline", "data", "settings", "cline_mcp_settings.json")
+}
 
 // Env is what the targets depend on: where the user's files are and
 // which deja binary the agents should start.
@@ -27,6 +116,11 @@ type Env struct {
 	// Record is the file where install notes the directories it created
 	// (RecordFile in deja's data directory); "" keeps no record.
 	Record string
+	// Path is the PATH an installed agent's program is looked for on.
+	Path string
+	// Getenv reads the agents' own overrides (COPILOT_HOME,
+	// PI_CODING_AGENT_DIR, CLINE_MCP_SETTINGS_PATH); nil reads none.
+	Getenv func(string) string
 }
 
 // A Target is one agent's config file and how deja goes in and out of it.
@@ -36,9 +130,8 @@ type Target struct {
 	// What deja adds, in words ("mcpServers.deja", "read: <file>").
 	Entry string
 	// Found is the file or directory the agent leaves in the user's
-	// home (or the project, for aider) that says it is installed; ""
-	// when there is none. A program on PATH is not asked for, so what is
-	// found does not depend on PATH.
+	// home (or the project, for aider), or its program on PATH, that
+	// says it is installed; "" when there is none (Env.Found).
 	Found string
 	// record is Env.Record.
 	record string
@@ -51,16 +144,10 @@ type Target struct {
 
 // Targets returns every agent's target under env.
 func Targets(env Env) []Target {
-	found := func(_ string, dirs ...string) string {
-		for _, d := range dirs {
-			if _, err := os.Stat(d); err == nil {
-				return d
-			}
-		}
-		return ""
-	}
 	stdio := stdioServer{Command: env.Deja, Args: []string{"mcp"}}
 	claude := stdioServer{Type: "stdio", Command: env.Deja, Args: []string{"mcp"}}
+	copilot := copilotServer{Type: "local", Command: env.Deja, Args: []string{"mcp"}, Tools: []string{"*"}}
+	cline := clineServer{Command: env.Deja, Args: []string{"mcp"}}
 	opencode := opencodeServer{Type: "local", Command: []string{env.Deja, "mcp"}, Enabled: true}
 
 	ocFile := filepath.Join(env.ConfigDir, "opencode", "opencode.json")
@@ -71,11 +158,9 @@ func Targets(env Env) []Target {
 	}
 	codexBody := "command = " + tomlString(env.Deja) + "\nargs = [\"mcp\"]\n"
 	targets := []Target{
-		jsonTarget("claude-code", filepath.Join(env.Home, ".claude.json"), false, "mcpServers", claude,
-			found("claude", filepath.Join(env.Home, ".claude.json"), filepath.Join(env.Home, ".claude"))),
+		jsonTarget("claude-code", filepath.Join(env.Home, ".claude.json"), false, "mcpServers", claude),
 		{
 			Agent: "codex", File: filepath.Join(env.CodexHome, "config.toml"), Entry: "[mcp_servers.deja]",
-			Found:  found("codex", env.CodexHome),
 			add:    func(b []byte) ([]byte, error) { return tomlAdd(b, "mcp_servers.deja", codexBody) },
 			remove: func(b []byte) ([]byte, error) { return tomlRemove(b, "mcp_servers.deja") },
 			has: func(b []byte) bool {
@@ -84,15 +169,14 @@ func Targets(env Env) []Target {
 			},
 			present: func(b []byte) bool { return tomlHas(b, "mcp_servers.deja") },
 		},
-		jsonTarget("gemini", filepath.Join(env.Home, ".gemini", "settings.json"), true, "mcpServers", stdio,
-			found("gemini", filepath.Join(env.Home, ".gemini"))),
-		jsonTarget("cursor", filepath.Join(env.Home, ".cursor", "mcp.json"), true, "mcpServers", stdio,
-			found("cursor", filepath.Join(env.Home, ".cursor"))),
-		jsonTarget("opencode", ocFile, true, "mcp", opencode,
-			found("opencode", filepath.Join(env.ConfigDir, "opencode"), filepath.Join(env.Home, ".local", "share", "opencode"))),
+		jsonTarget("gemini", filepath.Join(env.Home, ".gemini", "settings.json"), true, "mcpServers", stdio),
+		jsonTarget("qwen", filepath.Join(env.Home, ".qwen", "settings.json"), true, "mcpServers", stdio),
+		jsonTarget("copilot", filepath.Join(env.copilotHome(), "mcp-config.json"), false, "mcpServers", copilot),
+		jsonTarget("cursor", filepath.Join(env.Home, ".cursor", "mcp.json"), true, "mcpServers", stdio),
+		jsonTarget("cline", env.clineMCP(), false, "mcpServers", cline),
+		jsonTarget("opencode", ocFile, true, "mcp", opencode),
 		{
 			Agent: "aider", File: filepath.Join(env.Project, ".aider.conf.yml"), Entry: "read: " + env.AiderRead,
-			Found:   found("aider", filepath.Join(env.Project, ".aider.conf.yml"), filepath.Join(env.Project, ".aider.chat.history.md"), filepath.Join(env.Home, ".aider")),
 			add:     func(b []byte) ([]byte, error) { return yamlAddListItem(b, "read", env.AiderRead) },
 			remove:  yamlRemoveMarked,
 			present: func(b []byte) bool { return strings.Contains(string(b), yamlMarker) },
@@ -104,8 +188,25 @@ func Targets(env Env) []Target {
 	}
 	for i := range targets {
 		targets[i].record = env.Record
+		targets[i].Found = env.Found(targets[i].Agent)
 	}
 	return targets
+}
+
+// copilotServer is Copilot CLI's local MCP entry: its type and the tools
+// it may call are required.
+type copilotServer struct {
+	Type    string   `json:"type"`
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+	Tools   []string `json:"tools"`
+}
+
+// clineServer is Cline's stdio MCP entry.
+type clineServer struct {
+	Command  string   `json:"command"`
+	Args     []string `json:"args"`
+	Disabled bool     `json:"disabled"`
 }
 
 // stdioServer is the MCP entry of Claude Code, Gemini CLI and Cursor.
@@ -122,9 +223,9 @@ type opencodeServer struct {
 	Enabled bool     `json:"enabled"`
 }
 
-func jsonTarget(agent, file string, jsonc bool, key string, v any, found string) Target {
+func jsonTarget(agent, file string, jsonc bool, key string, v any) Target {
 	return Target{
-		Agent: agent, File: file, Entry: key + ".deja", Found: found,
+		Agent: agent, File: file, Entry: key + ".deja",
 		add:    func(b []byte) ([]byte, error) { return jsonAdd(b, jsonc, []string{key}, "deja", v) },
 		remove: func(b []byte) ([]byte, error) { return jsonRemove(b, jsonc, []string{key}, "deja") },
 		has: func(b []byte) bool {
@@ -143,30 +244,71 @@ func exists(path string) bool {
 	return err == nil
 }
 
-// Select returns the targets named, or when names is empty those whose
-// agent was found.
-func Select(all []Target, names []string) ([]Target, error) {
-	if len(names) == 0 {
-		var out []Target
-		for _, t := range all {
-			if t.Found != "" {
+// What says what install wires in besides each agent's MCP server.
+type What struct {
+	// Hooks: 'deja hook AGENT' at each moment the agent offers.
+	Hooks bool
+	// Skills: deja's SKILL.md where the agent has skills.
+	Skills bool
+	// Guidance: deja's block in the agent's user-level guidance file.
+	Guidance bool
+}
+
+// Wiring returns the targets of the agents named, or when names is empty
+// of those found (Env.Found), in Agents order: each agent's MCP entry
+// (joined with its hooks when they share a file: one edit, one backup),
+// hooks, skill and guidance as what asks. A file two agents share (the
+// ~/.agents/skills skill) comes once, under the first of them.
+func Wiring(env Env, names []string, what What) ([]Target, error) {
+	for _, n := range names {
+		if !slices.Contains(Agents, n) {
+			return nil, fmt.Errorf("unknown agent %q: deja knows %s", n, strings.Join(Agents, ", "))
+		}
+	}
+	var agents []string
+	for _, a := range Agents {
+		if (len(names) == 0 && env.Found(a) != "") || slices.Contains(names, a) {
+			agents = append(agents, a)
+		}
+	}
+	var extra [][]Target
+	if what.Hooks {
+		extra = append(extra, HookTargets(env))
+	}
+	if what.Skills {
+		extra = append(extra, SkillTargets(env))
+	}
+	if what.Guidance {
+		extra = append(extra, GuidanceTargets(env))
+	}
+	mcp := Targets(env)
+	var out []Target
+	seen := map[string]bool{}
+	for _, a := range agents {
+		var mine []Target
+		for _, t := range mcp {
+			if t.Agent == a {
+				mine = append(mine, t)
+			}
+		}
+		for _, list := range extra {
+			for _, t := range list {
+				if t.Agent != a || seen[t.File] {
+					continue
+				}
+				if i := slices.IndexFunc(mine, func(m Target) bool { return m.File == t.File }); i >= 0 {
+					mine[i] = Merge(mine[i], t)
+					continue
+				}
+				mine = append(mine, t)
+			}
+		}
+		for _, t := range mine {
+			if !seen[t.File] {
+				seen[t.File] = true
 				out = append(out, t)
 			}
 		}
-		return out, nil
-	}
-	var out []Target
-	for _, n := range names {
-		i := -1
-		for j, t := range all {
-			if t.Agent == n {
-				i = j
-			}
-		}
-		if i < 0 {
-			return nil, fmt.Errorf("unknown agent %q: deja knows %s", n, strings.Join(Agents, ", "))
-		}
-		out = append(out, all[i])
 	}
 	return out, nil
 }

@@ -74,7 +74,9 @@ func Plan(ctx context.Context, t Target, uninstall bool) (Change, error) {
 	}
 	c.Action = action
 	if uninstall {
-		if trimmed := bytes.TrimSpace(c.New); len(trimmed) == 0 || string(trimmed) == "{}" {
+		// A file left empty goes; one left "{}" goes only when install
+		// made it: a user's own "{}" stays as it was.
+		if trimmed := bytes.TrimSpace(c.New); len(trimmed) == 0 || (string(trimmed) == "{}" && createdFile(t.record, t.File)) {
 			c.Delete = true
 		}
 	}
@@ -114,7 +116,7 @@ func Apply(ctx context.Context, c Change) error {
 	}
 	file := c.Target.File
 	uninstall := c.Action == "remove"
-	if c.Existed {
+	if c.Existed && !c.Delete {
 		if err := userfile.WriteFile(file+BackupSuffix, c.Old, 0o600); err != nil {
 			return fmt.Errorf("backing up %s: %w; nothing was changed", file, err)
 		}

@@ -11,11 +11,12 @@ import (
 func testEnv(t *testing.T) Env {
 	home := t.TempDir()
 	return Env{Home: home, ConfigDir: filepath.Join(home, ".config"), CodexHome: filepath.Join(home, ".codex"),
-		Project: filepath.Join(home, "proj"), Deja: "/opt/deja/bin/deja", AiderRead: "/data/ctx.md"}
+		Project: filepath.Join(home, "proj"), Deja: "/opt/deja/bin/deja", AiderRead: "/data/ctx.md",
+		Record: filepath.Join(home, "data", RecordFile)}
 }
 
 func target(t *testing.T, env Env, agent string) Target {
-	ts, err := Select(Targets(env), []string{agent})
+	ts, err := Wiring(env, []string{agent}, What{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,10 +16,22 @@ import (
 // out again and leave the home as it found it.
 const RecordFile = "install-created.json"
 
-// created is that record: for each config file install created, the
+// created is that record: the files install created, and for each the
 // directories it made for it, deepest first.
 type created struct {
-	Dirs map[string][]string `json:"dirs"`
+	Dirs  map[string][]string `json:"dirs"`
+	Files map[string]bool     `json:"files,omitempty"`
+}
+
+// createdFile reports whether install created file (a file it did not
+// create is never removed by uninstall, even when only "{}" is left).
+func createdFile(record, file string) bool {
+	if record == "" {
+		return false
+	}
+	c := loadCreated(record)
+	_, dirs := c.Dirs[file]
+	return c.Files[file] || dirs
 }
 
 func loadCreated(path string) created {
@@ -34,7 +46,7 @@ func loadCreated(path string) created {
 }
 
 func (c created) save(path string) error {
-	if len(c.Dirs) == 0 {
+	if len(c.Dirs) == 0 && len(c.Files) == 0 {
 		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -65,11 +77,17 @@ func missingDirs(file string) []string {
 // noteCreated records the directories made for file, when there is a
 // record to keep.
 func noteCreated(record, file string, dirs []string) error {
-	if record == "" || len(dirs) == 0 {
+	if record == "" {
 		return nil
 	}
 	c := loadCreated(record)
-	c.Dirs[file] = slices.Clone(dirs)
+	if c.Files == nil {
+		c.Files = map[string]bool{}
+	}
+	c.Files[file] = true
+	if len(dirs) > 0 {
+		c.Dirs[file] = slices.Clone(dirs)
+	}
 	return c.save(record)
 }
 
@@ -83,23 +101,36 @@ func removeCreated(record, file string) error {
 		return nil
 	}
 	c := loadCreated(record)
-	for f, dirs := range c.Dirs {
-		if f != file {
-			if _, err := os.Lstat(f); err == nil {
-				continue
-			}
+	for f := range c.Files {
+		if _, err := os.Lstat(f); err != nil || f == file {
+			delete(c.Files, f)
 		}
-		var left []string
-		for i, d := range dirs {
-			if err := os.Remove(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				left = dirs[i:]
-				break
+	}
+	// Rounds until nothing more goes: a directory one file's removal
+	// empties may be another's parent, whatever the order they come in.
+	for changed := true; changed; {
+		changed = false
+		for f, dirs := range c.Dirs {
+			if f != file {
+				if _, err := os.Lstat(f); err == nil {
+					continue
+				}
 			}
-		}
-		if len(left) == 0 {
-			delete(c.Dirs, f)
-		} else {
-			c.Dirs[f] = left
+			var left []string
+			for i, d := range dirs {
+				if err := os.Remove(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
+					left = dirs[i:]
+					break
+				}
+			}
+			if len(left) < len(dirs) {
+				changed = true
+			}
+			if len(left) == 0 {
+				delete(c.Dirs, f)
+			} else {
+				c.Dirs[f] = left
+			}
 		}
 	}
 	return c.save(record)

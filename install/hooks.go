@@ -5,12 +5,14 @@ import (
 	"strings"
 )
 
-// HookAgents are the agents with a prompt hook 'deja hook' answers.
-// Cursor, OpenCode and aider have none that adds context to a prompt.
-var HookAgents = []string{"claude-code", "codex", "gemini"}
+// HookAgents are the agents with hooks 'deja hook' answers. The others
+// have none whose output reaches the model from a command: Cursor's hooks
+// only allow or deny, OpenCode and pi take code plugins, aider has none.
+var HookAgents = []string{"claude-code", "codex", "gemini", "qwen"}
 
-// hookCommand is one command hook, in the shape Claude Code, Codex and
-// Gemini CLI share: {"type": "command", "command": …, "timeout": …}.
+// hookCommand is one command hook, in the shape Claude Code, Codex,
+// Gemini CLI and Qwen Code share: {"type": "command", "command": …,
+// "timeout": …}.
 type hookCommand struct {
 	Type    string `json:"type"`
 	Command string `json:"command"`
@@ -18,56 +20,121 @@ type hookCommand struct {
 	Timeout int    `json:"timeout"`
 }
 
-// hookGroup is one matcher group: the hooks that run for an event.
+// hookGroup is one matcher group: the hooks that run for an event (for a
+// tool event, the tools Matcher names).
 type hookGroup struct {
-	Hooks []hookCommand `json:"hooks"`
+	Matcher string        `json:"matcher,omitempty"`
+	Hooks   []hookCommand `json:"hooks"`
 }
 
-// HookTargets returns the target that registers 'deja hook AGENT' for
-// each agent in HookAgents: Claude Code's UserPromptSubmit in
-// ~/.claude/settings.json, Codex's UserPromptSubmit in
-// $CODEX_HOME/hooks.json and Gemini CLI's BeforeAgent in
-// ~/.gemini/settings.json. The agent waits at most the timeout (Claude
-// Code and Codex count seconds, Gemini CLI milliseconds); the hook
-// itself gives up sooner and prints nothing.
+// hookEvent is one event deja registers for, with its matcher.
+type hookEvent struct {
+	Name    string
+	Matcher string
+}
+
+// HookTargets returns, for each agent in HookAgents, the target that
+// registers 'deja hook AGENT' at every moment whose answer reaches the
+// model:
+//
+//   - Claude Code (~/.claude/settings.json): UserPromptSubmit,
+//     SessionStart (every source: after a compaction it answers with the
+//     session so far) and PreToolUse for the tools that edit files or run
+//     commands;
+//   - Codex ($CODEX_HOME/hooks.json): the same events, its tools Bash and
+//     apply_patch;
+//   - Gemini CLI (~/.gemini/settings.json): BeforeAgent and SessionStart
+//     (its BeforeTool and PreCompress cannot add context);
+//   - Qwen Code (~/.qwen/settings.json): Claude Code's events, its tools
+//     edit, write_file and run_shell_command.
+//
+// The agent waits at most the timeout (Claude Code and Codex count
+// seconds, Gemini CLI and Qwen Code milliseconds); the hook itself gives
+// up sooner and prints nothing.
 func HookTargets(env Env) []Target {
-	found := func(d string) string {
-		if exists(d) {
-			return d
-		}
-		return ""
-	}
-	group := func(agent string, timeout int, name string) hookGroup {
-		return hookGroup{Hooks: []hookCommand{{Type: "command", Command: shellWord(env.Deja) + " hook " + agent, Name: name, Timeout: timeout}}}
-	}
-	targets := []Target{
-		hookTarget("claude-code", filepath.Join(env.Home, ".claude", "settings.json"), false,
-			[]string{"hooks", "UserPromptSubmit"}, group("claude-code", 5, ""), found(filepath.Join(env.Home, ".claude"))),
-		hookTarget("codex", filepath.Join(env.CodexHome, "hooks.json"), false,
-			[]string{"hooks", "UserPromptSubmit"}, group("codex", 5, ""), found(env.CodexHome)),
-		hookTarget("gemini", filepath.Join(env.Home, ".gemini", "settings.json"), true,
-			[]string{"hooks", "BeforeAgent"}, group("gemini", 5000, "deja"), found(filepath.Join(env.Home, ".gemini"))),
-	}
-	for i := range targets {
-		targets[i].record = env.Record
+	var targets []Target
+	for _, h := range hookSpecs(env) {
+		t := hookTarget(h.agent, h.file, h.jsonc, h.cmd, h.events...)
+		t.record, t.Found = env.Record, env.Found(h.agent)
+		targets = append(targets, t)
 	}
 	return targets
 }
 
-func hookTarget(agent, file string, jsonc bool, path []string, g hookGroup, found string) Target {
-	return Target{
-		Agent: agent, File: file, Entry: strings.Join(path, ".") + ": " + g.Hooks[0].Command, Found: found,
-		add:    func(b []byte) ([]byte, error) { return jsonAppend(b, jsonc, path, g) },
-		remove: func(b []byte) ([]byte, error) { return jsonDrop(b, jsonc, path, g) },
-		has: func(b []byte) bool {
-			out, err := jsonAppend(b, jsonc, path, g)
-			return err == nil && string(out) == string(b)
-		},
-		present: func(b []byte) bool {
-			out, err := jsonDrop(b, jsonc, path, g)
-			return err == nil && string(out) != string(b)
-		},
+// HookEvents returns one target per event deja registers for agent, so
+// that each can be checked on its own (Wired); nil for an agent without
+// hooks.
+func HookEvents(env Env, agent string) (names []string, targets []Target) {
+	for _, h := range hookSpecs(env) {
+		if h.agent != agent {
+			continue
+		}
+		for _, e := range h.events {
+			t := hookTarget(h.agent, h.file, h.jsonc, h.cmd, e)
+			t.record, t.Found = env.Record, env.Found(h.agent)
+			names, targets = append(names, e.Name), append(targets, t)
+		}
 	}
+	return names, targets
+}
+
+// hookSpec is one agent's hooks file and the events deja registers in it.
+type hookSpec struct {
+	agent, file string
+	jsonc       bool
+	cmd         hookCommand
+	events      []hookEvent
+}
+
+func hookSpecs(env Env) []hookSpec {
+	cmd := func(agent string, timeout int, name string) hookCommand {
+		return hookCommand{Type: "command", Command: shellWord(env.Deja) + " hook " + agent, Name: name, Timeout: timeout}
+	}
+	return []hookSpec{
+		{"claude-code", filepath.Join(env.Home, ".claude", "settings.json"), false, cmd("claude-code", 5, ""),
+			[]hookEvent{{Name: "UserPromptSubmit"}, {Name: "SessionStart"},
+				{Name: "PreToolUse", Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash"}}},
+		{"codex", filepath.Join(env.CodexHome, "hooks.json"), false, cmd("codex", 5, ""),
+			[]hookEvent{{Name: "UserPromptSubmit"}, {Name: "SessionStart"},
+				{Name: "PreToolUse", Matcher: "Bash|apply_patch"}}},
+		{"gemini", filepath.Join(env.Home, ".gemini", "settings.json"), true, cmd("gemini", 5000, "deja"),
+			[]hookEvent{{Name: "BeforeAgent"}, {Name: "SessionStart"}}},
+		{"qwen", filepath.Join(env.Home, ".qwen", "settings.json"), true, cmd("qwen", 5000, "deja"),
+			[]hookEvent{{Name: "UserPromptSubmit"}, {Name: "SessionStart"},
+				{Name: "PreToolUse", Matcher: "^(edit|write_file|run_shell_command)$"}}},
+	}
+}
+
+// hookTarget registers c for each event, after the hooks already there.
+func hookTarget(agent, file string, jsonc bool, c hookCommand, events ...hookEvent) Target {
+	names := make([]string, len(events))
+	for i, e := range events {
+		names[i] = e.Name
+	}
+	each := func(src []byte, f func([]byte, bool, []string, any) ([]byte, error)) ([]byte, error) {
+		out := src
+		for _, e := range events {
+			var err error
+			if out, err = f(out, jsonc, []string{"hooks", e.Name}, hookGroup{Matcher: e.Matcher, Hooks: []hookCommand{c}}); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	t := Target{
+		Agent: agent, File: file, Entry: "hooks " + strings.Join(names, ", ") + ": " + c.Command,
+		add:    func(b []byte) ([]byte, error) { return each(b, jsonAppend) },
+		remove: func(b []byte) ([]byte, error) { return each(b, jsonDrop) },
+	}
+	t.has = func(b []byte) bool {
+		out, err := t.add(b)
+		return err == nil && string(out) == string(b)
+	}
+	t.present = func(b []byte) bool {
+		out, err := t.remove(b)
+		return err == nil && string(out) != string(b)
+	}
+	return t
 }
 
 // Merge joins two targets on the same file into one, so that one edit

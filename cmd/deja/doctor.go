@@ -113,6 +113,8 @@ type doctorReport struct {
 	Lock           lockHealth           `json:"lock"`
 	Cleanup        *cleanupHealth       `json:"cleanup,omitempty"`
 	Agents         []agentHealth        `json:"agents"`
+	// AgentsDeja is which deja the agents start and which is on PATH.
+	AgentsDeja agentsDeja `json:"agents_deja"`
 }
 
 type storeHealth struct {
@@ -181,7 +183,7 @@ func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 	rep.Serve = serveDiagnosis(ctx, cfg.DataDir)
 	rep.Lock = lockDiagnosis(ctx, cfg.DataDir)
 	rep.Cleanup = claudeCleanup(ctx, cfg, time.Now())
-	rep.Agents = agentsDiagnosis(ctx, cfg.DataDir)
+	rep.Agents, rep.AgentsDeja = agentsDiagnosis(ctx, cfg.DataDir)
 	return rep
 }
 
@@ -413,5 +415,5 @@ func printDoctor(io *IO, rep doctorReport) {
 		fmt.Fprintln(w, "lock        free")
 	}
 	printCleanup(w, rep.Cleanup)
-	printAgents(w, rep.Agents)
+	printAgents(w, rep.Agents, rep.AgentsDeja)
 }

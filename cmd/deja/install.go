@@ -14,44 +14,57 @@ import (
 	"github.com/deja-dev/deja/install"
 )
 
-const installLong = `Wire deja into coding agents: add deja's MCP server ('deja mcp', by the
-absolute path of this deja) to each agent's own config file, or for aider
-deja's context file to the project's .aider.conf.yml.
+const installLong = `Wire deja into coding agents, each through what the agent itself offers:
+its MCP server ('deja mcp', by the absolute path of this deja) in the
+agent's own config file, deja's skill (a SKILL.md that teaches the
+command line), with --hooks 'deja hook AGENT' at each moment the agent
+has a hook for, and with --guidance a marked block in its user-level
+guidance file. For aider, deja's context file goes into the project's
+.aider.conf.yml ('deja aider' or 'deja context' refreshes it).
 
-  claude-code  ~/.claude.json                       mcpServers.deja
-  codex        $CODEX_HOME/config.toml (~/.codex)   [mcp_servers.deja]
-  gemini       ~/.gemini/settings.json              mcpServers.deja
-  cursor       ~/.cursor/mcp.json                   mcpServers.deja
-  opencode     ~/.config/opencode/opencode.json     mcp.deja
-  aider        PROJECT/.aider.conf.yml              read: the context file
-               ('deja aider' or 'deja context' refreshes it)
+  agent        MCP                                         skill
+  claude-code  ~/.claude.json mcpServers.deja              ~/.claude/skills/deja
+  codex        $CODEX_HOME/config.toml [mcp_servers.deja]  ~/.agents/skills/deja
+  gemini       ~/.gemini/settings.json mcpServers.deja     ~/.agents/skills/deja
+  qwen         ~/.qwen/settings.json mcpServers.deja       ~/.qwen/skills/deja
+  copilot      ~/.copilot/mcp-config.json mcpServers.deja  ~/.copilot/skills/deja
+  cursor       ~/.cursor/mcp.json mcpServers.deja          -
+  cline        ~/.cline/data/settings/cline_mcp_settings.json mcpServers.deja
+                                                           ~/.agents/skills/deja
+  opencode     ~/.config/opencode/opencode.json mcp.deja   ~/.agents/skills/deja
+  pi           - (pi has no MCP)                           ~/.agents/skills/deja
+  aider        PROJECT/.aider.conf.yml read: context file  -
 
-With no AGENT, every agent deja finds: its config file or directory in
-your home (for aider, ~/.aider, or a .aider.conf.yml or chat history in
-the project). The file is edited as text: every other entry, comment
-and the layout stay, and so does the file's mode. The old file is kept
-beside it as FILE.deja-backup, and the new one replaces it atomically.
-Installing twice changes nothing.
+--hooks (the agent waits at most 5 s; deja answers sooner or says nothing):
+
+  claude-code  ~/.claude/settings.json  UserPromptSubmit, SessionStart,
+               PreToolUse (Edit, MultiEdit, Write, NotebookEdit, Bash)
+  codex        $CODEX_HOME/hooks.json   UserPromptSubmit, SessionStart,
+               PreToolUse (Bash, apply_patch)
+  gemini       ~/.gemini/settings.json  BeforeAgent, SessionStart
+  qwen         ~/.qwen/settings.json    UserPromptSubmit, SessionStart,
+               PreToolUse (edit, write_file, run_shell_command)
+
+--guidance: ~/.claude/CLAUDE.md, $CODEX_HOME/AGENTS.md,
+~/.gemini/GEMINI.md, ~/.qwen/QWEN.md, ~/.config/opencode/AGENTS.md,
+~/.pi/agent/AGENTS.md, and for Cline ~/Documents/Cline/Rules/deja.md.
+
+With no AGENT, every agent deja finds installed: its config file or
+directory in your home, or its program on PATH (for aider also a
+.aider.conf.yml or chat history in the project). An agent that is not
+installed is never given a config unless you name it. Each file is
+edited as text: every other entry, comment and the layout stay, and so
+does the file's mode. The old file is kept beside it as FILE.deja-backup,
+and the new one replaces it atomically. Installing twice changes nothing.
 
 Nothing is changed without your say: on a terminal deja shows each
 file's diff and asks before it writes; --yes writes without asking, and
 off a terminal (a script, a pipe) nothing is written without it: deja
-prints the plan and exits 2. --uninstall takes out exactly what
-install put in (an mcpServers object left empty goes with it, and a file
-left empty is removed, with the directories install made for it), and
-leaves no backup behind; --dry-run prints the unified diff and writes
-nothing.
-
---hooks also registers 'deja hook AGENT', which adds related turns from
-your other sessions to each prompt, where the agent has a prompt hook:
-
-  claude-code  ~/.claude/settings.json              hooks.UserPromptSubmit
-  codex        $CODEX_HOME/hooks.json               hooks.UserPromptSubmit
-  gemini       ~/.gemini/settings.json              hooks.BeforeAgent
-
-Cursor, OpenCode and aider have no hook that adds context to a prompt:
-for them --hooks adds the MCP server alone. 'deja install --hooks
---uninstall' takes both out again.
+prints the plan and exits 2. --uninstall takes out exactly what install
+put in (give it the same --hooks and --guidance), so every file comes
+back byte for byte: a file install created is removed, with the
+directories it made for it, and no backup is left behind; --dry-run
+prints the unified diff and writes nothing.
 
 --json prints {dry_run, uninstall, changes[{agent, file, entry, action,
 backup, diff, error}]}; action is add, remove or unchanged.`
@@ -67,10 +80,10 @@ type installChangeJSON struct {
 }
 
 func newInstallCmd(io *IO) *cobra.Command {
-	var dryRun, uninstall, asJSON, hooks, yes bool
+	var dryRun, uninstall, asJSON, hooks, yes, skills, guidance bool
 	cmd := &cobra.Command{
 		Use:       "install [AGENT...]",
-		Short:     "Add deja's MCP server to your agents' configs (claude-code, codex, gemini, cursor, opencode, aider)",
+		Short:     "Wire deja into your agents: MCP, hooks, skill and guidance (claude-code, codex, gemini, qwen, copilot, cursor, cline, opencode, pi, aider)",
 		Long:      installLong,
 		ValidArgs: install.Agents,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -78,12 +91,12 @@ func newInstallCmd(io *IO) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			targets, err := install.Select(install.Targets(env), args)
+			targets, err := install.Wiring(env, args, install.What{Hooks: hooks, Skills: skills, Guidance: guidance})
 			if err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}
-			if hooks {
-				targets = withHooks(targets, install.HookTargets(env))
+			if len(targets) == 0 && len(args) > 0 {
+				return exitError{code: 1, msg: "nothing to wire into " + strings.Join(args, ", ") + " with these flags (pi has no MCP: it takes deja's skill, and --guidance)"}
 			}
 			if len(targets) == 0 {
 				return exitError{code: 1, msg: "deja found none of its agents installed (" + strings.Join(install.Agents, ", ") +
@@ -140,7 +153,7 @@ func newInstallCmd(io *IO) *cobra.Command {
 				js, c, err := p.js, p.c, p.err
 				if err == nil && !dryRun {
 					err = install.Apply(cmd.Context(), c)
-					if err == nil && c.Existed && c.Action != "unchanged" {
+					if err == nil && c.Existed && c.Action == "add" {
 						js.Backup = js.File + install.BackupSuffix
 					}
 				}
@@ -166,7 +179,9 @@ func newInstallCmd(io *IO) *cobra.Command {
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the diff of each file and write nothing")
 	cmd.Flags().BoolVar(&uninstall, "uninstall", false, "take deja out again")
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "write without asking (needed off a terminal)")
-	cmd.Flags().BoolVar(&hooks, "hooks", false, "also register 'deja hook AGENT' as the prompt hook of claude-code, codex and gemini (with --uninstall: take it out)")
+	cmd.Flags().BoolVar(&hooks, "hooks", false, "also register 'deja hook AGENT' at each moment the agent offers (claude-code, codex, gemini, qwen; with --uninstall: take them out)")
+	cmd.Flags().BoolVar(&skills, "skills", true, "also write deja's SKILL.md where the agent has skills (--skills=false leaves them out)")
+	cmd.Flags().BoolVar(&guidance, "guidance", false, "also add a marked block about deja to each agent's user-level guidance file (CLAUDE.md, AGENTS.md, GEMINI.md, …)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (fields in 'deja install --help')")
 	return cmd
 }
@@ -224,7 +239,8 @@ func installEnvFor(dataDir string) (install.Env, error) {
 	if p, err := filepath.EvalSymlinks(bin); err == nil {
 		bin = p
 	}
-	env := install.Env{Home: home, Deja: bin, ConfigDir: os.Getenv("XDG_CONFIG_HOME"), CodexHome: os.Getenv("CODEX_HOME")}
+	env := install.Env{Home: home, Deja: bin, ConfigDir: os.Getenv("XDG_CONFIG_HOME"), CodexHome: os.Getenv("CODEX_HOME"),
+		Path: os.Getenv("PATH"), Getenv: os.Getenv}
 	if env.ConfigDir == "" {
 		env.ConfigDir = filepath.Join(home, ".config")
 	}
@@ -237,25 +253,4 @@ func installEnvFor(dataDir string) (install.Env, error) {
 	env.AiderRead = contextFile(dataDir, env.Project)
 	env.Record = filepath.Join(dataDir, install.RecordFile)
 	return env, nil
-}
-
-// withHooks adds the hook target of each selected agent that has one:
-// joined to the agent's MCP target when both edit the same file (one
-// edit, one backup), else after it.
-func withHooks(targets, hooks []install.Target) []install.Target {
-	var out []install.Target
-	for _, t := range targets {
-		var extra []install.Target
-		for _, h := range hooks {
-			switch {
-			case h.Agent != t.Agent:
-			case h.File == t.File:
-				t = install.Merge(t, h)
-			default:
-				extra = append(extra, h)
-			}
-		}
-		out = append(append(out, t), extra...)
-	}
-	return out
 }

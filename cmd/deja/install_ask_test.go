@@ -40,7 +40,7 @@ func TestInstallAsksOnATerminal(t *testing.T) {
 		if !errors.As(err, &ee) || ee.code != 1 || ee.msg != "nothing changed" {
 			t.Fatalf("answer %q: err %v, want exit 1 'nothing changed'", answer, err)
 		}
-		if !strings.Contains(out, "+  \"deja\": {") || !strings.Contains(errs, "Write 1 change? [y/N] ") {
+		if !strings.Contains(out, "+  \"deja\": {") || !strings.Contains(errs, "Write 2 changes? [y/N] ") {
 			t.Fatalf("answer %q: no diff or question shown:\n%s\n%s", answer, out, errs)
 		}
 		if b, _ := os.ReadFile(settings); string(b) != orig {

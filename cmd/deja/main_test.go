@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"mkbinary": mkbinary, "exits": exits, "jsonout": jsonout,
 			"waitserve": waitServe, "waitstopped": waitStopped, "cmprecall": cmpRecall,
-			"natsserver": natsServer, "expandenv": expandEnv,
+			"natsserver": natsServer, "expandenv": expandEnv, "runhook": runHook,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")
@@ -41,9 +42,52 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", env.WorkDir+"/home")
 			env.Setenv("DEJA_EMBED_PROVIDER", "builtin")
 			env.Setenv("DEJA_SERVE_AUTOSTART", "false")
+			env.Setenv("PATH", withoutAgents(env.Getenv("PATH")))
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},
 	})
+}
+
+// withoutAgents is path without the directories that hold an agent's
+// program, so that what 'deja install' finds installed is what a script
+// puts in its scratch home, whatever this machine has installed.
+func withoutAgents(path string) string {
+	var keep []string
+	for _, dir := range filepath.SplitList(path) {
+		agent := false
+		for _, b := range []string{"claude", "codex", "gemini", "qwen", "copilot", "cursor-agent", "cursor", "cline", "opencode", "pi", "aider"} {
+			if _, err := os.Stat(filepath.Join(dir, b)); err == nil {
+				agent = true
+			}
+		}
+		if !agent {
+			keep = append(keep, dir)
+		}
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
+}
+
+// hookCommandRE finds the command deja install registered in an agent's
+// hooks file.
+var hookCommandRE = regexp.MustCompile(`"command": "([^"]* hook [a-z-]+)"`)
+
+// runhook FILE runs, through sh as the agents do, the 'deja hook' command
+// 'deja install --hooks' registered in FILE, with the stdin the script
+// set, keeping its stdout and stderr for the next stdout/stderr lines.
+func runHook(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: runhook FILE")
+	}
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	m := hookCommandRE.FindSubmatch(data)
+	if m == nil {
+		ts.Fatalf("no deja hook command in %s", args[0])
+	}
+	err = ts.Exec("sh", "-c", string(m[1]))
+	if neg != (err != nil) {
+		ts.Fatalf("%s: %v", m[1], err)
+	}
 }
 
 // expandenv FILE replaces $NAME and ${NAME} in FILE with the script's

@@ -1,0 +1,61 @@
+package install
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestGuidanceRoundTrip adds deja's block to guidance files of every
+// ending and takes it out again, byte for byte; adding twice changes
+// nothing, and a block the user moved text after stays where it is.
+func TestGuidanceRoundTrip(t *testing.T) {
+	for _, orig := range []string{"", "# rules\n", "# rules", "a\n\n", "\n", "x\r\ny\r\n"} {
+		in, err := guidanceAdd([]byte(orig))
+		if err != nil {
+			t.Fatalf("%q: %v", orig, err)
+		}
+		if !strings.Contains(string(in), guidanceEnd) || !strings.HasPrefix(string(in), orig) {
+			t.Errorf("%q: block not appended:\n%s", orig, in)
+		}
+		again, _ := guidanceAdd(in)
+		if string(again) != string(in) {
+			t.Errorf("%q: a second add changed the file:\n%s", orig, again)
+		}
+		out, err := guidanceRemove(in)
+		if err != nil || string(out) != orig {
+			t.Errorf("%q: removed to %q (%v)", orig, out, err)
+		}
+	}
+	moved := "<!-- deja:begin (added by 'deja install --guidance'; 'deja install --guidance --uninstall' removes it) -->\n" +
+		guidanceBody + "\n" + guidanceEnd + "\nmine after\n"
+	if out, _ := guidanceAdd([]byte(moved)); string(out) != moved {
+		t.Errorf("a block with text after it moved:\n%s", out)
+	}
+	if out, _ := guidanceRemove([]byte(moved)); string(out) != "mine after\n" {
+		t.Errorf("remove left %q", out)
+	}
+	if _, err := guidanceRemove([]byte(guidanceBegin + "\nno end")); err == nil {
+		t.Error("a block without its end mark was removed")
+	}
+}
+
+// TestSkillLeavesTheUsersOwn: a SKILL.md deja did not write is neither
+// replaced nor removed; deja's own is written whole and removed whole.
+func TestSkillLeavesTheUsersOwn(t *testing.T) {
+	env := testEnv(t)
+	sk := SkillTargets(env)[0]
+	mine := []byte("---\nname: deja\ndescription: mine\n---\n")
+	if _, err := sk.add(mine); err == nil {
+		t.Error("the user's skill was replaced")
+	}
+	if out, _ := sk.remove(mine); string(out) != string(mine) {
+		t.Error("the user's skill was removed")
+	}
+	ours, err := sk.add(nil)
+	if err != nil || !sk.has(ours) || !strings.Contains(string(ours), "description: ") || !strings.Contains(string(ours), "/opt/deja/bin/deja") {
+		t.Fatalf("skill: %v\n%s", err, ours)
+	}
+	if out, _ := sk.remove(ours); len(out) != 0 {
+		t.Errorf("deja's skill left %q", out)
+	}
+}
