@@ -118,6 +118,10 @@ type Env struct {
 	Record string
 	// Path is the PATH an installed agent's program is looked for on.
 	Path string
+	// ProjectScope wires deja into Project's own config files (each
+	// agent's project-level MCP file, hooks and skills) instead of the
+	// user's.
+	ProjectScope bool
 	// Getenv reads the agents' own overrides (COPILOT_HOME,
 	// PI_CODING_AGENT_DIR, CLINE_MCP_SETTINGS_PATH); nil reads none.
 	Getenv func(string) string
@@ -144,6 +148,9 @@ type Target struct {
 
 // Targets returns every agent's target under env.
 func Targets(env Env) []Target {
+	if env.ProjectScope {
+		return projectTargets(env)
+	}
 	stdio := stdioServer{Command: env.Deja, Args: []string{"mcp"}}
 	claude := stdioServer{Type: "stdio", Command: env.Deja, Args: []string{"mcp"}}
 	copilot := copilotServer{Type: "local", Command: env.Deja, Args: []string{"mcp"}, Tools: []string{"*"}}
@@ -185,6 +192,51 @@ func Targets(env Env) []Target {
 				return err == nil && string(out) == string(b)
 			},
 		},
+	}
+	for i := range targets {
+		targets[i].record = env.Record
+		targets[i].Found = env.Found(targets[i].Agent)
+	}
+	return targets
+}
+
+// projectTargets are the project-level MCP files of the agents that
+// have one: Claude Code's .mcp.json, Codex's .codex/config.toml (read in
+// trusted projects), Gemini CLI's and Qwen Code's settings.json, Cursor's
+// .cursor/mcp.json and OpenCode's opencode.json; aider's is the project's
+// already. Copilot CLI, Cline and pi have none deja writes.
+func projectTargets(env Env) []Target {
+	p := env.Project
+	stdio := stdioServer{Command: env.Deja, Args: []string{"mcp"}}
+	claude := stdioServer{Type: "stdio", Command: env.Deja, Args: []string{"mcp"}}
+	opencode := opencodeServer{Type: "local", Command: []string{env.Deja, "mcp"}, Enabled: true}
+	codexBody := "command = " + tomlString(env.Deja) + "\nargs = [\"mcp\"]\n"
+	ocFile := filepath.Join(p, "opencode.json")
+	if c := filepath.Join(p, "opencode.jsonc"); !exists(ocFile) && exists(c) {
+		ocFile = c
+	}
+	targets := []Target{
+		jsonTarget("claude-code", filepath.Join(p, ".mcp.json"), false, "mcpServers", claude),
+		{
+			Agent: "codex", File: filepath.Join(p, ".codex", "config.toml"), Entry: "[mcp_servers.deja]",
+			add:    func(b []byte) ([]byte, error) { return tomlAdd(b, "mcp_servers.deja", codexBody) },
+			remove: func(b []byte) ([]byte, error) { return tomlRemove(b, "mcp_servers.deja") },
+			has: func(b []byte) bool {
+				out, err := tomlAdd(b, "mcp_servers.deja", codexBody)
+				return err == nil && string(out) == string(b)
+			},
+			present: func(b []byte) bool { return tomlHas(b, "mcp_servers.deja") },
+		},
+		jsonTarget("gemini", filepath.Join(p, ".gemini", "settings.json"), true, "mcpServers", stdio),
+		jsonTarget("qwen", filepath.Join(p, ".qwen", "settings.json"), true, "mcpServers", stdio),
+		jsonTarget("cursor", filepath.Join(p, ".cursor", "mcp.json"), true, "mcpServers", stdio),
+		jsonTarget("opencode", ocFile, true, "mcp", opencode),
+	}
+	for _, t := range Targets(Env{Home: env.Home, ConfigDir: env.ConfigDir, CodexHome: env.CodexHome, Project: env.Project,
+		Deja: env.Deja, AiderRead: env.AiderRead, Record: env.Record, Path: env.Path, Getenv: env.Getenv}) {
+		if t.Agent == "aider" {
+			targets = append(targets, t)
+		}
 	}
 	for i := range targets {
 		targets[i].record = env.Record

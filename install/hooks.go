@@ -87,19 +87,24 @@ type hookSpec struct {
 }
 
 func hookSpecs(env Env) []hookSpec {
+	// The project's own hooks files, with --project: the same shapes.
+	home, codexHome := env.Home, env.CodexHome
+	if env.ProjectScope {
+		home, codexHome = env.Project, filepath.Join(env.Project, ".codex")
+	}
 	cmd := func(agent string, timeout int, name string) hookCommand {
 		return hookCommand{Type: "command", Command: shellWord(env.Deja) + " hook " + agent, Name: name, Timeout: timeout}
 	}
 	return []hookSpec{
-		{"claude-code", filepath.Join(env.Home, ".claude", "settings.json"), false, cmd("claude-code", 5, ""),
+		{"claude-code", filepath.Join(home, ".claude", "settings.json"), false, cmd("claude-code", 5, ""),
 			[]hookEvent{{Name: "UserPromptSubmit"}, {Name: "SessionStart"},
 				{Name: "PreToolUse", Matcher: "Edit|MultiEdit|Write|NotebookEdit|Bash"}}},
-		{"codex", filepath.Join(env.CodexHome, "hooks.json"), false, cmd("codex", 5, ""),
+		{"codex", filepath.Join(codexHome, "hooks.json"), false, cmd("codex", 5, ""),
 			[]hookEvent{{Name: "UserPromptSubmit"}, {Name: "SessionStart"},
 				{Name: "PreToolUse", Matcher: "Bash|apply_patch"}}},
-		{"gemini", filepath.Join(env.Home, ".gemini", "settings.json"), true, cmd("gemini", 5000, "deja"),
+		{"gemini", filepath.Join(home, ".gemini", "settings.json"), true, cmd("gemini", 5000, "deja"),
 			[]hookEvent{{Name: "BeforeAgent"}, {Name: "SessionStart"}}},
-		{"qwen", filepath.Join(env.Home, ".qwen", "settings.json"), true, cmd("qwen", 5000, "deja"),
+		{"qwen", filepath.Join(home, ".qwen", "settings.json"), true, cmd("qwen", 5000, "deja"),
 			[]hookEvent{{Name: "UserPromptSubmit"}, {Name: "SessionStart"},
 				{Name: "PreToolUse", Matcher: "^(edit|write_file|run_shell_command)$"}}},
 	}

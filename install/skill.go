@@ -22,13 +22,19 @@ const skillMark = "<!-- written by 'deja install'; 'deja install --uninstall' re
 // Cursor (no documented skills directory) and aider (no skills: its
 // context file is the always-on text) have none.
 func SkillTargets(env Env) []Target {
-	shared := filepath.Join(env.Home, ".agents", "skills", SkillName, "SKILL.md")
+	home, copilot := env.Home, env.copilotHome()
+	if env.ProjectScope {
+		// The project's skills: the same directories under the project,
+		// Copilot's in .github/skills.
+		home, copilot = env.Project, filepath.Join(env.Project, ".github")
+	}
+	shared := filepath.Join(home, ".agents", "skills", SkillName, "SKILL.md")
 	files := []struct{ agent, file string }{
-		{"claude-code", filepath.Join(env.Home, ".claude", "skills", SkillName, "SKILL.md")},
+		{"claude-code", filepath.Join(home, ".claude", "skills", SkillName, "SKILL.md")},
 		{"codex", shared},
 		{"gemini", shared},
-		{"qwen", filepath.Join(env.Home, ".qwen", "skills", SkillName, "SKILL.md")},
-		{"copilot", filepath.Join(env.copilotHome(), "skills", SkillName, "SKILL.md")},
+		{"qwen", filepath.Join(home, ".qwen", "skills", SkillName, "SKILL.md")},
+		{"copilot", filepath.Join(copilot, "skills", SkillName, "SKILL.md")},
 		{"cline", shared},
 		{"opencode", shared},
 		{"pi", shared},
@@ -142,6 +148,11 @@ the code as it is now wins.`
 // its own in ~/Documents/Cline/Rules. Cursor keeps its user rules in its
 // settings database, and aider reads deja's context file.
 func GuidanceTargets(env Env) []Target {
+	if env.ProjectScope {
+		// A project's guidance files are its own (and its team's): deja
+		// writes only the user's.
+		return nil
+	}
 	files := []struct{ agent, file string }{
 		{"claude-code", filepath.Join(env.Home, ".claude", "CLAUDE.md")},
 		{"codex", filepath.Join(env.CodexHome, "AGENTS.md")},

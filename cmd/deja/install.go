@@ -66,6 +66,14 @@ back byte for byte: a file install created is removed, with the
 directories it made for it, and no backup is left behind; --dry-run
 prints the unified diff and writes nothing.
 
+--project (or --project DIR) wires deja into the project's own files
+instead of yours: .mcp.json (claude-code), .codex/config.toml (codex,
+read in trusted projects), .gemini/settings.json, .qwen/settings.json,
+.cursor/mcp.json, opencode.json, the hooks files under .claude, .codex,
+.gemini and .qwen, and the skills under .claude/skills, .agents/skills,
+.qwen/skills and .github/skills. Copilot CLI, Cline and pi get only the
+skill there; guidance is written only to your own files.
+
 --json prints {dry_run, uninstall, changes[{agent, file, entry, action,
 backup, diff, error}]}; action is add, remove or unchanged.`
 
@@ -81,6 +89,7 @@ type installChangeJSON struct {
 
 func newInstallCmd(io *IO) *cobra.Command {
 	var dryRun, uninstall, asJSON, hooks, yes, skills, guidance bool
+	var project string
 	cmd := &cobra.Command{
 		Use:       "install [AGENT...]",
 		Short:     "Wire deja into your agents: MCP, hooks, skill and guidance (claude-code, codex, gemini, qwen, copilot, cursor, cline, opencode, pi, aider)",
@@ -90,6 +99,18 @@ func newInstallCmd(io *IO) *cobra.Command {
 			env, err := installEnv(cmd)
 			if err != nil {
 				return err
+			}
+			if cmd.Flags().Changed("project") {
+				if project == "." {
+					project = "" // the project you are in: its git root
+				}
+				if env.Project, err = projectDir(project); err != nil {
+					return exitError{code: 2, msg: err.Error()}
+				}
+				if guidance {
+					return exitError{code: 2, msg: "--guidance writes the user's guidance files, not a project's: drop --project or --guidance"}
+				}
+				env.ProjectScope = true
 			}
 			targets, err := install.Wiring(env, args, install.What{Hooks: hooks, Skills: skills, Guidance: guidance})
 			if err != nil {
@@ -180,6 +201,8 @@ func newInstallCmd(io *IO) *cobra.Command {
 	cmd.Flags().BoolVar(&uninstall, "uninstall", false, "take deja out again")
 	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "write without asking (needed off a terminal)")
 	cmd.Flags().BoolVar(&hooks, "hooks", false, "also register 'deja hook AGENT' at each moment the agent offers (claude-code, codex, gemini, qwen; with --uninstall: take them out)")
+	cmd.Flags().StringVar(&project, "project", "", "wire deja into the project's own config files instead of yours (DIR, or the project you are in)")
+	cmd.Flags().Lookup("project").NoOptDefVal = "."
 	cmd.Flags().BoolVar(&skills, "skills", true, "also write deja's SKILL.md where the agent has skills (--skills=false leaves them out)")
 	cmd.Flags().BoolVar(&guidance, "guidance", false, "also add a marked block about deja to each agent's user-level guidance file (CLAUDE.md, AGENTS.md, GEMINI.md, …)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object (fields in 'deja install --help')")
