@@ -139,6 +139,9 @@ type Target struct {
 	Found string
 	// record is Env.Record.
 	record string
+	// mode is a new file's mode (0600 when zero): an executable hook
+	// file's is 0755.
+	mode   os.FileMode
 	add    func([]byte) ([]byte, error)
 	remove func([]byte) ([]byte, error)
 	has    func([]byte) bool

@@ -39,6 +39,9 @@ type Change struct {
 // Plan works out the change without writing anything.
 func Plan(ctx context.Context, t Target, uninstall bool) (Change, error) {
 	c := Change{Target: t, Mode: 0o600}
+	if t.mode != 0 {
+		c.Mode = t.mode
+	}
 	fi, err := os.Stat(t.File)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

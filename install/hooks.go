@@ -1,6 +1,8 @@
 package install
 
 import (
+	"bytes"
+	"errors"
 	"path/filepath"
 	"strings"
 )
@@ -8,7 +10,7 @@ import (
 // HookAgents are the agents with hooks 'deja hook' answers. The others
 // have none whose output reaches the model from a command: Cursor's hooks
 // only allow or deny, OpenCode and pi take code plugins, aider has none.
-var HookAgents = []string{"claude-code", "codex", "gemini", "qwen"}
+var HookAgents = []string{"claude-code", "codex", "gemini", "qwen", "cline"}
 
 // hookCommand is one command hook, in the shape Claude Code, Codex,
 // Gemini CLI and Qwen Code share: {"type": "command", "command": …,
@@ -52,7 +54,7 @@ type hookEvent struct {
 // seconds, Gemini CLI and Qwen Code milliseconds); the hook itself gives
 // up sooner and prints nothing.
 func HookTargets(env Env) []Target {
-	var targets []Target
+	targets := clineHooks(env)
 	for _, h := range hookSpecs(env) {
 		t := hookTarget(h.agent, h.file, h.jsonc, h.cmd, h.events...)
 		t.record, t.Found = env.Record, env.Found(h.agent)
@@ -65,6 +67,12 @@ func HookTargets(env Env) []Target {
 // that each can be checked on its own (Wired); nil for an agent without
 // hooks.
 func HookEvents(env Env, agent string) (names []string, targets []Target) {
+	if agent == "cline" {
+		for _, t := range clineHooks(env) {
+			names, targets = append(names, filepath.Base(t.File)), append(targets, t)
+		}
+		return names, targets
+	}
 	for _, h := range hookSpecs(env) {
 		if h.agent != agent {
 			continue
@@ -76,6 +84,47 @@ func HookEvents(env Env, agent string) (names []string, targets []Target) {
 		}
 	}
 	return names, targets
+}
+
+// clineEvents are the Cline hooks deja answers: a task's start, each
+// prompt, and each tool about to run (Cline's PreCompact is not wired).
+var clineEvents = []string{"TaskStart", "UserPromptSubmit", "PreToolUse"}
+
+// clineMark says deja wrote a Cline hook file.
+const clineMark = "# written by 'deja install --hooks'; 'deja install --hooks --uninstall' removes it"
+
+// clineHooks are Cline's hooks: an executable file per event, named after
+// it, in ~/Documents/Cline/Hooks (a project's .clinerules/hooks with
+// --project), that runs 'deja hook cline'. Cline runs them once "Enable
+// Hooks" is on in its settings. A hook file of the user's own under the
+// same name is never replaced or removed.
+func clineHooks(env Env) []Target {
+	dir := filepath.Join(env.Home, "Documents", "Cline", "Hooks")
+	if env.ProjectScope {
+		dir = filepath.Join(env.Project, ".clinerules", "hooks")
+	}
+	text := []byte("#!/bin/sh\n" + clineMark + "\nexec " + shellWord(env.Deja) + " hook cline\n")
+	var out []Target
+	for _, e := range clineEvents {
+		t := Target{Agent: "cline", File: filepath.Join(dir, e), Entry: "hook " + e + ": deja hook cline",
+			record: env.Record, Found: env.Found("cline"), mode: 0o755}
+		t.add = func(b []byte) ([]byte, error) {
+			if len(bytes.TrimSpace(b)) > 0 && !bytes.Contains(b, []byte(clineMark)) {
+				return nil, errors.New("a Cline hook of your own is there; it is left alone (Cline runs one file per event: call 'deja hook cline' from it)")
+			}
+			return text, nil
+		}
+		t.remove = func(b []byte) ([]byte, error) {
+			if bytes.Contains(b, []byte(clineMark)) {
+				return nil, nil
+			}
+			return b, nil
+		}
+		t.has = func(b []byte) bool { return bytes.Equal(b, text) }
+		t.present = func(b []byte) bool { return bytes.Contains(b, []byte(clineMark)) }
+		out = append(out, t)
+	}
+	return out
 }
 
 // hookSpec is one agent's hooks file and the events deja registers in it.

@@ -59,3 +59,27 @@ func TestSkillLeavesTheUsersOwn(t *testing.T) {
 		t.Errorf("deja's skill left %q", out)
 	}
 }
+
+// TestClineHookLeavesTheUsersOwn: a Cline hook file the user wrote is
+// neither replaced nor removed; deja's is executable and removed whole.
+func TestClineHookLeavesTheUsersOwn(t *testing.T) {
+	env := testEnv(t)
+	hooks := clineHooks(env)
+	if len(hooks) != len(clineEvents) || hooks[0].mode != 0o755 {
+		t.Fatalf("hooks %d, mode %v", len(hooks), hooks[0].mode)
+	}
+	mine := []byte("#!/usr/bin/env bash\necho '{\"cancel\": false}'\n")
+	if _, err := hooks[0].add(mine); err == nil {
+		t.Error("the user's hook was replaced")
+	}
+	if out, _ := hooks[0].remove(mine); string(out) != string(mine) {
+		t.Error("the user's hook was removed")
+	}
+	ours, err := hooks[0].add(nil)
+	if err != nil || !strings.HasPrefix(string(ours), "#!/bin/sh\n") || !strings.Contains(string(ours), "exec /opt/deja/bin/deja hook cline\n") {
+		t.Fatalf("hook: %v\n%s", err, ours)
+	}
+	if out, _ := hooks[0].remove(ours); len(out) != 0 {
+		t.Errorf("deja's hook left %q", out)
+	}
+}

@@ -36,10 +36,15 @@ hook_event_name says which moment it is:
                    qwen): what this session asked, edited and ran so far,
                    read from its own transcript
 
-Claude Code's prompt hook is answered in plain text; every other answer is
+Cline's hooks are executable files named after their event (TaskStart and
+TaskResume as a session start, UserPromptSubmit, PreToolUse); deja reads
+their input ({hookName, taskId, workspaceRoots, userPromptSubmit,
+preToolUse}) and answers {"cancel": false, "contextModification": …}, or
+{"cancel": false} when it has nothing to add. Claude Code's prompt hook is
+answered in plain text; every other answer is
 {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": …}}.
 Gemini CLI's BeforeTool and PreCompress cannot add context for the model,
-so deja answers neither; Cursor, OpenCode, Cline, Copilot, pi and aider
+so deja answers neither; Cursor, OpenCode, Copilot, pi and aider
 reach deja through MCP (or its skill and context file).
 
 A prompt is recalled through a running 'deja serve' when there is one,
@@ -72,6 +77,33 @@ type hookInput struct {
 	ToolInput      json.RawMessage `json:"tool_input"`
 }
 
+// clineInput reads a Cline hook's input ({hookName, taskId,
+// workspaceRoots, userPromptSubmit: {prompt}, preToolUse: {toolName,
+// parameters}, …}) as the fields the other agents send.
+func clineInput(raw []byte) (hookInput, error) {
+	var c struct {
+		HookName         string   `json:"hookName"`
+		TaskID           string   `json:"taskId"`
+		WorkspaceRoots   []string `json:"workspaceRoots"`
+		UserPromptSubmit struct {
+			Prompt string `json:"prompt"`
+		} `json:"userPromptSubmit"`
+		PreToolUse struct {
+			ToolName   string          `json:"toolName"`
+			Parameters json.RawMessage `json:"parameters"`
+		} `json:"preToolUse"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return hookInput{}, err
+	}
+	in := hookInput{HookEventName: c.HookName, SessionID: c.TaskID, Prompt: c.UserPromptSubmit.Prompt,
+		ToolName: c.PreToolUse.ToolName, ToolInput: c.PreToolUse.Parameters}
+	if len(c.WorkspaceRoots) > 0 {
+		in.Cwd = c.WorkspaceRoots[0]
+	}
+	return in, nil
+}
+
 // hookMaxInput bounds the hook's stdin.
 const hookMaxInput = 1 << 20
 
@@ -83,6 +115,8 @@ type hookAgent struct {
 	kinds map[string]hookKind
 	// plain answers its prompt hook in plain text rather than JSON.
 	plain bool
+	// cline reads Cline's hook input and answers in Cline's shape.
+	cline bool
 	// event is the hook's event, named in a JSON answer.
 	event string
 }
@@ -98,6 +132,10 @@ var hookAgents = map[string]hookAgent{
 	// compact source: only the prompt and the session start are answered.
 	"gemini": {harness: "gemini", kinds: map[string]hookKind{
 		"BeforeAgent": hookPrompt, "SessionStart": hookStart}},
+	// Cline's hooks are executable files named after their event, its
+	// input and answer its own (see clineInput).
+	"cline": {harness: "cline", cline: true, kinds: map[string]hookKind{
+		"UserPromptSubmit": hookPrompt, "TaskStart": hookStart, "TaskResume": hookStart, "PreToolUse": hookTool}},
 	// Qwen Code's hooks are Claude Code's events, answered in JSON.
 	"qwen": {harness: "qwen", kinds: map[string]hookKind{
 		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
@@ -105,6 +143,13 @@ var hookAgents = map[string]hookAgent{
 
 // hookAnswer wraps the context as the agent reads it.
 func hookAnswer(a hookAgent, kind hookKind, text string) string {
+	if a.cline {
+		b, _ := json.Marshal(struct {
+			Cancel              bool   `json:"cancel"`
+			ContextModification string `json:"contextModification"`
+		}{false, text})
+		return string(b) + "\n"
+	}
 	if a.plain && kind == hookPrompt {
 		return text
 	}
@@ -133,14 +178,26 @@ func newHookCmd(io *IO) *cobra.Command {
 				return exitError{code: 2, msg: fmt.Sprintf("deja hook knows %s, not %q (the other agents have no hook that adds context: they use deja's MCP server)", strings.Join(slices.Sorted(maps.Keys(hookAgents)), ", "), args[0])}
 			}
 			start := time.Now()
+			// silent answers "nothing to add": nothing at all, or for Cline,
+			// whose hooks must always answer, the JSON that lets it go on.
+			silent := func() error {
+				if agent.cline {
+					fmt.Fprintln(io.Out, `{"cancel":false}`)
+				}
+				return nil
+			}
 			raw, err := io2Bounded(io.In, hookMaxInput)
 			var in hookInput
 			if err == nil {
-				err = json.Unmarshal(raw, &in)
+				if agent.cline {
+					in, err = clineInput(raw)
+				} else {
+					err = json.Unmarshal(raw, &in)
+				}
 			}
 			if err != nil {
 				fmt.Fprintf(io.Err, "deja hook: reading the hook's JSON on stdin: %v\n", err)
-				return nil
+				return silent()
 			}
 			event := in.HookEventName
 			if event == "" {
@@ -156,7 +213,7 @@ func newHookCmd(io *IO) *cobra.Command {
 			if !ok {
 				fmt.Fprintf(io.Err, "deja hook %s: %s is not an event deja answers for %s (its answer would not reach the model, or there is nothing to add); it answers %s\n",
 					args[0], quote.Line(event), args[0], strings.Join(slices.Sorted(maps.Keys(agent.kinds)), ", "))
-				return nil
+				return silent()
 			}
 			agent.event = event
 			if kind == hookStart && in.Source == "compact" {
@@ -165,7 +222,7 @@ func newHookCmd(io *IO) *cobra.Command {
 				kind = hookCompact
 			}
 			if kind == hookPrompt && strings.TrimSpace(in.Prompt) == "" {
-				return nil
+				return silent()
 			}
 			budget := maxTokens
 			if budget <= 0 {
@@ -183,12 +240,12 @@ func newHookCmd(io *IO) *cobra.Command {
 			}()
 			select {
 			case <-ctx.Done():
-				return nil
+				return silent()
 			case text := <-done:
 				// A budget spent while recalling means nothing, even when the
 				// answer came at the same moment.
 				if time.Since(start) > timeout || text == "" {
-					return nil
+					return silent()
 				}
 				fmt.Fprint(io.Out, hookAnswer(agent, kind, text))
 				return nil

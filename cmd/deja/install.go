@@ -44,6 +44,9 @@ guidance file. For aider, deja's context file goes into the project's
   gemini       ~/.gemini/settings.json  BeforeAgent, SessionStart
   qwen         ~/.qwen/settings.json    UserPromptSubmit, SessionStart,
                PreToolUse (edit, write_file, run_shell_command)
+  cline        ~/Documents/Cline/Hooks/  TaskStart, UserPromptSubmit,
+               PreToolUse: an executable file each (turn on "Enable
+               Hooks" in Cline's settings)
 
 --guidance: ~/.claude/CLAUDE.md, $CODEX_HOME/AGENTS.md,
 ~/.gemini/GEMINI.md, ~/.qwen/QWEN.md, ~/.config/opencode/AGENTS.md,
