@@ -44,7 +44,10 @@ preToolUse}) and answers {"cancel": false, "contextModification": …}, or
 answered in plain text; every other answer is
 {"hookSpecificOutput": {"hookEventName": EVENT, "additionalContext": …}}.
 Gemini CLI's BeforeTool and PreCompress cannot add context for the model,
-so deja answers neither; Cursor, OpenCode, Copilot, pi and aider
+so deja answers neither. OpenCode has plugins, not command hooks: 'deja
+install --hooks opencode' writes a plugin (deja.js) that sends these
+events and puts each answer in the next model call's system prompt.
+Cursor, Copilot, pi and aider
 reach deja through MCP (or its skill and context file).
 
 A prompt is recalled through a running 'deja serve' when there is one,
@@ -136,6 +139,10 @@ var hookAgents = map[string]hookAgent{
 	// input and answer its own (see clineInput).
 	"cline": {harness: "cline", cline: true, kinds: map[string]hookKind{
 		"UserPromptSubmit": hookPrompt, "TaskStart": hookStart, "TaskResume": hookStart, "PreToolUse": hookTool}},
+	// OpenCode's are its plugin's (install's deja.js), which sends Claude
+	// Code's events and reads the JSON answer.
+	"opencode": {harness: "opencode", kinds: map[string]hookKind{
+		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
 	// Qwen Code's hooks are Claude Code's events, answered in JSON.
 	"qwen": {harness: "qwen", kinds: map[string]hookKind{
 		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},

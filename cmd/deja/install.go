@@ -47,6 +47,9 @@ guidance file. For aider, deja's context file goes into the project's
   cline        ~/Documents/Cline/Hooks/  TaskStart, UserPromptSubmit,
                PreToolUse: an executable file each (turn on "Enable
                Hooks" in Cline's settings)
+  opencode     ~/.config/opencode/plugins/deja.js, a plugin that sends
+               a session's start, each prompt and each tool to deja hook
+               and puts the answer in the next model call's system prompt
 
 --guidance: ~/.claude/CLAUDE.md, $CODEX_HOME/AGENTS.md,
 ~/.gemini/GEMINI.md, ~/.qwen/QWEN.md, ~/.config/opencode/AGENTS.md,

@@ -1,0 +1,104 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+)
+
+// pluginMark says deja wrote an OpenCode plugin file.
+const pluginMark = "// written by 'deja install --hooks'; 'deja install --hooks --uninstall' removes it"
+
+// OpenCodePlugin is the file name of deja's OpenCode plugin.
+const OpenCodePlugin = "deja.js"
+
+// openCodeHooks is OpenCode's hook: OpenCode has no command hooks, only
+// plugins (JavaScript modules it loads from ~/.config/opencode/plugins,
+// or a project's .opencode/plugins), so deja's is a small plugin that runs
+// 'deja hook opencode' at the moments a plugin sees: a session's first
+// message (its start) and every message (the prompt), and before each tool
+// (the file it edits, the command it runs). A plugin adds context through
+// the system prompt of the next model call
+// (experimental.chat.system.transform), so each answer goes there, once.
+func openCodeHooks(env Env) []Target {
+	dir := filepath.Join(env.ConfigDir, "opencode", "plugins")
+	if env.ProjectScope {
+		dir = filepath.Join(env.Project, ".opencode", "plugins")
+	}
+	deja, _ := json.Marshal(env.Deja)
+	text := []byte(strings.Replace(openCodePluginText, "DEJA_BINARY", string(deja), 1))
+	t := Target{Agent: "opencode", File: filepath.Join(dir, OpenCodePlugin), Entry: "plugin deja: deja hook opencode",
+		record: env.Record, Found: env.Found("opencode")}
+	t.add = func(b []byte) ([]byte, error) {
+		if len(bytes.TrimSpace(b)) > 0 && !bytes.Contains(b, []byte(pluginMark)) {
+			return nil, errors.New("a plugin of your own named deja.js is there; it is left alone")
+		}
+		return text, nil
+	}
+	t.remove = func(b []byte) ([]byte, error) {
+		if bytes.Contains(b, []byte(pluginMark)) {
+			return nil, nil
+		}
+		return b, nil
+	}
+	t.has = func(b []byte) bool { return bytes.Equal(b, text) }
+	t.present = func(b []byte) bool { return bytes.Contains(b, []byte(pluginMark)) }
+	return []Target{t}
+}
+
+// openCodePluginText is the plugin; DEJA_BINARY becomes the JSON string
+// of deja's path. It waits for deja at most 5 s (deja itself gives up
+// sooner and prints nothing), never throws into OpenCode, and holds at
+// most one pending answer per session.
+const openCodePluginText = pluginMark + `
+// deja: memory of past agent sessions, for OpenCode (see 'deja hook --help').
+import { spawnSync } from "node:child_process"
+
+const DEJA = DEJA_BINARY
+
+function ask(input) {
+  try {
+    const r = spawnSync(DEJA, ["hook", "opencode"], { input: JSON.stringify(input), encoding: "utf8", timeout: 5000 })
+    if (r.status !== 0 || !r.stdout) return ""
+    return JSON.parse(r.stdout)?.hookSpecificOutput?.additionalContext ?? ""
+  } catch {
+    return ""
+  }
+}
+
+export const DejaPlugin = async ({ directory, worktree }) => {
+  const cwd = worktree || directory
+  const started = new Set()
+  const pending = new Map()
+  let last
+  const hold = (session, text) => {
+    if (!text) return
+    const now = pending.get(session)
+    pending.set(session, now ? now + "\n\n" + text : text)
+  }
+  return {
+    "chat.message": async (input, output) => {
+      const session = input.sessionID
+      last = session
+      if (!started.has(session)) {
+        started.add(session)
+        hold(session, ask({ hook_event_name: "SessionStart", source: "startup", session_id: session, cwd }))
+      }
+      const prompt = (output.parts ?? []).filter((p) => p.type === "text" && !p.synthetic).map((p) => p.text).join("\n")
+      if (prompt.trim()) hold(session, ask({ hook_event_name: "UserPromptSubmit", session_id: session, cwd, prompt }))
+    },
+    "tool.execute.before": async (input, output) => {
+      hold(input.sessionID, ask({ hook_event_name: "PreToolUse", session_id: input.sessionID, cwd, tool_name: input.tool, tool_input: output.args ?? {} }))
+    },
+    "experimental.chat.system.transform": async (input, output) => {
+      const session = input.sessionID ?? last
+      const text = pending.get(session)
+      if (!text) return
+      pending.delete(session)
+      output.system.push(text)
+    },
+  }
+}
+`
