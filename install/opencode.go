@@ -21,7 +21,9 @@ const OpenCodePlugin = "deja.js"
 // message (its start) and every message (the prompt), and before each tool
 // (the file it edits, the command it runs). A plugin adds context through
 // the system prompt of the next model call
-// (experimental.chat.system.transform), so each answer goes there, once.
+// (experimental.chat.system.transform), so each answer goes there, once;
+// before a compaction (experimental.session.compacting) what the session
+// asked and did so far goes into the compaction's context.
 func openCodeHooks(env Env) []Target {
 	dir := filepath.Join(env.ConfigDir, "opencode", "plugins")
 	if env.ProjectScope {
@@ -55,6 +57,9 @@ func openCodeHooks(env Env) []Target {
 const openCodePluginText = pluginMark + `
 // deja: memory of past agent sessions, for OpenCode (see 'deja hook --help').
 import { spawnSync } from "node:child_process"
+import { existsSync } from "node:fs"
+import { homedir } from "node:os"
+import { join } from "node:path"
 
 const DEJA = DEJA_BINARY
 
@@ -66,6 +71,14 @@ function ask(input) {
   } catch {
     return ""
   }
+}
+
+// history is where OpenCode keeps its sessions: the database, or the
+// storage tree of releases before it.
+function history() {
+  const dir = join(process.env.XDG_DATA_HOME || join(homedir(), ".local", "share"), "opencode")
+  const db = join(dir, "opencode.db")
+  return existsSync(db) ? db : join(dir, "storage")
 }
 
 export const DejaPlugin = async ({ directory, worktree }) => {
@@ -91,6 +104,10 @@ export const DejaPlugin = async ({ directory, worktree }) => {
     },
     "tool.execute.before": async (input, output) => {
       hold(input.sessionID, ask({ hook_event_name: "PreToolUse", session_id: input.sessionID, cwd, tool_name: input.tool, tool_input: output.args ?? {} }))
+    },
+    "experimental.session.compacting": async (input, output) => {
+      const text = ask({ hook_event_name: "SessionStart", source: "compact", session_id: input.sessionID, cwd, transcript_path: history() })
+      if (text) output.context.push(text)
     },
     "experimental.chat.system.transform": async (input, output) => {
       const session = input.sessionID ?? last

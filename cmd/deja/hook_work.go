@@ -237,6 +237,33 @@ func firstN(s []string, n int) []string {
 	return s
 }
 
+// readTranscript reads the history a hook names: a transcript file, or an
+// agent's store whose sessions are not files (OpenCode's database, or its
+// storage directory), bounded; nil when it cannot.
+func readTranscript(ctx context.Context, reg harness.Registry, path string) *harness.History {
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil
+	case info.IsDir():
+		for _, r := range reg {
+			if wr, ok := r.(harness.WholeReader); ok && r.Sniff(path, nil) == nil {
+				if h, err := harness.ReadStore(ctx, wr, path, harness.ParseOptions{Path: path}); err == nil {
+					return h
+				}
+			}
+		}
+		return nil
+	case !info.Mode().IsRegular() || info.Size() > maxTranscript:
+		return nil
+	}
+	_, h, err := parseHistory(ctx, reg, path)
+	if err != nil {
+		return nil
+	}
+	return h
+}
+
 // sessionSoFar is what the session being compacted asked and did, read
 // from its own transcript (the store may not hold it yet): its requests,
 // the files it edited and the commands it ran, the latest kept when the
@@ -246,11 +273,8 @@ func sessionSoFar(ctx context.Context, reg harness.Registry, in hookInput, budge
 	if path == "" || !filepath.IsAbs(path) {
 		return ""
 	}
-	if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() || info.Size() > maxTranscript {
-		return ""
-	}
-	_, h, err := parseHistory(ctx, reg, path)
-	if err != nil || h == nil {
+	h := readTranscript(ctx, reg, path)
+	if h == nil {
 		return ""
 	}
 	var sess *harness.Session
