@@ -10,7 +10,7 @@ import (
 // HookAgents are the agents with hooks 'deja hook' answers. The others
 // have none whose output reaches the model from a command: Cursor's hooks
 // only allow or deny, OpenCode and pi take code plugins, aider has none.
-var HookAgents = []string{"claude-code", "codex", "gemini", "qwen", "cline", "opencode"}
+var HookAgents = []string{"claude-code", "codex", "gemini", "qwen", "cline", "opencode", "pi"}
 
 // hookCommand is one command hook, in the shape Claude Code, Codex,
 // Gemini CLI and Qwen Code share: {"type": "command", "command": …,
@@ -54,7 +54,7 @@ type hookEvent struct {
 // seconds, Gemini CLI and Qwen Code milliseconds); the hook itself gives
 // up sooner and prints nothing.
 func HookTargets(env Env) []Target {
-	targets := append(clineHooks(env), openCodeHooks(env)...)
+	targets := append(append(clineHooks(env), openCodeHooks(env)...), piHooks(env)...)
 	for _, h := range hookSpecs(env) {
 		t := hookTarget(h.agent, h.file, h.jsonc, h.cmd, h.events...)
 		t.record, t.Found = env.Record, env.Found(h.agent)
@@ -69,6 +69,9 @@ func HookTargets(env Env) []Target {
 func HookEvents(env Env, agent string) (names []string, targets []Target) {
 	if agent == "opencode" {
 		return []string{"plugin"}, openCodeHooks(env)
+	}
+	if agent == "pi" {
+		return []string{"extension"}, piHooks(env)
 	}
 	if agent == "cline" {
 		for _, t := range clineHooks(env) {

@@ -46,8 +46,10 @@ answered in plain text; every other answer is
 Gemini CLI's BeforeTool and PreCompress cannot add context for the model,
 so deja answers neither. OpenCode has plugins, not command hooks: 'deja
 install --hooks opencode' writes a plugin (deja.js) that sends these
-events and puts each answer in the next model call's system prompt.
-Cursor, Copilot, pi and aider
+events and puts each answer in the next model call's system prompt; pi's
+extension (deja.ts) sends a session's start and each prompt when the user
+submits it and hands the answer to pi as a message. Cursor, Copilot and
+aider
 reach deja through MCP (or its skill and context file).
 
 A prompt is recalled through a running 'deja serve' when there is one,
@@ -143,6 +145,9 @@ var hookAgents = map[string]hookAgent{
 	// Code's events and reads the JSON answer.
 	"opencode": {harness: "opencode", kinds: map[string]hookKind{
 		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
+	// pi's are its extension's (install's deja.ts), as OpenCode's.
+	"pi": {harness: "pi", kinds: map[string]hookKind{
+		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart}},
 	// Qwen Code's hooks are Claude Code's events, answered in JSON.
 	"qwen": {harness: "qwen", kinds: map[string]hookKind{
 		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},

@@ -50,6 +50,9 @@ guidance file. For aider, deja's context file goes into the project's
   opencode     ~/.config/opencode/plugins/deja.js, a plugin that sends
                a session's start, each prompt and each tool to deja hook
                and puts the answer in the next model call's system prompt
+  pi           ~/.pi/agent/extensions/deja.ts, an extension that sends a
+               session's start and each prompt to deja hook and hands
+               the answer to pi as a message
 
 --guidance: ~/.claude/CLAUDE.md, $CODEX_HOME/AGENTS.md,
 ~/.gemini/GEMINI.md, ~/.qwen/QWEN.md, ~/.config/opencode/AGENTS.md,
