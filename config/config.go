@@ -31,6 +31,17 @@ type Config struct {
 	Team Team
 	// Serve configures the shared warm service.
 	Serve Serve
+	// Hook bounds what 'deja hook' puts in front of an agent.
+	Hook Hook
+}
+
+// Hook is the token budget (estimated as bytes/4) of each moment 'deja
+// hook' answers.
+type Hook struct {
+	PromptTokens  int
+	StartTokens   int
+	ToolTokens    int
+	CompactTokens int
 }
 
 // Serve configures the warm service a cold recall starts in the
@@ -117,6 +128,11 @@ var defaults = map[string]any{
 
 	"serve.autostart": true,
 	"serve.idle":      "15m",
+
+	"hook.prompt_tokens":  1500,
+	"hook.start_tokens":   600,
+	"hook.tool_tokens":    150,
+	"hook.compact_tokens": 600,
 }
 
 // Keys lists every configuration key deja knows, for help and `deja config`.
@@ -178,6 +194,8 @@ func Load(flags Flags) (Config, error) {
 		Chunk:  Chunk{Budget: v.GetInt("chunk.budget")},
 		Recall: Recall{Mode: v.GetString("recall.mode"), Limit: v.GetInt("recall.limit")},
 		Serve:  Serve{Autostart: v.GetBool("serve.autostart"), Idle: v.GetDuration("serve.idle")},
+		Hook: Hook{PromptTokens: v.GetInt("hook.prompt_tokens"), StartTokens: v.GetInt("hook.start_tokens"),
+			ToolTokens: v.GetInt("hook.tool_tokens"), CompactTokens: v.GetInt("hook.compact_tokens")},
 	}
 	if c.DataDir == "" {
 		c.DataDir = DataDir()
@@ -210,6 +228,12 @@ func (c Config) validate() error {
 	}
 	if c.Serve.Idle <= 0 {
 		return fmt.Errorf("config: serve.idle is %s: use a positive duration such as 15m", c.Serve.Idle)
+	}
+	for key, n := range map[string]int{"hook.prompt_tokens": c.Hook.PromptTokens, "hook.start_tokens": c.Hook.StartTokens,
+		"hook.tool_tokens": c.Hook.ToolTokens, "hook.compact_tokens": c.Hook.CompactTokens} {
+		if n < 1 {
+			return fmt.Errorf("config: %s is %d: use a positive number of tokens", key, n)
+		}
 	}
 	if c.Recall.Limit < 1 {
 		return fmt.Errorf("config: recall.limit is %d: use a positive number", c.Recall.Limit)

@@ -32,19 +32,23 @@ variables and flags. Example config.toml:
 				enc := json.NewEncoder(io.Out)
 				enc.SetIndent("", "  ")
 				return enc.Encode(map[string]any{
-					"config_file":     c.File,
-					"config_dir":      c.ConfigDir,
-					"data_dir":        c.DataDir,
-					"embed.provider":  c.Embed.Provider,
-					"embed.model":     c.Embed.Model,
-					"embed.batch":     c.Embed.Batch,
-					"embed.timeout":   c.Embed.Timeout.String(),
-					"ollama.host":     c.Ollama.Host,
-					"chunk.budget":    c.Chunk.Budget,
-					"recall.mode":     c.Recall.Mode,
-					"recall.limit":    c.Recall.Limit,
-					"serve.autostart": c.Serve.Autostart,
-					"serve.idle":      c.Serve.Idle.String(),
+					"config_file":         c.File,
+					"config_dir":          c.ConfigDir,
+					"data_dir":            c.DataDir,
+					"embed.provider":      c.Embed.Provider,
+					"embed.model":         c.Embed.Model,
+					"embed.batch":         c.Embed.Batch,
+					"embed.timeout":       c.Embed.Timeout.String(),
+					"ollama.host":         c.Ollama.Host,
+					"chunk.budget":        c.Chunk.Budget,
+					"recall.mode":         c.Recall.Mode,
+					"recall.limit":        c.Recall.Limit,
+					"serve.autostart":     c.Serve.Autostart,
+					"serve.idle":          c.Serve.Idle.String(),
+					"hook.prompt_tokens":  c.Hook.PromptTokens,
+					"hook.start_tokens":   c.Hook.StartTokens,
+					"hook.tool_tokens":    c.Hook.ToolTokens,
+					"hook.compact_tokens": c.Hook.CompactTokens,
 				})
 			}
 			file := c.File
@@ -63,6 +67,10 @@ variables and flags. Example config.toml:
 			fmt.Fprintf(io.Out, "recall.limit    %d\n", c.Recall.Limit)
 			fmt.Fprintf(io.Out, "serve.autostart %t\n", c.Serve.Autostart)
 			fmt.Fprintf(io.Out, "serve.idle      %s\n", c.Serve.Idle)
+			fmt.Fprintf(io.Out, "hook.prompt_tokens  %d\n", c.Hook.PromptTokens)
+			fmt.Fprintf(io.Out, "hook.start_tokens   %d\n", c.Hook.StartTokens)
+			fmt.Fprintf(io.Out, "hook.tool_tokens    %d\n", c.Hook.ToolTokens)
+			fmt.Fprintf(io.Out, "hook.compact_tokens %d\n", c.Hook.CompactTokens)
 			return nil
 		},
 	}

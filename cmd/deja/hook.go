@@ -55,8 +55,10 @@ reach deja through MCP (or its skill and context file).
 A prompt is recalled through a running 'deja serve' when there is one,
 else from the store; only turns whose meaning passes the embedder's floor
 are kept. Everything is quoted as history, data and not instructions, and
-cut to --max-tokens (estimated as bytes/4; by default 1500 for a prompt,
-600 at a session start or compaction, 150 before a tool). When nothing is
+cut to --max-tokens (estimated as bytes/4), by default the configured
+budget of each moment: hook.prompt_tokens (1500), hook.start_tokens (600),
+hook.tool_tokens (150) and hook.compact_tokens (600) in config.toml, or
+DEJA_HOOK_PROMPT_TOKENS and so on. When nothing is
 worth a line it prints nothing. Past --timeout it prints nothing and exits
 0, so the agent never waits on deja; a hook that cannot read its input, or
 an event deja does not answer, prints nothing too, with the reason on
@@ -238,7 +240,12 @@ func newHookCmd(io *IO) *cobra.Command {
 			}
 			budget := maxTokens
 			if budget <= 0 {
-				budget = kind.budget()
+				cfg, err := loadConfig(cmd, nil)
+				if err != nil {
+					fmt.Fprintf(io.Err, "deja hook: %v\n", err)
+					return silent()
+				}
+				budget = kind.budget(cfg.Hook)
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
@@ -265,7 +272,7 @@ func newHookCmd(io *IO) *cobra.Command {
 		},
 	}
 	cmd.Flags().DurationVar(&timeout, "timeout", 1500*time.Millisecond, "print nothing when the answer takes longer")
-	cmd.Flags().IntVar(&maxTokens, "max-tokens", 0, "most tokens (bytes/4) to print (default: 1500 for a prompt, 600 at session start and compaction, 150 before a tool)")
+	cmd.Flags().IntVar(&maxTokens, "max-tokens", 0, "most tokens (bytes/4) to print (default: hook.prompt_tokens 1500, hook.start_tokens 600, hook.tool_tokens 150, hook.compact_tokens 600)")
 	cmd.Flags().IntVar(&limit, "limit", 8, "most turns to consider")
 	return cmd
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/store"
@@ -35,16 +36,18 @@ const (
 	hookCompact
 )
 
-// budget is the kind's default token budget: a prompt's context may be
-// long, a line before each tool call must be short.
-func (k hookKind) budget() int {
+// budget is the kind's token budget from the configuration: a prompt's
+// context may be long, a line before each tool call must be short.
+func (k hookKind) budget(h config.Hook) int {
 	switch k {
 	case hookPrompt:
-		return 1500
+		return h.PromptTokens
 	case hookTool:
-		return 150
+		return h.ToolTokens
+	case hookStart:
+		return h.StartTokens
 	default:
-		return 600
+		return h.CompactTokens
 	}
 }
 
