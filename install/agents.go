@@ -166,19 +166,9 @@ func Targets(env Env) []Target {
 			ocFile = c
 		}
 	}
-	codexBody := "command = " + tomlString(env.Deja) + "\nargs = [\"mcp\"]\n"
 	targets := []Target{
 		jsonTarget("claude-code", filepath.Join(env.Home, ".claude.json"), false, "mcpServers", claude),
-		{
-			Agent: "codex", File: filepath.Join(env.CodexHome, "config.toml"), Entry: "[mcp_servers.deja]",
-			add:    func(b []byte) ([]byte, error) { return tomlAdd(b, "mcp_servers.deja", codexBody) },
-			remove: func(b []byte) ([]byte, error) { return tomlRemove(b, "mcp_servers.deja") },
-			has: func(b []byte) bool {
-				out, err := tomlAdd(b, "mcp_servers.deja", codexBody)
-				return err == nil && string(out) == string(b)
-			},
-			present: func(b []byte) bool { return tomlHas(b, "mcp_servers.deja") },
-		},
+		codexTarget(filepath.Join(env.CodexHome, "config.toml"), env.Deja),
 		jsonTarget("gemini", filepath.Join(env.Home, ".gemini", "settings.json"), true, "mcpServers", stdio),
 		jsonTarget("qwen", filepath.Join(env.Home, ".qwen", "settings.json"), true, "mcpServers", stdio),
 		jsonTarget("copilot", filepath.Join(env.copilotHome(), "mcp-config.json"), false, "mcpServers", copilot),
@@ -213,23 +203,13 @@ func projectTargets(env Env) []Target {
 	stdio := stdioServer{Command: env.Deja, Args: []string{"mcp"}}
 	claude := stdioServer{Type: "stdio", Command: env.Deja, Args: []string{"mcp"}}
 	opencode := opencodeServer{Type: "local", Command: []string{env.Deja, "mcp"}, Enabled: true}
-	codexBody := "command = " + tomlString(env.Deja) + "\nargs = [\"mcp\"]\n"
 	ocFile := filepath.Join(p, "opencode.json")
 	if c := filepath.Join(p, "opencode.jsonc"); !exists(ocFile) && exists(c) {
 		ocFile = c
 	}
 	targets := []Target{
 		jsonTarget("claude-code", filepath.Join(p, ".mcp.json"), false, "mcpServers", claude),
-		{
-			Agent: "codex", File: filepath.Join(p, ".codex", "config.toml"), Entry: "[mcp_servers.deja]",
-			add:    func(b []byte) ([]byte, error) { return tomlAdd(b, "mcp_servers.deja", codexBody) },
-			remove: func(b []byte) ([]byte, error) { return tomlRemove(b, "mcp_servers.deja") },
-			has: func(b []byte) bool {
-				out, err := tomlAdd(b, "mcp_servers.deja", codexBody)
-				return err == nil && string(out) == string(b)
-			},
-			present: func(b []byte) bool { return tomlHas(b, "mcp_servers.deja") },
-		},
+		codexTarget(filepath.Join(p, ".codex", "config.toml"), env.Deja),
 		jsonTarget("gemini", filepath.Join(p, ".gemini", "settings.json"), true, "mcpServers", stdio),
 		jsonTarget("qwen", filepath.Join(p, ".qwen", "settings.json"), true, "mcpServers", stdio),
 		jsonTarget("cursor", filepath.Join(p, ".cursor", "mcp.json"), true, "mcpServers", stdio),
@@ -246,6 +226,21 @@ func projectTargets(env Env) []Target {
 		targets[i].Found = env.Found(targets[i].Agent)
 	}
 	return targets
+}
+
+// codexTarget is Codex's [mcp_servers.deja] table in the config.toml file.
+func codexTarget(file, deja string) Target {
+	body := "command = " + tomlString(deja) + "\nargs = [\"mcp\"]\n"
+	return Target{
+		Agent: "codex", File: file, Entry: "[mcp_servers.deja]",
+		add:    func(b []byte) ([]byte, error) { return tomlAdd(b, "mcp_servers.deja", body) },
+		remove: func(b []byte) ([]byte, error) { return tomlRemove(b, "mcp_servers.deja") },
+		has: func(b []byte) bool {
+			out, err := tomlAdd(b, "mcp_servers.deja", body)
+			return err == nil && string(out) == string(b)
+		},
+		present: func(b []byte) bool { return tomlHas(b, "mcp_servers.deja") },
+	}
 }
 
 // copilotServer is Copilot CLI's local MCP entry: its type and the tools

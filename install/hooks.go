@@ -1,8 +1,6 @@
 package install
 
 import (
-	"bytes"
-	"errors"
 	"path/filepath"
 	"strings"
 )
@@ -112,22 +110,9 @@ func clineHooks(env Env) []Target {
 	text := []byte("#!/bin/sh\n" + clineMark + "\nexec " + shellWord(env.Deja) + " hook cline\n")
 	var out []Target
 	for _, e := range clineEvents {
-		t := Target{Agent: "cline", File: filepath.Join(dir, e), Entry: "hook " + e + ": deja hook cline",
-			record: env.Record, Found: env.Found("cline"), mode: 0o755}
-		t.add = func(b []byte) ([]byte, error) {
-			if len(bytes.TrimSpace(b)) > 0 && !bytes.Contains(b, []byte(clineMark)) {
-				return nil, errors.New("a Cline hook of your own is there; it is left alone (Cline runs one file per event: call 'deja hook cline' from it)")
-			}
-			return text, nil
-		}
-		t.remove = func(b []byte) ([]byte, error) {
-			if bytes.Contains(b, []byte(clineMark)) {
-				return nil, nil
-			}
-			return b, nil
-		}
-		t.has = func(b []byte) bool { return bytes.Equal(b, text) }
-		t.present = func(b []byte) bool { return bytes.Contains(b, []byte(clineMark)) }
+		t := ownedFile(env, "cline", filepath.Join(dir, e), "hook "+e+": deja hook cline", text, clineMark,
+			"a Cline hook of your own is there; it is left alone (Cline runs one file per event: call 'deja hook cline' from it)")
+		t.mode = 0o755
 		out = append(out, t)
 	}
 	return out

@@ -1,9 +1,7 @@
 package install
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"strings"
 )
@@ -31,23 +29,8 @@ func openCodeHooks(env Env) []Target {
 	}
 	deja, _ := json.Marshal(env.Deja)
 	text := []byte(strings.Replace(openCodePluginText, "DEJA_BINARY", string(deja), 1))
-	t := Target{Agent: "opencode", File: filepath.Join(dir, OpenCodePlugin), Entry: "plugin deja: deja hook opencode",
-		record: env.Record, Found: env.Found("opencode")}
-	t.add = func(b []byte) ([]byte, error) {
-		if len(bytes.TrimSpace(b)) > 0 && !bytes.Contains(b, []byte(pluginMark)) {
-			return nil, errors.New("a plugin of your own named deja.js is there; it is left alone")
-		}
-		return text, nil
-	}
-	t.remove = func(b []byte) ([]byte, error) {
-		if bytes.Contains(b, []byte(pluginMark)) {
-			return nil, nil
-		}
-		return b, nil
-	}
-	t.has = func(b []byte) bool { return bytes.Equal(b, text) }
-	t.present = func(b []byte) bool { return bytes.Contains(b, []byte(pluginMark)) }
-	return []Target{t}
+	return []Target{ownedFile(env, "opencode", filepath.Join(dir, OpenCodePlugin), "plugin deja: deja hook opencode", text, pluginMark,
+		"a plugin of your own named deja.js is there; it is left alone")}
 }
 
 // openCodePluginText is the plugin; DEJA_BINARY becomes the JSON string

@@ -1,9 +1,7 @@
 package install
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"strings"
 )
@@ -25,23 +23,8 @@ func piHooks(env Env) []Target {
 	}
 	deja, _ := json.Marshal(env.Deja)
 	text := []byte(strings.Replace(piExtensionText, "DEJA_BINARY", string(deja), 1))
-	t := Target{Agent: "pi", File: filepath.Join(dir, PiExtension), Entry: "extension deja: deja hook pi",
-		record: env.Record, Found: env.Found("pi")}
-	t.add = func(b []byte) ([]byte, error) {
-		if len(bytes.TrimSpace(b)) > 0 && !bytes.Contains(b, []byte(pluginMark)) {
-			return nil, errors.New("an extension of your own named deja.ts is there; it is left alone")
-		}
-		return text, nil
-	}
-	t.remove = func(b []byte) ([]byte, error) {
-		if bytes.Contains(b, []byte(pluginMark)) {
-			return nil, nil
-		}
-		return b, nil
-	}
-	t.has = func(b []byte) bool { return bytes.Equal(b, text) }
-	t.present = func(b []byte) bool { return bytes.Contains(b, []byte(pluginMark)) }
-	return []Target{t}
+	return []Target{ownedFile(env, "pi", filepath.Join(dir, PiExtension), "extension deja: deja hook pi", text, pluginMark,
+		"an extension of your own named deja.ts is there; it is left alone")}
 }
 
 // piExtensionText is the extension, plain JavaScript that pi's loader

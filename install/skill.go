@@ -42,24 +42,33 @@ func SkillTargets(env Env) []Target {
 	text := []byte(skillText(env.Deja))
 	var out []Target
 	for _, f := range files {
-		t := Target{Agent: f.agent, File: f.file, Entry: "skill " + SkillName, record: env.Record, Found: env.Found(f.agent)}
-		t.add = func(b []byte) ([]byte, error) {
-			if len(bytes.TrimSpace(b)) > 0 && !bytes.Contains(b, []byte(skillMark)) {
-				return nil, errors.New("a skill named deja that deja did not write is there; it is left alone (move it to let deja write its own)")
-			}
-			return text, nil
-		}
-		t.remove = func(b []byte) ([]byte, error) {
-			if bytes.Contains(b, []byte(skillMark)) {
-				return nil, nil
-			}
-			return b, nil
-		}
-		t.has = func(b []byte) bool { return bytes.Equal(b, text) }
-		t.present = func(b []byte) bool { return bytes.Contains(b, []byte(skillMark)) }
-		out = append(out, t)
+		out = append(out, ownedFile(env, f.agent, f.file, "skill "+SkillName, text, skillMark,
+			"a skill named deja that deja did not write is there; it is left alone (move it to let deja write its own)"))
 	}
 	return out
+}
+
+// ownedFile is a file deja writes whole (a skill, a hook script, a plugin):
+// text goes in where the file is missing or deja's own (it holds mark),
+// and comes out whole; a file of the user's under the same name is never
+// replaced (theirs says so) or removed.
+func ownedFile(env Env, agent, file, entry string, text []byte, mark, theirs string) Target {
+	t := Target{Agent: agent, File: file, Entry: entry, record: env.Record, Found: env.Found(agent)}
+	t.add = func(b []byte) ([]byte, error) {
+		if len(bytes.TrimSpace(b)) > 0 && !bytes.Contains(b, []byte(mark)) {
+			return nil, errors.New(theirs)
+		}
+		return text, nil
+	}
+	t.remove = func(b []byte) ([]byte, error) {
+		if bytes.Contains(b, []byte(mark)) {
+			return nil, nil
+		}
+		return b, nil
+	}
+	t.has = func(b []byte) bool { return bytes.Equal(b, text) }
+	t.present = func(b []byte) bool { return bytes.Contains(b, []byte(mark)) }
+	return t
 }
 
 // skillText is the SKILL.md: what deja is, when to use it, the commands
