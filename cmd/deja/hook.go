@@ -352,10 +352,7 @@ func renderHook(results []recall.Result, current, project string, maxTokens int,
 				where += " (another project)"
 			}
 		}
-		when := "start unknown"
-		if !res.Started.IsZero() {
-			when = res.Started.Format("2006-01-02") + ", " + serve.Age(now.Sub(res.Started))
-		}
+		when := hookWhen(res.Started, now)
 		var body strings.Builder
 		if res.User != "" {
 			body.WriteString("user: " + oneLine(res.User, 300) + "\n")

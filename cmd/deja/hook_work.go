@@ -203,10 +203,7 @@ func renderWork(head string, items []digest.ContextItem, most, budget int, now t
 		if n == most {
 			break
 		}
-		when := "start unknown"
-		if !it.Started.IsZero() {
-			when = it.Started.Format("2006-01-02") + ", " + serve.Age(now.Sub(it.Started))
-		}
+		when := hookWhen(it.Started, now)
 		var body strings.Builder
 		if it.User != "" {
 			body.WriteString("asked: " + oneLine(it.User, 200) + "\n")
@@ -231,6 +228,15 @@ func renderWork(head string, items []digest.ContextItem, most, budget int, now t
 		n++
 	}
 	return out.String()
+}
+
+// hookWhen is when a session started, as a hook names it: the day and
+// how long ago.
+func hookWhen(started, now time.Time) string {
+	if started.IsZero() {
+		return "start unknown"
+	}
+	return started.Format("2006-01-02") + ", " + serve.Age(now.Sub(started))
 }
 
 func firstN(s []string, n int) []string {
