@@ -1,16 +1,27 @@
-// Command hook measures what 'deja hook' costs an agent: it indexes the
-// aider corpus in ../shared/aider/corpus into a new store with the
-// built-in embedder, starts 'deja serve' on it, and replays the eval's
-// queries (bench/eval/queries.json) as Claude Code UserPromptSubmit hook
-// calls, each a fresh 'deja hook claude-code' process as the agent runs
-// it. It prints the tokens each prompt gets (bytes/4, as the hook counts),
-// the share of prompts that get nothing, how many of the eval's negatives
-// get anything, and the latency of each call through the warm service and,
-// with the service stopped, from the store. Without the corpus it says so
-// and exits 0.
+// Command hook measures what 'deja hook' costs an agent and what it
+// brings. Each hook call is a fresh 'deja hook claude-code' process, as the
+// agent runs it, with the built-in embedder.
+//
+// First it indexes the aider corpus in ../shared/aider/corpus and replays
+// the eval's queries (bench/eval/queries.json) as UserPromptSubmit hooks:
+// the tokens each prompt gets (bytes/4, as the hook counts), the share of
+// prompts that get nothing, how many of the eval's negatives get anything,
+// and the latency through a warm 'deja serve' and, with it stopped, from
+// the store.
+//
+// Then it replays real sessions (replay.go): the sessions of the harness
+// corpora (../shared/harness/corpus) and of the aider corpus are split in
+// two halves; one half is indexed and each session of the other is played
+// as Claude Code would fire its hooks: a session start, each prompt, a
+// pre-tool hook before each edit and command, a compaction. It tunes each
+// kind's --max-tokens with half A indexed and half B replayed, then
+// reports with half B indexed and half A replayed: per kind, the tokens,
+// the latency warm and without a service, the hit rate (the answer names a
+// file or command the session then touched) and the silence on sessions
+// whose project has no past. Without the corpora it says so and exits 0.
 //
 //	go run ./bench/hook
-//	go run ./bench/hook -v    # and each prompt's tokens and latency
+//	go run ./bench/hook -v    # and each eval prompt's tokens and latency
 package main
 
 import (
@@ -24,8 +35,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/deja-dev/deja/serve"
 )
 
 type query struct {
@@ -36,21 +45,47 @@ type query struct {
 
 func main() {
 	corpus := flag.String("corpus", "../shared/aider/corpus", "the aider corpus directory")
+	harnessDir := flag.String("harness", "../shared/harness/corpus", "the harness corpora, one directory per agent")
 	queries := flag.String("queries", "bench/eval/queries.json", "the eval queries")
-	verbose := flag.Bool("v", false, "print each prompt's tokens and latency")
+	verbose := flag.Bool("v", false, "print each eval prompt's tokens and latency")
+	var c caps
+	flag.IntVar(&c.sessionsPerProject, "sessions", 25, "most held-out sessions replayed per project")
+	flag.IntVar(&c.promptsPerSession, "prompts", 4, "most prompts replayed per session")
+	flag.IntVar(&c.toolsPerSession, "tools", 4, "most pre-tool calls replayed per session")
 	flag.Parse()
-	if err := run(*corpus, *queries, *verbose); err != nil {
+	if err := run(*corpus, *harnessDir, *queries, c, *verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "hook:", err)
 		os.Exit(1)
 	}
 }
 
-func run(corpus, queriesFile string, verbose bool) error {
+func run(corpus, harnessDir, queriesFile string, c caps, verbose bool) error {
 	paths, _ := filepath.Glob(filepath.Join(corpus, "*.md"))
-	if len(paths) == 0 {
-		fmt.Printf("hook: skipped: no histories in %s (pass -corpus DIR)\n", corpus)
+	if _, err := os.Stat(harnessDir); len(paths) == 0 && err != nil {
+		fmt.Printf("hook: skipped: no histories in %s nor %s (pass -corpus DIR, -harness DIR)\n", corpus, harnessDir)
 		return nil
 	}
+	tmp, err := os.MkdirTemp("", "deja-bench-hook-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "deja")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/deja").CombinedOutput(); err != nil {
+		return fmt.Errorf("building deja: %v\n%s", err, out)
+	}
+	if len(paths) == 0 {
+		fmt.Printf("eval prompts: skipped: no histories in %s\n", corpus)
+	} else if err := evalPrompts(bin, filepath.Join(tmp, "eval"), paths, queriesFile, verbose); err != nil {
+		return err
+	}
+	fmt.Println()
+	return replaySessions(bin, filepath.Join(tmp, "replay"), harnessDir, corpus, c)
+}
+
+// evalPrompts replays the eval's queries as prompt hooks on the aider
+// corpus.
+func evalPrompts(bin, tmp string, paths []string, queriesFile string, verbose bool) error {
 	var qs []query
 	data, err := os.ReadFile(queriesFile)
 	if err != nil {
@@ -61,15 +96,6 @@ func run(corpus, queriesFile string, verbose bool) error {
 	}
 	qs = slices.DeleteFunc(qs, func(q query) bool { return q.Store != "" })
 
-	tmp, err := os.MkdirTemp("", "deja-bench-hook-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "deja")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/deja").CombinedOutput(); err != nil {
-		return fmt.Errorf("building deja: %v\n%s", err, out)
-	}
 	dataDir := filepath.Join(tmp, "data")
 	env := append(os.Environ(), "DEJA_DATA_DIR="+dataDir, "XDG_CONFIG_HOME="+filepath.Join(tmp, "config"),
 		"DEJA_EMBED_PROVIDER=builtin", "DEJA_SERVE_AUTOSTART=false")
@@ -81,15 +107,11 @@ func run(corpus, queriesFile string, verbose bool) error {
 	}
 	fmt.Print(string(out))
 
-	srv := exec.Command(bin, "serve")
-	srv.Env = env
-	if err := srv.Start(); err != nil {
+	stop, err := startServe(bin, env, dataDir)
+	if err != nil {
 		return err
 	}
-	defer srv.Process.Kill()
-	if err := serve.WaitServing(dataDir, 2*time.Minute, 20*time.Millisecond); err != nil {
-		return err
-	}
+	defer stop()
 	first, _, err := hook(bin, env, "warm-up", "the tests fail after the refactor")
 	if err != nil {
 		return err
@@ -98,12 +120,9 @@ func run(corpus, queriesFile string, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	stop := exec.Command(bin, "serve", "--stop")
-	stop.Env = env
-	if out, err := stop.CombinedOutput(); err != nil {
-		return fmt.Errorf("deja serve --stop: %v\n%s", err, out)
+	if err := stop(); err != nil {
+		return err
 	}
-	srv.Wait()
 	cold, err := replay(bin, env, qs, false)
 	if err != nil {
 		return err
@@ -197,3 +216,110 @@ func pct[T int | time.Duration](xs []T, p int) T {
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+
+// replaySessions tunes on one split of the corpora's sessions and reports
+// on the other.
+func replaySessions(bin, tmp, harnessDir, aiderDir string, c caps) error {
+	halves, err := layout(harnessDir, aiderDir, filepath.Join(tmp, "projects"))
+	if err != nil {
+		return err
+	}
+	if len(halves) == 0 {
+		fmt.Printf("session replay: skipped: no histories in %s nor %s\n", harnessDir, aiderDir)
+		return nil
+	}
+	sessions, err := readSessions(bin, append(os.Environ(), "HOME="+tmp), halves)
+	if err != nil {
+		return err
+	}
+	var harnesses []string
+	for _, s := range sessions {
+		if !slices.Contains(harnesses, s.Harness) {
+			harnesses = append(harnesses, s.Harness)
+		}
+	}
+	slices.Sort(harnesses)
+	fmt.Printf("session replay: %d sessions of %s in %d histories, split in two halves (harness files by name, aider sessions one by one)\n",
+		len(sessions), strings.Join(harnesses, ", "), len(halves))
+	fmt.Printf("caps: %d held-out sessions per project, %d prompts and %d pre-tool calls per session; held-out sessions with no prompt and subagents are not replayed\n",
+		c.sessionsPerProject, c.promptsPerSession, c.toolsPerSession)
+
+	fmt.Println("\ntuning: half 0 indexed, half 1 replayed through the warm service (* the budget chosen)")
+	tuning := plan(sessions, 0, c)
+	describe(tuning)
+	st, err := indexHalf(bin, filepath.Join(tmp, "tune"), sessions, 0)
+	if err != nil {
+		return err
+	}
+	projects, err := indexedProjects(bin, st.env)
+	if err != nil {
+		return err
+	}
+	stop, err := startServe(bin, st.env, st.dataDir)
+	if err != nil {
+		return err
+	}
+	budgets, err := tune(bin, st.env, warmUp(bin, st.env, tuning.calls), projects)
+	stop()
+	if err != nil {
+		return err
+	}
+
+	fmt.Println("\nreport: half 1 indexed, half 0 replayed with the budgets chosen above, through the warm service, then with it stopped")
+	held := plan(sessions, 1, c)
+	describe(held)
+	if st, err = indexHalf(bin, filepath.Join(tmp, "report"), sessions, 1); err != nil {
+		return err
+	}
+	if projects, err = indexedProjects(bin, st.env); err != nil {
+		return err
+	}
+	if stop, err = startServe(bin, st.env, st.dataDir); err != nil {
+		return err
+	}
+	defer stop()
+	warm, err := fireAll(bin, st.env, warmUp(bin, st.env, held.calls), budgets)
+	if err != nil {
+		return err
+	}
+	if err := stop(); err != nil {
+		return err
+	}
+	cold, err := fireAll(bin, st.env, held.calls, budgets)
+	if err != nil {
+		return err
+	}
+	fmt.Println()
+	printTable(held.calls, warm, cold, budgets, projects)
+	fmt.Println(`
+answered (rel.): calls of sessions whose project has a past in the indexed half that got any answer.
+tokens: bytes/4 of what the hook printed, over the calls answered. Latency: the whole 'deja hook' process.
+hit rate: answers that name a file the session then read or edited (by its path in the project), or the
+invocation of a command it then ran ('go test'; not ls, cat, git status), from that call on; for pre-tool,
+the share of answers whose earlier turns are all of the same project (the file or command is the one about
+to be touched by construction). unrelated silent: calls of sessions whose project has no past in the indexed
+half that got nothing. compaction reads the session's own transcript, so its hits are its own records.`)
+	return nil
+}
+
+// describe says how many sessions a plan replays.
+func describe(h heldOut) {
+	n := map[kind]int{}
+	for _, c := range h.calls {
+		n[c.kind]++
+	}
+	fmt.Printf("  %d held-out sessions replayed (%d with a past in their project, %d without; %d left out by the cap): %d prompts, %d pre-tool calls\n",
+		h.sessions, h.related, h.unrelated, h.capped, n[kindPrompt], n[kindTool])
+}
+
+// warmUp fires one prompt hook so that the service has loaded what it
+// holds before the calls are timed, and returns the calls.
+func warmUp(bin string, env []string, calls []hookCall) []hookCall {
+	for _, c := range calls {
+		if c.kind == kindPrompt {
+			fire(bin, env, c, c.kind.defaultBudget())
+			break
+		}
+	}
+	return calls
+}
