@@ -131,7 +131,7 @@ var defaults = map[string]any{
 
 	"hook.prompt_tokens":  1500,
 	"hook.start_tokens":   600,
-	"hook.tool_tokens":    150,
+	"hook.tool_tokens":    300,
 	"hook.compact_tokens": 600,
 }
 

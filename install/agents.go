@@ -302,6 +302,10 @@ type What struct {
 	Skills bool
 	// Guidance: deja's block in the agent's user-level guidance file.
 	Guidance bool
+	// Uninstall: the targets are to be taken out; a file other installed
+	// agents share (the ~/.agents/skills skill) stays while one of them
+	// is not being uninstalled too.
+	Uninstall bool
 }
 
 // Wiring returns the targets of the agents named, or when names is empty
@@ -326,7 +330,18 @@ func Wiring(env Env, names []string, what What) ([]Target, error) {
 		extra = append(extra, HookTargets(env))
 	}
 	if what.Skills {
-		extra = append(extra, SkillTargets(env))
+		skills := SkillTargets(env)
+		if what.Uninstall {
+			skills = slices.DeleteFunc(skills, func(t Target) bool {
+				for _, o := range SkillTargets(env) {
+					if o.File == t.File && o.Agent != t.Agent && !slices.Contains(agents, o.Agent) && env.Found(o.Agent) != "" {
+						return true
+					}
+				}
+				return false
+			})
+		}
+		extra = append(extra, skills)
 	}
 	if what.Guidance {
 		extra = append(extra, GuidanceTargets(env))

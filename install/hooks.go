@@ -90,9 +90,9 @@ func HookEvents(env Env, agent string) (names []string, targets []Target) {
 	return names, targets
 }
 
-// clineEvents are the Cline hooks deja answers: a task's start, each
-// prompt, and each tool about to run (Cline's PreCompact is not wired).
-var clineEvents = []string{"TaskStart", "UserPromptSubmit", "PreToolUse"}
+// clineEvents are the Cline hooks deja answers: a task's start or
+// resumption, each prompt, and each tool about to run (Cline's PreCompact is not wired).
+var clineEvents = []string{"TaskStart", "TaskResume", "UserPromptSubmit", "PreToolUse"}
 
 // clineMark says deja wrote a Cline hook file.
 const clineMark = "# written by 'deja install --hooks'; 'deja install --hooks --uninstall' removes it"

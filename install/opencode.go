@@ -34,12 +34,12 @@ func openCodeHooks(env Env) []Target {
 }
 
 // openCodePluginText is the plugin; DEJA_BINARY becomes the JSON string
-// of deja's path. It waits for deja at most 5 s (deja itself gives up
+// of deja's path. It waits for deja at most 5 s, without blocking the agent, (deja itself gives up
 // sooner and prints nothing), never throws into OpenCode, and holds at
 // most one pending answer per session.
 const openCodePluginText = pluginMark + `
 // deja: memory of past agent sessions, for OpenCode (see 'deja hook --help').
-import { spawnSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { existsSync } from "node:fs"
 import { homedir } from "node:os"
 import { join } from "node:path"
@@ -47,13 +47,21 @@ import { join } from "node:path"
 const DEJA = DEJA_BINARY
 
 function ask(input) {
-  try {
-    const r = spawnSync(DEJA, ["hook", "opencode"], { input: JSON.stringify(input), encoding: "utf8", timeout: 5000 })
-    if (r.status !== 0 || !r.stdout) return ""
-    return JSON.parse(r.stdout)?.hookSpecificOutput?.additionalContext ?? ""
-  } catch {
-    return ""
-  }
+  return new Promise((resolve) => {
+    try {
+      const child = execFile(DEJA, ["hook", "opencode"], { encoding: "utf8", timeout: 5000 }, (err, stdout) => {
+        if (err || !stdout) return resolve("")
+        try {
+          resolve(JSON.parse(stdout)?.hookSpecificOutput?.additionalContext ?? "")
+        } catch {
+          resolve("")
+        }
+      })
+      child.stdin.end(JSON.stringify(input))
+    } catch {
+      resolve("")
+    }
+  })
 }
 
 // history is where OpenCode keeps its sessions: the database, or the
@@ -65,7 +73,7 @@ function history() {
 }
 
 export const DejaPlugin = async ({ directory, worktree }) => {
-  const cwd = worktree || directory
+  const cwd = worktree && worktree !== "/" ? worktree : directory
   const started = new Set()
   const pending = new Map()
   let last
@@ -80,16 +88,16 @@ export const DejaPlugin = async ({ directory, worktree }) => {
       last = session
       if (!started.has(session)) {
         started.add(session)
-        hold(session, ask({ hook_event_name: "SessionStart", source: "startup", session_id: session, cwd }))
+        hold(session, await ask({ hook_event_name: "SessionStart", source: "startup", session_id: session, cwd }))
       }
       const prompt = (output.parts ?? []).filter((p) => p.type === "text" && !p.synthetic).map((p) => p.text).join("\n")
-      if (prompt.trim()) hold(session, ask({ hook_event_name: "UserPromptSubmit", session_id: session, cwd, prompt }))
+      if (prompt.trim()) hold(session, await ask({ hook_event_name: "UserPromptSubmit", session_id: session, cwd, prompt }))
     },
     "tool.execute.before": async (input, output) => {
-      hold(input.sessionID, ask({ hook_event_name: "PreToolUse", session_id: input.sessionID, cwd, tool_name: input.tool, tool_input: output.args ?? {} }))
+      hold(input.sessionID, await ask({ hook_event_name: "PreToolUse", session_id: input.sessionID, cwd, tool_name: input.tool, tool_input: output.args ?? {} }))
     },
     "experimental.session.compacting": async (input, output) => {
-      const text = ask({ hook_event_name: "SessionStart", source: "compact", session_id: input.sessionID, cwd, transcript_path: history() })
+      const text = await ask({ hook_event_name: "SessionStart", source: "compact", session_id: input.sessionID, cwd, transcript_path: history() })
       if (text) output.context.push(text)
     },
     "experimental.chat.system.transform": async (input, output) => {

@@ -29,21 +29,29 @@ func piHooks(env Env) []Target {
 
 // piExtensionText is the extension, plain JavaScript that pi's loader
 // (jiti) reads as TypeScript; DEJA_BINARY becomes the JSON string of
-// deja's path. It waits for deja at most 5 s and never throws into pi.
+// deja's path. It waits for deja at most 5 s, without blocking the agent, and never throws into pi.
 const piExtensionText = pluginMark + `
 // deja: memory of past agent sessions, for pi (see 'deja hook --help').
-import { spawnSync } from "node:child_process"
+import { execFile } from "node:child_process"
 
 const DEJA = DEJA_BINARY
 
 function ask(input) {
-  try {
-    const r = spawnSync(DEJA, ["hook", "pi"], { input: JSON.stringify(input), encoding: "utf8", timeout: 5000 })
-    if (r.status !== 0 || !r.stdout) return ""
-    return JSON.parse(r.stdout)?.hookSpecificOutput?.additionalContext ?? ""
-  } catch {
-    return ""
-  }
+  return new Promise((resolve) => {
+    try {
+      const child = execFile(DEJA, ["hook", "pi"], { encoding: "utf8", timeout: 5000 }, (err, stdout) => {
+        if (err || !stdout) return resolve("")
+        try {
+          resolve(JSON.parse(stdout)?.hookSpecificOutput?.additionalContext ?? "")
+        } catch {
+          resolve("")
+        }
+      })
+      child.stdin.end(JSON.stringify(input))
+    } catch {
+      resolve("")
+    }
+  })
 }
 
 export default function (pi) {
@@ -54,9 +62,9 @@ export default function (pi) {
     const parts = []
     if (!started.has(session)) {
       started.add(session)
-      parts.push(ask({ hook_event_name: "SessionStart", source: "startup", session_id: session, cwd }))
+      parts.push(await ask({ hook_event_name: "SessionStart", source: "startup", session_id: session, cwd }))
     }
-    if (event?.prompt?.trim()) parts.push(ask({ hook_event_name: "UserPromptSubmit", session_id: session, cwd, prompt: event.prompt }))
+    if (event?.prompt?.trim()) parts.push(await ask({ hook_event_name: "UserPromptSubmit", session_id: session, cwd, prompt: event.prompt }))
     const content = parts.filter(Boolean).join("\n\n")
     if (!content) return
     return { message: { customType: "deja", content, display: false } }

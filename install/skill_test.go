@@ -1,6 +1,9 @@
 package install
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -81,5 +84,32 @@ func TestClineHookLeavesTheUsersOwn(t *testing.T) {
 	}
 	if out, _ := hooks[0].remove(ours); len(out) != 0 {
 		t.Errorf("deja's hook left %q", out)
+	}
+}
+
+// TestUninstallKeepsTheUsersEmptyFile: a guidance file the user had, empty,
+// is empty again after install and uninstall, not gone.
+func TestUninstallKeepsTheUsersEmptyFile(t *testing.T) {
+	env := testEnv(t)
+	ctx := context.Background()
+	g := GuidanceTargets(env)[0]
+	if err := os.MkdirAll(filepath.Dir(g.File), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(g.File, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, uninstall := range []bool{false, true} {
+		c, err := Plan(ctx, g, uninstall)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Apply(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(g.File)
+	if err != nil || len(b) != 0 {
+		t.Fatalf("the user's empty file: %q, %v", b, err)
 	}
 }

@@ -296,11 +296,13 @@ func sessionSoFar(ctx context.Context, reg harness.Registry, in hookInput, budge
 			sess = s
 			break
 		}
-		if sess == nil || len(s.Messages) > len(sess.Messages) {
-			sess = s
-		}
+	}
+	if sess == nil && in.SessionID == "" && len(h.Sessions) == 1 && !h.Sessions[0].Subagent {
+		// No session named: a transcript of one session is its own.
+		sess = &h.Sessions[0]
 	}
 	if sess == nil {
+		// Never another session's work in place of this one's.
 		return ""
 	}
 	var asked, edited, ran []string

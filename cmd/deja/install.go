@@ -121,7 +121,7 @@ func newInstallCmd(io *IO) *cobra.Command {
 				}
 				env.ProjectScope = true
 			}
-			targets, err := install.Wiring(env, args, install.What{Hooks: hooks, Skills: skills, Guidance: guidance})
+			targets, err := install.Wiring(env, args, install.What{Hooks: hooks, Skills: skills, Guidance: guidance, Uninstall: uninstall})
 			if err != nil {
 				return exitError{code: 2, msg: err.Error()}
 			}

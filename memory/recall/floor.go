@@ -32,6 +32,22 @@ func Floor(identity string) float32 {
 	return 0.5
 }
 
+// CrossProjectFloor is the lowest similarity at which a turn of another
+// project is put in front of an agent unasked ('deja hook' at a prompt),
+// and then only as the keyword list's first turn: code talk of one project
+// always resembles another's. Measured with 'go run ./bench/hook'
+// (builtin:glove-100d, the harness corpora's sessions replayed against the
+// other half; prompts of sessions whose project had no past that got
+// other projects' turns): the semantic floor alone 18 of 37 answered; both
+// lists required, 18 of 37; both and 0.70, 8 of 37; keyword first and
+// 0.80, 1 of 37; keyword first and 0.84, none of 37, while the same
+// question asked again from another project (0.86) still comes back.
+// The Ollama models have not been measured: they get the same level.
+func CrossProjectFloor(identity string) float32 {
+	_ = identity
+	return 0.84
+}
+
 // Domain is the lowest mean similarity a query must have to the documents
 // in scope before any of them counts as a semantic match, or 0 for no such
 // test. The mean is the query's similarity to the documents' centroid: how
