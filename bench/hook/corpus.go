@@ -16,7 +16,10 @@ import (
 // the history file that holds it, the half it fell in, its project as the
 // store names it, and what its user asked and what it touched, by turn.
 type corpusSession struct {
-	ID       string
+	ID string
+	// Key names the session the same on every run (an aider session's
+	// ID holds a hash of its history's path, which is new each run).
+	Key      string
 	Harness  string
 	History  string
 	Half     int
@@ -188,8 +191,9 @@ func readSessions(bin string, env []string, halves map[string]int) ([]corpusSess
 	}
 	var sessions []corpusSession
 	for _, f := range p.Files {
-		for _, s := range f.Sessions {
-			cs := corpusSession{ID: s.ID, Harness: f.Harness, History: f.Path, Half: halves[f.Path],
+		for i, s := range f.Sessions {
+			key := fmt.Sprintf("%s/%s#%d", filepath.Base(filepath.Dir(f.Path)), filepath.Base(f.Path), i)
+			cs := corpusSession{ID: s.ID, Key: key, Harness: f.Harness, History: f.Path, Half: halves[f.Path],
 				Project: s.Project, Subagent: s.Subagent, Records: s.Records}
 			if cs.Project == "" {
 				cs.Project = filepath.Dir(f.Path)

@@ -80,7 +80,7 @@ func run(corpus, harnessDir, queriesFile string, c caps, verbose bool) error {
 		return err
 	}
 	fmt.Println()
-	return replaySessions(bin, filepath.Join(tmp, "replay"), harnessDir, corpus, c)
+	return replaySessions(bin, filepath.Join(tmp, "replay"), harnessDir, corpus, c, verbose)
 }
 
 // evalPrompts replays the eval's queries as prompt hooks on the aider
@@ -219,7 +219,7 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float
 
 // replaySessions tunes on one split of the corpora's sessions and reports
 // on the other.
-func replaySessions(bin, tmp, harnessDir, aiderDir string, c caps) error {
+func replaySessions(bin, tmp, harnessDir, aiderDir string, c caps, verbose bool) error {
 	halves, err := layout(harnessDir, aiderDir, filepath.Join(tmp, "projects"))
 	if err != nil {
 		return err
@@ -289,8 +289,17 @@ func replaySessions(bin, tmp, harnessDir, aiderDir string, c caps) error {
 	if err != nil {
 		return err
 	}
+	if verbose {
+		printCalls(held.calls, warm)
+	}
+	floor, err := processFloor(bin, st.env)
+	if err != nil {
+		return err
+	}
 	fmt.Println()
 	printTable(held.calls, warm, cold, budgets, projects)
+	fmt.Printf("\nthe floor: a 'deja hook claude-code' that only reads its input (an event it does not answer) takes p50 %.1f ms, p95 %.1f ms here.\n",
+		msf(pct(floor, 50)), msf(pct(floor, 95)))
 	fmt.Println(`
 answered (rel.): calls of sessions whose project has a past in the indexed half that got any answer.
 tokens: bytes/4 of what the hook printed, over the calls answered. Latency: the whole 'deja hook' process.
@@ -298,8 +307,28 @@ hit rate: answers that name a file the session then read or edited (by its path 
 invocation of a command it then ran ('go test'; not ls, cat, git status), from that call on; for pre-tool,
 the share of answers whose earlier turns are all of the same project (the file or command is the one about
 to be touched by construction). unrelated silent: calls of sessions whose project has no past in the indexed
-half that got nothing. compaction reads the session's own transcript, so its hits are its own records.`)
+half that got nothing. compaction reads the session's own transcript, so its hits are its own records.
+Only the prompt hook asks the service; session start, pre-tool and compaction read the store or the
+transcript either way, so their two latency columns measure the same path twice.`)
 	return nil
+}
+
+// processFloor times 'deja hook' answering an event it does not answer:
+// the cost of starting the process and reading the input, which every
+// hook call pays.
+func processFloor(bin string, env []string) ([]time.Duration, error) {
+	var took []time.Duration
+	for range 20 {
+		cmd := exec.Command(bin, "hook", "claude-code")
+		cmd.Env = env
+		cmd.Stdin = strings.NewReader(`{"session_id":"floor","hook_event_name":"Stop"}`)
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return nil, fmt.Errorf("deja hook (floor): %v", err)
+		}
+		took = append(took, time.Since(start))
+	}
+	return took, nil
 }
 
 // describe says how many sessions a plan replays.

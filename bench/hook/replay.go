@@ -88,7 +88,7 @@ func plan(sessions []corpusSession, indexed int, c caps) heldOut {
 	// A fixed order that does not follow time or name, so a cap keeps an
 	// even sample of a large project's sessions.
 	slices.SortFunc(held, func(a, b corpusSession) int {
-		return strings.Compare(fmt.Sprintf("%08x%s", hash(a.ID), a.ID), fmt.Sprintf("%08x%s", hash(b.ID), b.ID))
+		return strings.Compare(fmt.Sprintf("%08x%s", hash(a.Key), a.Key), fmt.Sprintf("%08x%s", hash(b.Key), b.Key))
 	})
 	var h heldOut
 	perProject := map[string]int{}

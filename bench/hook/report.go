@@ -32,8 +32,10 @@ type figures struct {
 	// tokens are the answered calls' (related or not), bytes/4 of stdout.
 	tokens     []int
 	warm, cold []time.Duration
-	// unrelated calls are those of sessions whose project has no past.
-	unrelated, silent int
+	// unrelated calls are those of sessions whose project has no past;
+	// strayHits are their answers (from other projects) that still name
+	// what the session then touched.
+	unrelated, silent, strayHits int
 	// differ counts the calls answered otherwise without the service.
 	differ int
 }
@@ -60,6 +62,8 @@ func tally(calls []hookCall, warm, cold []answer, k kind, projects map[string]st
 			f.unrelated++
 			if a.text == "" {
 				f.silent++
+			} else if file, command := names(a.text, c.project, c.files, c.commands); k != kindTool && (file || command) {
+				f.strayHits++
 			}
 			continue
 		}
@@ -178,6 +182,9 @@ func printTable(calls []hookCall, warm, cold []answer, budgets map[kind]int, pro
 		if k != kindTool && f.hits > 0 {
 			fmt.Printf("  %s: of the %d hits, %d name a file the session then touched, the rest only a command it then ran\n", k, f.hits, f.fileHits)
 		}
+		if k != kindTool && k != kindCompact && f.silent < f.unrelated {
+			fmt.Printf("  %s: of the %d answers on unrelated sessions, %d name what the session then touched\n", k, f.unrelated-f.silent, f.strayHits)
+		}
 	}
 }
 
@@ -260,4 +267,41 @@ func startServe(bin string, env []string, dataDir string) (stop func() error, er
 		return nil, err
 	}
 	return stop, nil
+}
+
+// printCalls prints each call's answer in a line: its kind, whether its
+// project has a past, tokens, whether it hit, and what it was asked.
+func printCalls(calls []hookCall, answers []answer) {
+	for i, c := range calls {
+		a := answers[i]
+		past := "past"
+		if !c.related {
+			past = "none"
+		}
+		file, command := names(a.text, c.project, c.files, c.commands)
+		hit := "-"
+		switch {
+		case a.text == "":
+			hit = "silent"
+		case c.kind == kindTool:
+			hit = "line"
+		case file:
+			hit = "hit:file"
+		case command:
+			hit = "hit:command"
+		}
+		what := c.input["prompt"]
+		if c.toolInput != nil {
+			what = c.toolInput["file_path"] + c.toolInput["command"]
+		}
+		fmt.Printf("  %-13s %s %5d tok %7.1f ms %-11s %s  %s\n", c.kind, past, a.tokens, msf(a.took), hit, c.project, oneLine(what, 80))
+	}
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
