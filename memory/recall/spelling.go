@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"database/sql"
+	"iter"
 	"regexp"
 	"slices"
 	"sort"
@@ -34,6 +35,11 @@ const (
 	// surfaceTurns is how many turns holding a candidate stem are read
 	// for the word as written.
 	surfaceTurns = 6
+	// maxRespelled is how many of a query's words that no turn holds are
+	// looked for a close spelling of, in the query's order: a prompt with
+	// a pasted log or listing holds dozens, each a few reads of the
+	// index, and a typo is one of the few a person typed.
+	maxRespelled = 4
 )
 
 // maxEdits is how far a typed word may be from the word read for it: one
@@ -85,6 +91,7 @@ func readAsSpelled(ctx context.Context, s *store.Store, q query) (query, []Respe
 	}()
 	read := map[string]string{}
 	var out []Respelling
+	tried := 0
 	for _, w := range typed {
 		// The keyword index stems the word as it stemmed the turns, and
 		// stops at the first turn that holds it.
@@ -95,6 +102,9 @@ func readAsSpelled(ctx context.Context, s *store.Store, q query) (query, []Respe
 		}
 		if held > 0 {
 			continue
+		}
+		if tried++; tried > maxRespelled {
+			break
 		}
 		if conn == nil {
 			if conn, err = vocabConn(ctx, s); err != nil {
@@ -412,9 +422,12 @@ func writtenIn(ctx context.Context, conn *sql.Conn, term, typed, also string) (s
 			return "", 0, err
 		}
 		for _, text := range []string{files, commands, user, assistant} {
-			for _, tok := range wordRun.FindAllString(text, -1) {
+			for tok := range wordsOf(text) {
+				if !hasFoldPrefix(tok, prefix) {
+					continue
+				}
 				lower := strings.ToLower(tok)
-				if lower == w || !strings.HasPrefix(lower, prefix) {
+				if lower == w {
 					continue
 				}
 				d := editDistance(w, lower, limit)
@@ -429,6 +442,44 @@ func writtenIn(ctx context.Context, conn *sql.Conn, term, typed, also string) (s
 		}
 	}
 	return best, bestDist, rows.Err()
+}
+
+// wordsOf yields the runs of letters and digits in text, as wordRun
+// finds them, without a regular expression: writtenIn scans a few turns'
+// whole text for each candidate stem, and the expression's backtracking
+// was most of a long query's recall.
+func wordsOf(text string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1
+		for i, r := range text {
+			in := unicode.IsLetter(r) || unicode.IsNumber(r)
+			switch {
+			case in && start < 0:
+				start = i
+			case !in && start >= 0:
+				if !yield(text[start:i]) {
+					return
+				}
+				start = -1
+			}
+		}
+		if start >= 0 {
+			yield(text[start:])
+		}
+	}
+}
+
+// hasFoldPrefix says whether tok starts with prefix, a lower-case
+// string, in any case.
+func hasFoldPrefix(tok, prefix string) bool {
+	for _, p := range prefix {
+		r, size := utf8.DecodeRuneInString(tok)
+		if size == 0 || unicode.ToLower(r) != p {
+			return false
+		}
+		tok = tok[size:]
+	}
+	return true
 }
 
 // prefixDistance is the least editDistance between term and a start of
