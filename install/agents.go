@@ -141,7 +141,11 @@ type Target struct {
 	record string
 	// mode is a new file's mode (0600 when zero): an executable hook
 	// file's is 0755.
-	mode   os.FileMode
+	mode os.FileMode
+	// seed is what a file install creates starts from (Cursor's
+	// hooks.json carries its "version"); left as that, or empty, or "{}",
+	// a file install created goes on uninstall.
+	seed   []byte
 	add    func([]byte) ([]byte, error)
 	remove func([]byte) ([]byte, error)
 	has    func([]byte) bool

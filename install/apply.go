@@ -77,11 +77,12 @@ func Plan(ctx context.Context, t Target, uninstall bool) (Change, error) {
 	}
 	c.Action = action
 	if uninstall {
-		// A file left empty goes; one left "{}" goes only when install
-		// made it: a user's own "{}" stays as it was.
-		// A file left empty or "{}" goes only when install made it: a
-		// user's own, even an empty one, stays as it was.
-		if trimmed := bytes.TrimSpace(c.New); (len(trimmed) == 0 || string(trimmed) == "{}") && createdFile(t.record, t.File) {
+		// A file left empty, "{}" or as install seeded it goes only when
+		// install made it: a user's own, even an empty one, stays as it
+		// was.
+		trimmed := bytes.TrimSpace(c.New)
+		bare := len(trimmed) == 0 || string(trimmed) == "{}" || (t.seed != nil && bytes.Equal(trimmed, bytes.TrimSpace(t.seed)))
+		if bare && createdFile(t.record, t.File) {
 			c.Delete = true
 		}
 	}

@@ -1,14 +1,15 @@
 package install
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 )
 
-// HookAgents are the agents with hooks 'deja hook' answers. The others
-// have none whose output reaches the model from a command: Cursor's hooks
-// only allow or deny, OpenCode and pi take code plugins, aider has none.
-var HookAgents = []string{"claude-code", "codex", "gemini", "qwen", "cline", "opencode", "pi"}
+// HookAgents are the agents with hooks 'deja hook' answers (OpenCode and
+// pi through a plugin and an extension deja writes). Copilot CLI's hook
+// output is not processed and aider has no hooks.
+var HookAgents = []string{"claude-code", "codex", "gemini", "qwen", "cursor", "cline", "opencode", "pi"}
 
 // hookCommand is one command hook, in the shape Claude Code, Codex,
 // Gemini CLI and Qwen Code share: {"type": "command", "command": …,
@@ -52,7 +53,7 @@ type hookEvent struct {
 // seconds, Gemini CLI and Qwen Code milliseconds); the hook itself gives
 // up sooner and prints nothing.
 func HookTargets(env Env) []Target {
-	targets := append(append(clineHooks(env), openCodeHooks(env)...), piHooks(env)...)
+	targets := append(append(append(clineHooks(env), openCodeHooks(env)...), piHooks(env)...), cursorHooks(env))
 	for _, h := range hookSpecs(env) {
 		t := hookTarget(h.agent, h.file, h.jsonc, h.cmd, h.events...)
 		t.record, t.Found = env.Record, env.Found(h.agent)
@@ -70,6 +71,9 @@ func HookEvents(env Env, agent string) (names []string, targets []Target) {
 	}
 	if agent == "pi" {
 		return []string{"extension"}, piHooks(env)
+	}
+	if agent == "cursor" {
+		return []string{"sessionStart"}, []Target{cursorHooks(env)}
 	}
 	if agent == "cline" {
 		for _, t := range clineHooks(env) {
@@ -116,6 +120,47 @@ func clineHooks(env Env) []Target {
 		out = append(out, t)
 	}
 	return out
+}
+
+// cursorHook is one of Cursor's hooks: a command, in hooks.json's list
+// for its event.
+type cursorHook struct {
+	Command string `json:"command"`
+}
+
+// cursorHooks registers 'deja hook cursor' for Cursor's sessionStart in
+// ~/.cursor/hooks.json (a project's .cursor/hooks.json with --project),
+// whose additional_context Cursor keeps as the conversation's context. A
+// file deja creates starts with the "version": 1 Cursor's hooks.json
+// carries. Cursor's beforeSubmitPrompt only lets a prompt go or stops it
+// and its preCompact only observes; its preToolUse is not wired yet.
+func cursorHooks(env Env) Target {
+	dir := filepath.Join(env.Home, ".cursor")
+	if env.ProjectScope {
+		dir = filepath.Join(env.Project, ".cursor")
+	}
+	h := cursorHook{Command: shellWord(env.Deja) + " hook cursor"}
+	path := []string{"hooks", "sessionStart"}
+	seed := []byte("{\n  \"version\": 1\n}\n")
+	t := Target{Agent: "cursor", File: filepath.Join(dir, "hooks.json"), Entry: "hooks sessionStart: " + h.Command,
+		record: env.Record, Found: env.Found("cursor"), seed: seed,
+		add: func(b []byte) ([]byte, error) {
+			if len(bytes.TrimSpace(b)) == 0 {
+				b = seed
+			}
+			return jsonAppend(b, false, path, h)
+		},
+		remove: func(b []byte) ([]byte, error) { return jsonDrop(b, false, path, h) },
+	}
+	t.has = func(b []byte) bool {
+		out, err := t.add(b)
+		return err == nil && bytes.Equal(out, b)
+	}
+	t.present = func(b []byte) bool {
+		out, err := t.remove(b)
+		return err == nil && !bytes.Equal(out, b)
+	}
+	return t
 }
 
 // hookSpec is one agent's hooks file and the events deja registers in it.

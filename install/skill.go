@@ -16,11 +16,11 @@ const SkillName = "deja"
 const skillMark = "<!-- written by 'deja install'; 'deja install --uninstall' removes it -->"
 
 // SkillTargets returns, per agent with a skills mechanism, the SKILL.md
-// that teaches it deja's command-line contract. Codex, Gemini CLI, Cline,
-// OpenCode and pi all read the shared ~/.agents/skills, so they share one
-// file; Claude Code, Qwen Code and Copilot CLI read their own directory.
-// Cursor (no documented skills directory) and aider (no skills: its
-// context file is the always-on text) have none.
+// that teaches it deja's command-line contract. Codex, Gemini CLI, Cursor,
+// Cline, OpenCode and pi all read the shared ~/.agents/skills, so they
+// share one file; Claude Code, Qwen Code and Copilot CLI read their own
+// directory. aider (no skills: its context file is the always-on text)
+// has none.
 func SkillTargets(env Env) []Target {
 	home, copilot := env.Home, env.copilotHome()
 	if env.ProjectScope {
@@ -35,6 +35,7 @@ func SkillTargets(env Env) []Target {
 		{"gemini", shared},
 		{"qwen", filepath.Join(home, ".qwen", "skills", SkillName, "SKILL.md")},
 		{"copilot", filepath.Join(copilot, "skills", SkillName, "SKILL.md")},
+		{"cursor", shared},
 		{"cline", shared},
 		{"opencode", shared},
 		{"pi", shared},
@@ -167,6 +168,7 @@ func GuidanceTargets(env Env) []Target {
 		{"codex", filepath.Join(env.CodexHome, "AGENTS.md")},
 		{"gemini", filepath.Join(env.Home, ".gemini", "GEMINI.md")},
 		{"qwen", filepath.Join(env.Home, ".qwen", "QWEN.md")},
+		{"copilot", filepath.Join(env.copilotHome(), "copilot-instructions.md")},
 		{"cline", filepath.Join(env.Home, "Documents", "Cline", "Rules", "deja.md")},
 		{"opencode", filepath.Join(env.ConfigDir, "opencode", "AGENTS.md")},
 		{"pi", filepath.Join(env.piDir(), "AGENTS.md")},

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -24,8 +26,9 @@ hook_event_name says which moment it is:
 
   a prompt         UserPromptSubmit (claude-code, codex, qwen), BeforeAgent
                    (gemini): related turns of your other sessions
-  a session start  SessionStart (all four): what earlier sessions in this
-                   project did, those that changed files or ran commands
+  a session start  SessionStart (all four), sessionStart (cursor): what
+                   earlier sessions in this project did, those that
+                   changed files or ran commands
                    first; the session's own turns left out
   before a tool    PreToolUse (claude-code, codex, qwen): about to edit a
                    file, the latest earlier turns here that edited it;
@@ -48,9 +51,11 @@ so deja answers neither. OpenCode has plugins, not command hooks: 'deja
 install --hooks opencode' writes a plugin (deja.js) that sends these
 events and puts each answer in the next model call's system prompt; pi's
 extension (deja.ts) sends a session's start and each prompt when the user
-submits it and hands the answer to pi as a message. Cursor, Copilot and
-aider
-reach deja through MCP (or its skill and context file).
+submits it and hands the answer to pi as a message. Cursor's sessionStart
+({conversation_id, workspace_roots}) is answered as a session start, with
+{"additional_context": …}, which Cursor keeps as the conversation's
+context. Copilot CLI and aider reach deja through MCP (or its skill and
+context file).
 
 A prompt is recalled through a running 'deja serve' when there is one,
 else from the store; only turns whose meaning passes the embedder's floor
@@ -111,6 +116,32 @@ func clineInput(raw []byte) (hookInput, error) {
 	return in, nil
 }
 
+// cursorInput reads a Cursor hook's input (hook_event_name,
+// conversation_id, workspace_roots, and a session start's session_id) as
+// the fields the other agents send: the conversation is the session deja
+// indexed as cursor-<conversation_id>, and the first workspace root the
+// project (CURSOR_PROJECT_DIR, which Cursor sets for its hooks, when the
+// input names none).
+func cursorInput(raw []byte, getenv func(string) string) (hookInput, error) {
+	var c struct {
+		HookEventName  string   `json:"hook_event_name"`
+		ConversationID string   `json:"conversation_id"`
+		SessionID      string   `json:"session_id"`
+		WorkspaceRoots []string `json:"workspace_roots"`
+		TranscriptPath string   `json:"transcript_path"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return hookInput{}, err
+	}
+	in := hookInput{HookEventName: c.HookEventName, SessionID: cmp.Or(c.ConversationID, c.SessionID), TranscriptPath: c.TranscriptPath}
+	if len(c.WorkspaceRoots) > 0 {
+		in.Cwd = c.WorkspaceRoots[0]
+	} else {
+		in.Cwd = getenv("CURSOR_PROJECT_DIR")
+	}
+	return in, nil
+}
+
 // hookMaxInput bounds the hook's stdin.
 const hookMaxInput = 1 << 20
 
@@ -124,6 +155,8 @@ type hookAgent struct {
 	plain bool
 	// cline reads Cline's hook input and answers in Cline's shape.
 	cline bool
+	// cursor reads Cursor's hook input and answers {"additional_context": …}.
+	cursor bool
 	// event is the hook's event, named in a JSON answer.
 	event string
 }
@@ -143,6 +176,9 @@ var hookAgents = map[string]hookAgent{
 	// input and answer its own (see clineInput).
 	"cline": {harness: "cline", cline: true, kinds: map[string]hookKind{
 		"UserPromptSubmit": hookPrompt, "TaskStart": hookStart, "TaskResume": hookStart, "PreToolUse": hookTool}},
+	// Cursor's sessionStart answer is kept as the conversation's context;
+	// its prompt hook can only let a prompt go or stop it.
+	"cursor": {harness: "cursor", cursor: true, kinds: map[string]hookKind{"sessionStart": hookStart}},
 	// OpenCode's are its plugin's (install's deja.js), which sends Claude
 	// Code's events and reads the JSON answer.
 	"opencode": {harness: "opencode", kinds: map[string]hookKind{
@@ -166,6 +202,12 @@ func hookAnswer(a hookAgent, kind hookKind, text string) string {
 	}
 	if a.plain && kind == hookPrompt {
 		return text
+	}
+	if a.cursor {
+		b, _ := json.Marshal(struct {
+			AdditionalContext string `json:"additional_context"`
+		}{text})
+		return string(b) + "\n"
 	}
 	type specific struct {
 		HookEventName     string `json:"hookEventName"`
@@ -203,9 +245,12 @@ func newHookCmd(io *IO) *cobra.Command {
 			raw, err := io2Bounded(io.In, hookMaxInput)
 			var in hookInput
 			if err == nil {
-				if agent.cline {
+				switch {
+				case agent.cline:
 					in, err = clineInput(raw)
-				} else {
+				case agent.cursor:
+					in, err = cursorInput(raw, os.Getenv)
+				default:
 					err = json.Unmarshal(raw, &in)
 				}
 			}

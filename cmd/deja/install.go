@@ -79,7 +79,7 @@ prints the unified diff and writes nothing.
 instead of yours: .mcp.json (claude-code), .codex/config.toml (codex,
 read in trusted projects), .gemini/settings.json, .qwen/settings.json,
 .cursor/mcp.json, opencode.json, the hooks files under .claude, .codex,
-.gemini and .qwen, and the skills under .claude/skills, .agents/skills,
+.gemini, .qwen and .cursor, and the skills under .claude/skills, .agents/skills,
 .qwen/skills and .github/skills. Copilot CLI, Cline and pi get only the
 skill there; guidance is written only to your own files.
 
