@@ -14,8 +14,13 @@ const PiExtension = "deja.ts"
 // .pi/extensions), so deja's is a small extension that runs 'deja hook
 // pi' when the user submits a prompt (before_agent_start) and hands pi the
 // answer as a message for the model: at a session's first prompt what
-// earlier sessions of the project did, and at each prompt the related
-// turns of other sessions.
+// earlier sessions of the project did, at the first prompt after a
+// compaction (session_compact) what the session did so far, read from its
+// own session file, and at each prompt the related turns of other
+// sessions. Before an edit, a write or a shell command (tool_call) it asks
+// what happened to that file or command before, while the tool runs, and
+// adds the answer to the tool's result (tool_result), which the model
+// reads next: pi's tool_call can only block or change a call.
 func piHooks(env Env) []Target {
 	dir := filepath.Join(env.piDir(), "extensions")
 	if env.ProjectScope {
@@ -54,20 +59,48 @@ function ask(input) {
   })
 }
 
+const TOOLS = new Set(["edit", "write", "bash"])
+
 export default function (pi) {
   const started = new Set()
+  const compacted = new Set()
+  const pending = new Map()
+  const where = (ctx) => ({
+    session: ctx?.sessionManager?.getSessionId?.() ?? "",
+    cwd: ctx?.cwd ?? process.cwd(),
+  })
   pi.on("before_agent_start", async (event, ctx) => {
-    const session = ctx?.sessionManager?.getSessionId?.() ?? ""
-    const cwd = ctx?.cwd ?? process.cwd()
+    const { session, cwd } = where(ctx)
     const parts = []
     if (!started.has(session)) {
       started.add(session)
       parts.push(await ask({ hook_event_name: "SessionStart", source: "startup", session_id: session, cwd }))
     }
+    if (compacted.has(session)) {
+      compacted.delete(session)
+      const transcript_path = ctx?.sessionManager?.getSessionFile?.() ?? ""
+      parts.push(await ask({ hook_event_name: "SessionStart", source: "compact", session_id: session, cwd, transcript_path }))
+    }
     if (event?.prompt?.trim()) parts.push(await ask({ hook_event_name: "UserPromptSubmit", session_id: session, cwd, prompt: event.prompt }))
     const content = parts.filter(Boolean).join("\n\n")
     if (!content) return
     return { message: { customType: "deja", content, display: false } }
+  })
+  pi.on("session_compact", async (_event, ctx) => {
+    compacted.add(where(ctx).session)
+  })
+  pi.on("tool_call", async (event, ctx) => {
+    if (!TOOLS.has(event?.toolName) || !event?.toolCallId) return
+    const { session, cwd } = where(ctx)
+    pending.set(event.toolCallId, ask({ hook_event_name: "PreToolUse", session_id: session, cwd, tool_name: event.toolName, tool_input: event.input ?? {} }))
+  })
+  pi.on("tool_result", async (event) => {
+    const asked = pending.get(event?.toolCallId)
+    if (!asked) return
+    pending.delete(event.toolCallId)
+    const text = await asked
+    if (!text) return
+    return { content: [...(Array.isArray(event.content) ? event.content : []), { type: "text", text }] }
   })
 }
 `

@@ -50,8 +50,11 @@ Gemini CLI's BeforeTool and PreCompress cannot add context for the model,
 so deja answers neither. OpenCode has plugins, not command hooks: 'deja
 install --hooks opencode' writes a plugin (deja.js) that sends these
 events and puts each answer in the next model call's system prompt; pi's
-extension (deja.ts) sends a session's start and each prompt when the user
-submits it and hands the answer to pi as a message. Cursor's sessionStart
+extension (deja.ts) sends a session's start, the first prompt after a
+compaction (with pi's session file) and each prompt when the user submits
+it and hands the answer to pi as a message, and sends each edit, write
+and shell command as PreToolUse and adds the answer to the tool's result.
+Cursor's sessionStart
 ({conversation_id, workspace_roots}) is answered as a session start, with
 {"additional_context": …}, which Cursor keeps as the conversation's
 context. Copilot CLI and aider reach deja through MCP (or its skill and
@@ -185,7 +188,7 @@ var hookAgents = map[string]hookAgent{
 		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
 	// pi's are its extension's (install's deja.ts), as OpenCode's.
 	"pi": {harness: "pi", kinds: map[string]hookKind{
-		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart}},
+		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
 	// Qwen Code's hooks are Claude Code's events, answered in JSON.
 	"qwen": {harness: "qwen", kinds: map[string]hookKind{
 		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
