@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -208,35 +209,67 @@ func Load(flags Flags) (Config, error) {
 	if c.Team, err = loadTeam(v); err != nil {
 		return c, err
 	}
-	return c, c.validate()
+	if err := c.validate(); err != nil {
+		var bad invalidValue
+		if errors.As(err, &bad) {
+			return c, bad.from(v, flags, read)
+		}
+		return c, err
+	}
+	return c, nil
+}
+
+// invalidValue is a configuration value deja cannot use: its key, the
+// value as shown, and what to use instead.
+type invalidValue struct{ key, value, want string }
+
+func (e invalidValue) Error() string {
+	return fmt.Sprintf("config: %s is %s: %s", e.key, e.value, e.want)
+}
+
+// from names where the value came from, the way it was given: a flag
+// ("--limit 0: use a positive number"), an environment variable, the
+// config file; a default says only the key.
+func (e invalidValue) from(v *viper.Viper, flags Flags, file string) error {
+	if f := flags[e.key]; f != nil && f.Changed {
+		return fmt.Errorf("--%s %s: %s", f.Name, f.Value.String(), e.want)
+	}
+	env := "DEJA_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(e.key))
+	if val := os.Getenv(env); val != "" {
+		return fmt.Errorf("%s=%s (%s): %s", env, val, e.key, e.want)
+	}
+	if file != "" && v.InConfig(e.key) {
+		return fmt.Errorf("config: %s is %s in %s: %s", e.key, e.value, file, e.want)
+	}
+	return e
 }
 
 func (c Config) validate() error {
 	switch c.Embed.Provider {
 	case "auto", "ollama", "builtin":
 	default:
-		return fmt.Errorf("config: embed.provider is %q: use auto, ollama or builtin", c.Embed.Provider)
+		return invalidValue{"embed.provider", strconv.Quote(c.Embed.Provider), "use auto, ollama or builtin"}
 	}
 	if c.Embed.Batch < 1 {
-		return fmt.Errorf("config: embed.batch is %d: use a positive number", c.Embed.Batch)
+		return invalidValue{"embed.batch", strconv.Itoa(c.Embed.Batch), "use a positive number"}
 	}
 	if c.Embed.Timeout <= 0 {
-		return fmt.Errorf("config: embed.timeout is %s: use a positive duration such as 60s", c.Embed.Timeout)
+		return invalidValue{"embed.timeout", c.Embed.Timeout.String(), "use a positive duration such as 60s"}
 	}
 	if c.Chunk.Budget < 200 {
-		return fmt.Errorf("config: chunk.budget is %d: use at least 200 characters", c.Chunk.Budget)
+		return invalidValue{"chunk.budget", strconv.Itoa(c.Chunk.Budget), "use at least 200 characters"}
 	}
 	if c.Serve.Idle <= 0 {
-		return fmt.Errorf("config: serve.idle is %s: use a positive duration such as 15m", c.Serve.Idle)
+		return invalidValue{"serve.idle", c.Serve.Idle.String(), "use a positive duration such as 15m"}
 	}
 	for key, n := range map[string]int{"hook.prompt_tokens": c.Hook.PromptTokens, "hook.start_tokens": c.Hook.StartTokens,
 		"hook.tool_tokens": c.Hook.ToolTokens, "hook.compact_tokens": c.Hook.CompactTokens} {
 		if n < 1 {
-			return fmt.Errorf("config: %s is %d: use a positive number of tokens", key, n)
+			return invalidValue{key, strconv.Itoa(n), "use a positive number of tokens"}
 		}
 	}
 	if c.Recall.Limit < 1 {
-		return fmt.Errorf("config: recall.limit is %d: use a positive number", c.Recall.Limit)
+		return invalidValue{"recall.limit", strconv.Itoa(c.Recall.Limit), "use a positive number"}
 	}
 	return nil
 }
