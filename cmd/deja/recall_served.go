@@ -81,7 +81,10 @@ func askServer(ctx context.Context, io *IO, cfg config.Config, query string, mod
 		}
 		return nil
 	}
-	fmt.Fprintf(io.Err, "deja: recalled through deja serve at %s (%s)\n", servedAt(info), out.Embedder)
+	if io.Verbose {
+		// Said only when asked: a warm answer is the same answer.
+		fmt.Fprintf(io.Err, "deja: recalled through deja serve at %s (%s)\n", servedAt(info), out.Embedder)
+	}
 	return out
 }
 

@@ -38,7 +38,7 @@ func startWarm(io *IO, cfg config.Config) {
 	switch {
 	case err != nil:
 		fmt.Fprintf(io.Err, "deja: could not start deja serve in the background (%v); recall works without it\n", err)
-	case started:
+	case started && !io.Quiet:
 		fmt.Fprintf(io.Err, "deja: started deja serve in the background for %s, so the next recall is warm; it exits after %s idle (serve.autostart = false turns this off)\n", dataDir, cfg.Serve.Idle)
 	}
 }
