@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +35,13 @@ type Config struct {
 	Serve Serve
 	// Hook bounds what 'deja hook' puts in front of an agent.
 	Hook Hook
+
+	// Sources says where each key's value came from: "flag --limit",
+	// "env DEJA_RECALL_LIMIT", "config file" or "default".
+	Sources map[string]string
+	// Unknown are the config file's keys deja does not know (a typo, or a
+	// key of another version), sorted.
+	Unknown []string
 }
 
 // Hook is the token budget (estimated as bytes/4) of each moment 'deja
@@ -209,6 +217,18 @@ func Load(flags Flags) (Config, error) {
 	if c.Team, err = loadTeam(v); err != nil {
 		return c, err
 	}
+	c.Sources = map[string]string{}
+	for key := range defaults {
+		c.Sources[key] = source(v, flags, read, key)
+	}
+	if read != "" {
+		for _, key := range v.AllKeys() {
+			if _, ok := defaults[key]; !ok && v.InConfig(key) {
+				c.Unknown = append(c.Unknown, key)
+			}
+		}
+		sort.Strings(c.Unknown)
+	}
 	if err := c.validate(); err != nil {
 		var bad invalidValue
 		if errors.As(err, &bad) {
@@ -231,17 +251,39 @@ func (e invalidValue) Error() string {
 // ("--limit 0: use a positive number"), an environment variable, the
 // config file; a default says only the key.
 func (e invalidValue) from(v *viper.Viper, flags Flags, file string) error {
-	if f := flags[e.key]; f != nil && f.Changed {
+	switch src := source(v, flags, file, e.key); {
+	case strings.HasPrefix(src, "flag "):
+		f := flags[e.key]
 		return fmt.Errorf("--%s %s: %s", f.Name, f.Value.String(), e.want)
-	}
-	env := "DEJA_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(e.key))
-	if val := os.Getenv(env); val != "" {
-		return fmt.Errorf("%s=%s (%s): %s", env, val, e.key, e.want)
-	}
-	if file != "" && v.InConfig(e.key) {
+	case strings.HasPrefix(src, "env "):
+		env := EnvName(e.key)
+		return fmt.Errorf("%s=%s (%s): %s", env, os.Getenv(env), e.key, e.want)
+	case src == "config file":
 		return fmt.Errorf("config: %s is %s in %s: %s", e.key, e.value, file, e.want)
 	}
 	return e
+}
+
+// source is where key's value comes from, in viper's order of
+// precedence: a flag given, a DEJA_* variable that is set (an empty one
+// counts as unset, as viper reads it), the config file, else the default.
+func source(v *viper.Viper, flags Flags, file, key string) string {
+	if f := flags[key]; f != nil && f.Changed {
+		return "flag --" + f.Name
+	}
+	if env := EnvName(key); os.Getenv(env) != "" {
+		return "env " + env
+	}
+	if file != "" && v.InConfig(key) {
+		return "config file"
+	}
+	return "default"
+}
+
+// EnvName is the environment variable that sets key: DEJA_RECALL_LIMIT
+// for recall.limit.
+func EnvName(key string) string {
+	return "DEJA_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(key))
 }
 
 func (c Config) validate() error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -457,4 +458,11 @@ func (o *Ollama) accept(resp *api.EmbedResponse, want int) ([][]float32, error) 
 		normalize(v)
 	}
 	return resp.Embeddings, nil
+}
+
+// OllamaHostFromEnv is the address Ollama is reached at when ollama.host
+// is empty: OLLAMA_HOST read as Ollama reads it, else Ollama's default.
+// set says whether OLLAMA_HOST is set.
+func OllamaHostFromEnv() (host string, set bool) {
+	return envconfig.Host().String(), os.Getenv("OLLAMA_HOST") != ""
 }

@@ -3,8 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/embed"
 )
 
 func newConfigCmd(io *IO) *cobra.Command {
@@ -21,59 +27,102 @@ variables and flags. Example config.toml:
   model = "nomic-embed-text"
 
   [ollama]
-  host = "http://127.0.0.1:11434"`,
+  host = "http://127.0.0.1:11434"
+
+Each value is shown with where it came from: a flag, a DEJA_* variable
+(DEJA_RECALL_LIMIT for recall.limit), the config file, or the default.
+A key of the config file deja does not know is named in a warning. The
+keys:
+
+` + wrapWords(strings.Join(sortedKeys(), ", ")+".", 72, "  "),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := loadConfig(cmd, nil)
 			if err != nil {
 				return err
 			}
+			host, hostFrom := c.Ollama.Host, c.Sources["ollama.host"]
+			if host == "" {
+				var set bool
+				if host, set = embed.OllamaHostFromEnv(); set {
+					hostFrom = "env OLLAMA_HOST"
+				} else {
+					hostFrom = "Ollama's default"
+				}
+			}
+			rows := []struct {
+				key   string
+				value any
+			}{
+				{"embed.provider", c.Embed.Provider}, {"embed.model", c.Embed.Model}, {"embed.batch", c.Embed.Batch},
+				{"embed.timeout", c.Embed.Timeout.String()}, {"ollama.host", host}, {"chunk.budget", c.Chunk.Budget},
+				{"recall.mode", c.Recall.Mode}, {"recall.limit", c.Recall.Limit}, {"serve.autostart", c.Serve.Autostart},
+				{"serve.idle", c.Serve.Idle.String()}, {"hook.prompt_tokens", c.Hook.PromptTokens},
+				{"hook.start_tokens", c.Hook.StartTokens}, {"hook.tool_tokens", c.Hook.ToolTokens},
+				{"hook.compact_tokens", c.Hook.CompactTokens},
+			}
+			from := func(key string) string {
+				if key == "ollama.host" {
+					return hostFrom
+				}
+				return c.Sources[key]
+			}
+			if len(c.Unknown) > 0 {
+				fmt.Fprintf(io.Err, "deja: warning: %s has keys deja does not know, and ignores: %s ('deja config --help' shows the known ones)\n",
+					c.File, strings.Join(c.Unknown, ", "))
+			}
 			if asJSON {
+				values, sources := map[string]any{}, map[string]string{}
+				for _, r := range rows {
+					values[r.key], sources[r.key] = r.value, from(r.key)
+				}
+				values["config_file"], values["config_dir"], values["data_dir"] = c.File, c.ConfigDir, c.DataDir
+				values["sources"], values["unknown_keys"] = sources, append([]string{}, c.Unknown...)
 				enc := json.NewEncoder(io.Out)
 				enc.SetIndent("", "  ")
-				return enc.Encode(map[string]any{
-					"config_file":         c.File,
-					"config_dir":          c.ConfigDir,
-					"data_dir":            c.DataDir,
-					"embed.provider":      c.Embed.Provider,
-					"embed.model":         c.Embed.Model,
-					"embed.batch":         c.Embed.Batch,
-					"embed.timeout":       c.Embed.Timeout.String(),
-					"ollama.host":         c.Ollama.Host,
-					"chunk.budget":        c.Chunk.Budget,
-					"recall.mode":         c.Recall.Mode,
-					"recall.limit":        c.Recall.Limit,
-					"serve.autostart":     c.Serve.Autostart,
-					"serve.idle":          c.Serve.Idle.String(),
-					"hook.prompt_tokens":  c.Hook.PromptTokens,
-					"hook.start_tokens":   c.Hook.StartTokens,
-					"hook.tool_tokens":    c.Hook.ToolTokens,
-					"hook.compact_tokens": c.Hook.CompactTokens,
-				})
+				return enc.Encode(values)
 			}
 			file := c.File
 			if file == "" {
 				file = "(none; " + c.ConfigDir + "/config.toml does not exist)"
 			}
-			fmt.Fprintf(io.Out, "config file     %s\n", file)
-			fmt.Fprintf(io.Out, "data dir        %s\n", c.DataDir)
-			fmt.Fprintf(io.Out, "embed.provider  %s\n", c.Embed.Provider)
-			fmt.Fprintf(io.Out, "embed.model     %s\n", c.Embed.Model)
-			fmt.Fprintf(io.Out, "embed.batch     %d\n", c.Embed.Batch)
-			fmt.Fprintf(io.Out, "embed.timeout   %s\n", c.Embed.Timeout)
-			fmt.Fprintf(io.Out, "ollama.host     %s\n", c.Ollama.Host)
-			fmt.Fprintf(io.Out, "chunk.budget    %d\n", c.Chunk.Budget)
-			fmt.Fprintf(io.Out, "recall.mode     %s\n", c.Recall.Mode)
-			fmt.Fprintf(io.Out, "recall.limit    %d\n", c.Recall.Limit)
-			fmt.Fprintf(io.Out, "serve.autostart %t\n", c.Serve.Autostart)
-			fmt.Fprintf(io.Out, "serve.idle      %s\n", c.Serve.Idle)
-			fmt.Fprintf(io.Out, "hook.prompt_tokens  %d\n", c.Hook.PromptTokens)
-			fmt.Fprintf(io.Out, "hook.start_tokens   %d\n", c.Hook.StartTokens)
-			fmt.Fprintf(io.Out, "hook.tool_tokens    %d\n", c.Hook.ToolTokens)
-			fmt.Fprintf(io.Out, "hook.compact_tokens %d\n", c.Hook.CompactTokens)
+			tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
+			fmt.Fprintf(tw, "config file\t%s\n", file)
+			fmt.Fprintf(tw, "data dir\t%s\t(%s)\n", c.DataDir, from("data.dir"))
+			for _, r := range rows {
+				fmt.Fprintf(tw, "%s\t%v\t(%s)\n", r.key, r.value, from(r.key))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+func sortedKeys() []string {
+	keys := config.Keys()
+	sort.Strings(keys)
+	return keys
+}
+
+// wrapWords breaks text into lines of at most width characters, each
+// after indent.
+func wrapWords(text string, width int, indent string) string {
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(w) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line)
+	return b.String()
 }

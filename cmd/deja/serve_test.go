@@ -193,9 +193,9 @@ var tookMS = regexp.MustCompile(`"took_ms": \d+`)
 func TestRecallAnswersThroughARunningServer(t *testing.T) {
 	dataDir := indexedDataDir(t)
 	ctx := context.Background()
-	args := []string{"recall", "--json", "--since", "2026-07-01", "--project", filepath.Join(filepath.Dir(dataDir), "shop"), "one customer sees another account's orders"}
+	args := []string{"recall", "-v", "--json", "--since", "2026-07-01", "--project", filepath.Join(filepath.Dir(dataDir), "shop"), "one customer sees another account's orders"}
 	// Harness and subagent filters travel with the request as well.
-	hargs := []string{"recall", "--json", "--harness", "aider", "--include-subagents", "one customer sees another account's orders"}
+	hargs := []string{"recall", "-v", "--json", "--harness", "aider", "--include-subagents", "one customer sees another account's orders"}
 
 	local, localErr := deja(t, ctx, nil, args...)
 	if strings.Contains(localErr, "deja serve") {
@@ -268,7 +268,7 @@ func TestServedRecallSaysWhatWasCut(t *testing.T) {
 	t.Setenv("DEJA_TOKEN", "")
 	ctx := context.Background()
 	deja(t, ctx, nil, "index", project)
-	args := []string{"recall", "--json", "--mode", "keyword", "--limit", "10", "deploy the widget"}
+	args := []string{"recall", "-v", "--json", "--mode", "keyword", "--limit", "10", "deploy the widget"}
 
 	local, _ := deja(t, ctx, nil, args...)
 	var out serve.RecallOutput
@@ -376,7 +376,7 @@ func TestStaleServeJSONTakeover(t *testing.T) {
 func TestRecallSessionThroughARunningServer(t *testing.T) {
 	dataDir := indexedDataDir(t)
 	ctx := context.Background()
-	args := []string{"recall", "--json", "--session", "20260714T101231", "one customer sees another account's orders"}
+	args := []string{"recall", "-v", "--json", "--session", "20260714T101231", "one customer sees another account's orders"}
 	local, _ := deja(t, ctx, nil, args...)
 	if !strings.Contains(local, `"session_id": "aider-`) {
 		t.Fatalf("recall --session 20260714T101231 found nothing alone:\n%s", local)
@@ -424,7 +424,7 @@ func TestLocalRecallNeedsNoTokenButTCPDoes(t *testing.T) {
 	if info.Socket == "" || info.URL == "" || !info.Token {
 		t.Fatalf("serve.json = %+v, want a socket and a URL that needs a token", info)
 	}
-	_, stderr := deja(t, ctx, nil, "recall", "docker image")
+	_, stderr := deja(t, ctx, nil, "recall", "-v", "docker image")
 	if !strings.Contains(stderr, "recalled through deja serve at "+info.Socket) {
 		t.Errorf("recall without DEJA_TOKEN did not go through the socket: %q", stderr)
 	}
