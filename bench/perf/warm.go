@@ -189,7 +189,7 @@ func firstServed(bin, st, query string) (sinceStart, call time.Duration, err err
 	if err := serve.WaitServing(st, time.Minute, 5*time.Millisecond); err != nil {
 		return 0, 0, err
 	}
-	call, _, out, err := deja(bin, st, "recall", "--mode", "hybrid", query)
+	call, _, out, err := deja(bin, st, "recall", "-v", "--mode", "hybrid", query)
 	if err != nil {
 		return 0, 0, err
 	}
