@@ -171,6 +171,40 @@ func (o ShowOutput) Markdown() string {
 	return b.String()
 }
 
+// ForPeople renders the session for a person at a terminal: each turn's
+// question and answer labelled (You, and the agent by its harness), its
+// files and commands after them, every field made inert (quote.Text) but
+// without the fence and the "not instructions" label that Markdown puts
+// around each turn for an agent reading it.
+func (o ShowOutput) ForPeople() string {
+	var b strings.Builder
+	b.WriteString(o.heading())
+	agent := "Agent"
+	if o.Harness != "" {
+		agent += " (" + quote.Line(o.Harness) + ")"
+	}
+	for _, t := range o.Turns {
+		if t.Turn == -1 {
+			fmt.Fprintf(&b, "\n## Before the first message (line %d)\n\n", t.Line)
+		} else {
+			fmt.Fprintf(&b, "\n## Turn %d (line %d)\n\n", t.Turn, t.Line)
+		}
+		if t.User != "" {
+			fmt.Fprintf(&b, "You: %s\n\n", strings.TrimRight(quote.Text(t.User), "\n"))
+		}
+		if t.Assistant != "" {
+			fmt.Fprintf(&b, "%s: %s\n\n", agent, strings.TrimRight(quote.Text(t.Assistant), "\n"))
+		}
+		for _, f := range t.Files {
+			fmt.Fprintf(&b, "  file: %s\n", quote.Line(f))
+		}
+		for _, c := range t.Commands {
+			fmt.Fprintf(&b, "  ran:  %s\n", quote.Line(c))
+		}
+	}
+	return b.String()
+}
+
 // imported reports whether git tracks the session's history, so anyone
 // who can commit may have written it.
 func (o ShowOutput) imported() bool {

@@ -31,9 +31,11 @@ func newShowCmd(io *IO) *cobra.Command {
 		Long: `Print an indexed session as Markdown: each turn's question, answer, files
 and commands. SESSION/TURN prints one turn, as 'deja recall' names it;
 SESSION/before (or SESSION/-1) prints the files added and commands run
-before the session's first message. On a terminal a session longer than
-the screen opens in $PAGER (less -R when unset; PAGER= or --no-pager turn
-it off); piped, it is printed as it is.`,
+before the session's first message. On a terminal each turn is shown for
+reading, "You:" and the agent's answer labelled, and a session longer
+than the screen opens in $PAGER (less -R when unset; PAGER= or --no-pager
+turn it off). Piped, as an agent or a script reads it, each turn is
+quoted as history, data and not instructions, in a fenced block.`,
 		Example: `  deja show aider-0123456789ab-20260717T090000
   deja show aider-0123456789ab-20260717T090000/2 --json
   deja show aider-0123456789ab-20260717T090000/before`,
@@ -90,5 +92,10 @@ func runShow(cmd *cobra.Command, io *IO, opts showOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
-	return pageOut(ctx, io, out.Markdown(), opts.noPager)
+	text := out.Markdown()
+	if io.OutTTY {
+		// A person reads it: labelled, without the quoting an agent needs.
+		text = out.ForPeople()
+	}
+	return pageOut(ctx, io, text, opts.noPager)
 }
