@@ -210,7 +210,9 @@ func printRecall(io *IO, r *recall.Answer, served *serve.RecallOutput) {
 	}
 	// Lines fit the terminal (indented 3, labels 7); piped, they keep
 	// fixed lengths.
-	question, answer, records := 100, 160, 0
+	// Piped, each line has a fixed bound too: a turn that ran a pasted
+	// script printed it whole on one 'ran:' line.
+	question, answer, records := 100, 160, 240
 	if io.Width > 0 {
 		question = max(io.Width-11, 20)
 		answer, records = question, question
