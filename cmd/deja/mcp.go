@@ -19,12 +19,14 @@ import (
 )
 
 const mcpLong = `Serve deja's memory to one agent over MCP on stdin and stdout. The agent
-starts 'deja mcp' itself and gets three tools:
+starts 'deja mcp' itself and gets four tools, all read-only:
 
   recall    past turns that match a query, by meaning or exact words
             (the fields of 'deja recall --json', and readable text)
   show      a session, or one turn of it, as Markdown
   sessions  recent sessions, optionally of one project
+  related   before a task or a file: past turns about the task, and
+            the turns that edited or discussed each file
 
 It answers from the histories of every agent deja reads:
 
