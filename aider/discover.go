@@ -37,6 +37,10 @@ type DiscoverOptions struct {
 	// ProjectsFile lists the project directories `deja aider` started
 	// aider in, one absolute path a line. Empty, or a missing file, skips it.
 	ProjectsFile string
+	// Here is the project the command runs in (the repository root of the
+	// working directory, or the directory itself outside a repository),
+	// whose history aider wrote there. Empty skips it.
+	Here string
 	// Roots are directories searched for histories in themselves and up to
 	// two levels below.
 	Roots []string
@@ -89,6 +93,7 @@ const (
 	ReasonHome    ReasonKind = "home"
 	ReasonEnv     ReasonKind = "env"
 	ReasonProject ReasonKind = "project"
+	ReasonHere    ReasonKind = "here"
 	ReasonRoot    ReasonKind = "root"
 )
 
@@ -110,6 +115,8 @@ func (r Reason) String() string {
 		return "AIDER_CHAT_HISTORY_FILE"
 	case ReasonProject:
 		return "aider-projects"
+	case ReasonHere:
+		return "this project"
 	case ReasonRoot:
 		return "root " + r.From
 	}
@@ -129,7 +136,8 @@ type Source struct {
 
 // Discover finds the aider histories the options point at: the home
 // directory's history, AIDER_CHAT_HISTORY_FILE, the history of each listed
-// project, and the histories in each root and up to two levels below it. A
+// project and of the project the command runs in, and the histories in
+// each root and up to two levels below it. A
 // file reached from several places is one Source with every reason.
 // Sources come sorted by path.
 //
@@ -152,6 +160,9 @@ func Discover(opts DiscoverOptions) ([]Source, []string) {
 	}
 	if opts.ProjectsFile != "" {
 		d.readProjects(opts.ProjectsFile)
+	}
+	if opts.Here != "" {
+		d.add(filepath.Join(opts.Here, HistoryFileName), Reason{ReasonHere, opts.Here}, "")
 	}
 	for _, root := range opts.Roots {
 		d.searchRoot(root)
@@ -381,4 +392,20 @@ func isDir(e fs.DirEntry, path string) bool {
 	}
 	info, err := os.Stat(path)
 	return err == nil && info.IsDir()
+}
+
+// ProjectOf is the project a directory belongs to: the nearest directory
+// at or above it that holds .git, else dir itself. aider writes its
+// history at the top of the repository it runs in.
+func ProjectOf(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
 }

@@ -49,6 +49,9 @@ func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery {
 		HistoryEnv: opts.Env("AIDER_CHAT_HISTORY_FILE"),
 		WorkDir:    opts.WorkDir,
 	}
+	if opts.WorkDir != "" {
+		do.Here = ProjectOf(opts.WorkDir)
+	}
 	if opts.ConfigDir != "" {
 		do.ProjectsFile = filepath.Join(opts.ConfigDir, "aider-projects")
 	}
@@ -79,16 +82,47 @@ func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery {
 	if do.ProjectsFile != "" {
 		d.Places = append(d.Places, harness.Place{Path: do.ProjectsFile, Why: "aider-projects", Exists: exists(do.ProjectsFile)})
 	}
+	if do.Here != "" {
+		p := filepath.Join(do.Here, HistoryFileName)
+		d.Places = append(d.Places, harness.Place{Path: p, Why: "this project", Exists: exists(p)})
+	}
 	for _, r := range do.Roots {
 		d.Places = append(d.Places, harness.Place{Path: r, Why: "root", Exists: exists(r)})
 	}
 	// aider keeps no directory of its own, so it counts as installed only
 	// when a history was found.
 	d.Installed = len(d.Sources) > 0
+	if !d.Installed && onPath("aider", opts.Env("PATH")) {
+		// Installed all the same: say where its histories are and how
+		// deja is told.
+		projects := "the project list (aider-projects in deja's config directory)"
+		if do.ProjectsFile != "" {
+			projects = do.ProjectsFile
+		}
+		d.Warnings = append(d.Warnings, "aider is installed, but deja found none of its histories: aider writes "+HistoryFileName+
+			" at the top of each project it runs in; run 'deja index' inside a project (deja then remembers it), list projects in "+
+			projects+", or set aider.dirs or DEJA_AIDER_ROOTS to the directories that hold them (for example ~/code)")
+	}
 	return d
 }
 
 func exists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
+}
+
+// onPath reports whether an executable named name is in one of path's
+// directories.
+func onPath(name, path string) bool {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		for _, file := range []string{name, name + ".exe"} {
+			if fi, err := os.Stat(filepath.Join(dir, file)); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

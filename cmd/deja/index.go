@@ -14,7 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/index"
 	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"
@@ -380,6 +382,13 @@ func defaultPaths(ctx context.Context, cfg config.Config, sto *store.Store) ([]s
 			seen[s.Path] = true
 			paths = append(paths, s.Path)
 		}
+		// A history found only because deja runs in its project is
+		// remembered, so 'deja index' run anywhere finds it again.
+		if s.Harness == aider.Name && foundOnlyHere(s.Source) {
+			if err := recordProject(filepath.Join(cfg.ConfigDir, "aider-projects"), filepath.Dir(s.Path)); err != nil {
+				warnings = append(warnings, err.Error())
+			}
+		}
 	}
 	for _, p := range known {
 		if !seen[p] {
@@ -520,4 +529,19 @@ func megabytes(done, total int64) string {
 		return fmt.Sprintf("%d/%d kB", done>>10, max(total>>10, 1))
 	}
 	return fmt.Sprintf("%.1f/%.1f MB", float64(done)/(1<<20), float64(total)/(1<<20))
+}
+
+// foundOnlyHere reports whether an aider history was found in the
+// project deja runs in and through no listed project.
+func foundOnlyHere(s harness.Source) bool {
+	here := false
+	for _, r := range s.Reasons {
+		switch aider.ReasonKind(r.Kind) {
+		case aider.ReasonHere:
+			here = true
+		case aider.ReasonProject:
+			return false
+		}
+	}
+	return here
 }

@@ -30,6 +30,9 @@ For aider:
   aider-projects           <dir>/.aider.chat.history.md for each directory listed
                            in ~/.config/deja/aider-projects (XDG_CONFIG_HOME
                            honoured), which 'deja aider' keeps
+  this project             <root>/.aider.chat.history.md of the repository the
+                           command runs in (the directory itself outside one);
+                           'deja index' adds it to aider-projects
   root DIR                 each directory in DEJA_AIDER_ROOTS (separated like
                            PATH), searched with the two levels below it; hidden
                            directories and node_modules are skipped
