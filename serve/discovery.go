@@ -33,6 +33,9 @@ type Info struct {
 	// with, empty when it has none.
 	Embedder string    `json:"embedder"`
 	Started  time.Time `json:"started"`
+	// Auto says a recall started the server in the background (deja
+	// serve --auto), so an explicit 'deja serve' may take its place.
+	Auto bool `json:"auto,omitempty"`
 }
 
 // WriteInfo writes serve.json into dir, readable by its owner only, in

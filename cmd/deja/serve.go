@@ -51,6 +51,8 @@ type serveOptions struct {
 	token string
 	idle  time.Duration
 	stop  bool
+	// auto: a recall started this service in the background.
+	auto bool
 }
 
 // watchTick is how often a service checks its idle time and its store.
@@ -83,8 +85,14 @@ func newServeCmd(io *IO) *cobra.Command {
 	cmd.Flags().DurationVar(&opts.idle, "idle", 0, "exit after this long without a request (default: never; a service a recall starts uses serve.idle)")
 	cmd.Flags().BoolVar(&opts.stop, "stop", false, "stop the service that runs for this data directory, and wait until it has")
 	cmd.Flags().StringVar(&opts.token, "token", "", "the token TCP requests must carry, at least 32 characters (default $DEJA_TOKEN, else a new one in serve.token)")
+	cmd.Flags().BoolVar(&opts.auto, "auto", false, "started by a recall in the background: an explicit 'deja serve' takes its place")
+	_ = cmd.Flags().MarkHidden("auto")
+	cmd.Flags().String("data-dir", "", "the data directory to serve (default $DEJA_DATA_DIR, else ~/.local/share/deja); the one a recall starts names it, so 'ps' shows which store it serves")
 	return cmd
 }
+
+// serveBind binds serve's --data-dir to the data.dir key.
+var serveBind = map[string]string{"data-dir": "data.dir"}
 
 func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 	ctx, cancel := context.WithCancel(cmd.Context())
@@ -100,7 +108,7 @@ func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 			return err
 		}
 	}
-	cfg, err := loadConfig(cmd, nil)
+	cfg, err := loadConfig(cmd, serveBind)
 	if err != nil {
 		return err
 	}
@@ -112,6 +120,19 @@ func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 	if lock == nil {
 		if lock, err = serve.TryLock(dataDir); err != nil {
 			return err
+		}
+		if lock == nil && !opts.auto {
+			// One a recall started in the background gives way to the
+			// service the user asks for.
+			if info, err := serve.ReadInfo(dataDir); err == nil && info.Auto {
+				if err := stopServer(cmd.Context(), dataDir, info); err != nil {
+					return err
+				}
+				fmt.Fprintf(io.Err, "deja: took over from the deja serve a recall had started for %s (pid %d)\n", dataDir, info.PID)
+				if lock, err = serve.TryLock(dataDir); err != nil {
+					return err
+				}
+			}
 		}
 		if lock == nil {
 			return fmt.Errorf("serve: another deja serve runs for %s: use it, or stop it with 'deja serve --stop'", dataDir)
@@ -133,7 +154,7 @@ func runServe(cmd *cobra.Command, io *IO, opts serveOptions) error {
 		return err
 	}
 	defer local.Close()
-	info := serve.Info{Socket: local.Path, Secret: secret, PID: os.Getpid(), DataDir: dataDir, Started: time.Now()}
+	info := serve.Info{Socket: local.Path, Secret: secret, PID: os.Getpid(), DataDir: dataDir, Started: time.Now(), Auto: opts.auto}
 	if m.Embedder != nil {
 		info.Embedder = m.Embedder.Identity()
 	}
@@ -229,7 +250,7 @@ const stopWait = shutdownGrace + 5*time.Second
 // runServeStop asks the service for this data directory to stop and
 // waits until its lock is free, so that a following command finds none.
 func runServeStop(cmd *cobra.Command, io *IO) error {
-	cfg, err := loadConfig(cmd, nil)
+	cfg, err := loadConfig(cmd, serveBind)
 	if err != nil {
 		return err
 	}
@@ -245,14 +266,31 @@ func runServeStop(cmd *cobra.Command, io *IO) error {
 		}
 		return fmt.Errorf("serve: a deja serve holds %s but has not announced itself yet: try again in a moment", filepath.Join(dataDir, serve.LockFile))
 	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), stopWait)
+	if err := stopServer(cmd.Context(), dataDir, info); err != nil {
+		if errors.Is(err, errStale) {
+			fmt.Fprintf(io.Out, "deja: no deja serve runs for %s (removed a stale %s)\n", dataDir, serve.InfoFile)
+			return nil
+		}
+		return err
+	}
+	fmt.Fprintf(io.Out, "deja: stopped the deja serve for %s (pid %d)\n", dataDir, info.PID)
+	return nil
+}
+
+// errStale is stopServer's answer when the server info named had gone
+// and nothing holds the data directory any more.
+var errStale = errors.New("no deja serve runs")
+
+// stopServer asks the server info names to stop and waits until it has
+// let go of the data directory's lock.
+func stopServer(ctx context.Context, dataDir string, info serve.Info) error {
+	ctx, cancel := context.WithTimeout(ctx, stopWait)
 	defer cancel()
 	if err := serve.NewClient(info).Stop(ctx); err != nil {
 		if errors.Is(err, serve.ErrNotServing) {
 			serve.RemoveStaleInfo(dataDir, info)
 			if !serve.Held(dataDir) {
-				fmt.Fprintf(io.Out, "deja: no deja serve runs for %s (removed a stale %s)\n", dataDir, serve.InfoFile)
-				return nil
+				return errStale
 			}
 		}
 		return fmt.Errorf("serve: stopping the service (pid %d): %w", info.PID, err)
@@ -264,6 +302,5 @@ func runServeStop(cmd *cobra.Command, io *IO) error {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	fmt.Fprintf(io.Out, "deja: stopped the deja serve for %s (pid %d)\n", dataDir, info.PID)
 	return nil
 }

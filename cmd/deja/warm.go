@@ -32,7 +32,7 @@ func startWarm(io *IO, cfg config.Config) {
 	if err != nil {
 		return
 	}
-	args := []string{os.Args[0], "serve", "--idle", cfg.Serve.Idle.String()}
+	args := []string{os.Args[0], "serve", "--auto", "--data-dir", dataDir, "--idle", cfg.Serve.Idle.String()}
 	env := append(os.Environ(), "DEJA_DATA_DIR="+dataDir)
 	started, err := serve.StartBackground(dataDir, exe, args, env)
 	switch {

@@ -17,12 +17,26 @@ const serviceWait = 2 * time.Minute
 // waitServe waits until a service for the data directory answers with
 // its proof.
 func waitServe(ts *testscript.TestScript, neg bool, args []string) {
+	explicit := len(args) == 2 && args[0] == "-explicit"
+	if explicit {
+		args = args[1:]
+	}
 	if neg || len(args) != 1 {
-		ts.Fatalf("usage: waitserve DATADIR")
+		ts.Fatalf("usage: waitserve [-explicit] DATADIR")
 	}
 	dir := ts.MkAbs(args[0])
-	if err := serve.WaitServing(dir, serviceWait, 20*time.Millisecond); err != nil {
-		ts.Fatalf("%v", err)
+	for end := time.Now().Add(serviceWait); ; time.Sleep(20 * time.Millisecond) {
+		if err := serve.WaitServing(dir, time.Until(end), 20*time.Millisecond); err != nil {
+			ts.Fatalf("%v", err)
+		}
+		// -explicit: the service serving is one a user started, not one
+		// a recall started in the background.
+		if info, err := serve.ReadInfo(dir); !explicit || (err == nil && !info.Auto) {
+			return
+		}
+		if time.Now().After(end) {
+			ts.Fatalf("no explicit deja serve took over %s within %s", dir, serviceWait)
+		}
 	}
 }
 
