@@ -174,15 +174,22 @@ func CheckScope(ctx context.Context, s *store.Store, sc Scope) error {
 		}
 	}
 	near := closestProjects(sc.Project, projects, 3)
+	if len(near) == 0 {
+		return scopeError{fmt.Sprintf("no indexed session is in %s or below it, and no indexed project is near it ('deja sessions' lists them all)", sc.Project)}
+	}
 	return scopeError{fmt.Sprintf("no indexed session is in %s or below it; the closest indexed projects are %s ('deja sessions' lists them all)",
 		sc.Project, strings.Join(near, ", "))}
 }
 
-// closestProjects ranks the indexed projects by how likely a person meant
-// one of them for dir: a project that holds dir first (a --project run
-// from inside a repository's subdirectory), then by the edit distance of
-// the last path element, then of the whole path.
+// closestProjects ranks the indexed projects a person may have meant for
+// dir: a project that holds dir first (a --project run from inside a
+// repository's subdirectory), then by the edit distance of the last path
+// element, then of the whole path. Only those near are named: one that
+// holds dir (but the home directory, which holds every project), one
+// whose name is within maxEdits of dir's, or one beside dir in the same
+// directory; none when no project is near.
 func closestProjects(dir string, projects []string, n int) []string {
+	home, _ := os.UserHomeDir()
 	type ranked struct {
 		path        string
 		holds       bool
@@ -209,8 +216,11 @@ func closestProjects(dir string, projects []string, n int) []string {
 		return a.whole < b.whole
 	})
 	out := make([]string, 0, n)
-	for _, r := range rs[:min(n, len(rs))] {
-		out = append(out, r.path)
+	for _, r := range rs {
+		near := (r.holds && r.path != home) || r.base <= maxEdits(filepath.Base(dir)) || filepath.Dir(r.path) == filepath.Dir(dir)
+		if near && len(out) < n {
+			out = append(out, r.path)
+		}
 	}
 	return out
 }

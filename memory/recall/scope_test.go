@@ -12,20 +12,25 @@ import (
 )
 
 // TestClosestProjectsPutsTheLikelyOneFirst: a project that holds the
-// directory asked for, then a near name, then the rest.
+// directory asked for, then a near name, then one beside it; a project
+// that is none of these (the home directory, which holds everything,
+// or one elsewhere with another name) is not named.
 func TestClosestProjectsPutsTheLikelyOneFirst(t *testing.T) {
-	projects := []string{"/home/dev/blog", "/home/dev/shop", "/srv/shop-api", "/home/dev/notes"}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	projects := []string{"/home/dev/blog", "/home/dev/shop", "/srv/shop-api", "/home/dev/notes", home, "/srv/codex-lab"}
 	for _, c := range []struct {
 		dir  string
 		want []string
 	}{
 		{"/home/dev/shop/internal/db", []string{"/home/dev/shop"}},
-		{"/home/dev/shopp", []string{"/home/dev/shop", "/srv/shop-api"}},
+		{"/home/dev/shopp", []string{"/home/dev/shop", "/home/dev/blog", "/home/dev/notes"}},
 		{"/tmp/x/notes", []string{"/home/dev/notes"}},
+		{"/srv/shop-apj", []string{"/srv/shop-api", "/srv/codex-lab"}},
+		{filepath.Join(home, "src", "nope"), nil},
 	} {
-		got := closestProjects(c.dir, projects, 3)
-		if len(got) != 3 || !slices.Equal(got[:len(c.want)], c.want) {
-			t.Errorf("closestProjects(%s) = %v, want %v first", c.dir, got, c.want)
+		if got := closestProjects(c.dir, projects, 3); !slices.Equal(got, c.want) {
+			t.Errorf("closestProjects(%s) = %v, want %v", c.dir, got, c.want)
 		}
 	}
 }
