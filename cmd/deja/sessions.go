@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -99,14 +101,13 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		}
 		return errNothingFound
 	}
-	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SESSION\tHARNESS\tSTARTED\tTURNS\tPROJECT\tFIRST QUESTION")
+	rows := [][]string{{"SESSION", "HARNESS", "STARTED", "TURNS", "PROJECT", "FIRST QUESTION"}}
 	for _, s := range l.Sessions {
 		when := "-"
 		if !s.Started.IsZero() {
 			when = s.Started.Format("2006-01-02 15:04")
 		}
-		project := homeShort(s.Project)
+		project := quote.Line(homeShort(s.Project))
 		if !s.Present {
 			project += " (gone)"
 		}
@@ -114,7 +115,14 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		if s.Subagent {
 			h += " (subagent)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", quote.Line(s.ID), h, when, s.Turns, project, oneLine(s.First, 60))
+		rows = append(rows, []string{quote.Line(s.ID), h, when, strconv.Itoa(s.Turns), project, quote.Line(oneLine(s.First, 60))})
+	}
+	// On a terminal the table fits its width: the first question gives
+	// way, then the start of the project path (its end says most).
+	fitTable(rows, io.Width, 4)
+	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

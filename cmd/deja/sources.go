@@ -85,9 +85,16 @@ func runSources(io *IO, opts sourcesOptions) error {
 	if opts.JSON {
 		return printSourcesJSON(io.Out, sources, warnings)
 	}
-	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
+	var rows [][]string
 	for _, s := range sources {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", quote.Line(s.Path), formatSize(s.Size), quote.Line(sourceReasons(s)))
+		rows = append(rows, []string{quote.Line(s.Path), formatSize(s.Size), quote.Line(sourceReasons(s))})
+	}
+	// On a terminal each line fits its width: the reasons give way, then
+	// the start of the path.
+	fitTable(rows, io.Width, 0)
+	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -236,4 +237,51 @@ func oneLine(s string, n int) string {
 // as the store names projects.
 func resolveDir(dir string) (string, error) {
 	return userfile.ResolvePath(dir)
+}
+
+// fitTable shortens the cells of rows, a table tabwriter will lay out
+// with two spaces between columns, so that no line is wider than width
+// (0: no limit). The column tail, the last, is cut at its end first, down
+// to tailMin runes; then the column left is cut at its start ("…" and
+// its end, as a path's end says most). Rows may be shorter than others.
+func fitTable(rows [][]string, width, left int) {
+	if width <= 0 || len(rows) == 0 {
+		return
+	}
+	const tailMin, leftMin = 16, 12
+	cols := 0
+	for _, r := range rows {
+		cols = max(cols, len(r))
+	}
+	widths := make([]int, cols)
+	measure := func() int {
+		clear(widths)
+		for _, r := range rows {
+			for i, c := range r {
+				widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			}
+		}
+		total := 2 * (cols - 1)
+		for _, w := range widths {
+			total += w
+		}
+		return total
+	}
+	tail := cols - 1
+	if over := measure() - width; over > 0 {
+		keep := max(tailMin, widths[tail]-over)
+		for _, r := range rows {
+			if len(r) == cols {
+				r[tail] = cutTo(r[tail], keep)
+			}
+		}
+	}
+	if over := measure() - width; over > 0 && left != tail {
+		keep := max(leftMin, widths[left]-over)
+		for _, r := range rows {
+			if n := utf8.RuneCountInString(r[left]); n > keep {
+				r[left] = "…" + string([]rune(r[left])[n-keep+1:])
+			}
+		}
+	}
 }
