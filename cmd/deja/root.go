@@ -28,10 +28,16 @@ Start here:
 Interactive: 'deja find' (or 'deja' alone on a terminal) searches as you
 type; Enter prints the turn, so deja show "$(deja find)" opens it.
 
-For agents: 'deja install' (wires deja into claude-code, codex, gemini,
-cursor, opencode and aider), 'deja mcp' (an MCP server on stdio), 'deja serve' (MCP and JSON
-over local HTTP), 'deja aider' (aider with deja's context file), and --json
-on every command that prints results.
+For agents: 'deja install' (wires deja into the agents it finds: MCP,
+hooks, a skill; it shows the plan and asks first), 'deja mcp' (an MCP
+server on stdio), 'deja serve' (MCP and JSON over local HTTP), 'deja
+aider' (aider with deja's context file), and --json on every command that
+prints results.
+
+Shell completion: 'deja completion bash > ~/.local/share/bash-completion/completions/deja',
+'deja completion zsh > "${fpath[1]}/_deja"', 'deja completion fish >
+~/.config/fish/completions/deja.fish'; 'deja completion SHELL --help' says
+more.
 
 Configuration comes from defaults < ~/.config/deja/config.toml
 (XDG_CONFIG_HOME honoured) < DEJA_* environment variables (key a.b is
