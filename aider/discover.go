@@ -395,8 +395,9 @@ func isDir(e fs.DirEntry, path string) bool {
 }
 
 // ProjectOf is the project a directory belongs to: the nearest directory
-// at or above it that holds .git, else dir itself. aider writes its
-// history at the top of the repository it runs in.
+// at or above it that holds .git (a directory, or the file a worktree or
+// submodule has), else dir itself. aider writes its history at the top of
+// the repository it runs in (aider's args.py, get_git_root).
 func ProjectOf(dir string) string {
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {

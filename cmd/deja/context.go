@@ -227,18 +227,7 @@ func projectDir(dir string) (string, error) {
 // gitRoot returns the nearest directory at or above dir that holds .git
 // (a directory, or the file a worktree or submodule has), else dir: the
 // directory aider writes its history in (aider's args.py, get_git_root).
-func gitRoot(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
-	}
-}
+func gitRoot(dir string) string { return aider.ProjectOf(dir) }
 
 // refreshContext indexes the project's history, keyword-only, then writes
 // its digest: what 'deja aider' does before starting aider. It returns the
