@@ -11,7 +11,7 @@ import (
 // DevServer starts a NATS server with JetStream for trying team memory on
 // one machine: it listens on loopback only, without TLS or accounts, and
 // keeps its stream in dir. Port 0 picks a free port. A team beyond one
-// machine runs nats-server itself, with TLS and the accounts the README
+// machine runs nats-server itself, with TLS and the accounts docs/team.md
 // shows.
 func DevServer(dir string, port int) (*server.Server, error) {
 	if port == 0 {

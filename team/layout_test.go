@@ -10,12 +10,12 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 )
 
-// readmeAuthorization is the account layout the README documents: its
-// authorization block, read from README.md, so the tests and the README
+// readmeAuthorization is the account layout the team page documents: its
+// authorization block, read from docs/team.md, so the tests and the page
 // cannot drift apart.
 func readmeAuthorization(t testing.TB) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "README.md"))
+	data, err := os.ReadFile(filepath.Join("..", "docs", "team.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,12 +23,12 @@ func readmeAuthorization(t testing.TB) string {
 	start := strings.Index(s, "authorization { users: [")
 	end := strings.Index(s[max(start, 0):], "\n] }")
 	if start < 0 || end < 0 {
-		t.Fatal("README.md holds no authorization { users: [ … ] } block")
+		t.Fatal("docs/team.md holds no authorization { users: [ … ] } block")
 	}
 	return s[start : start+end+len("\n] }")]
 }
 
-// readmeMember is the README's entry for bob, a member of project api,
+// readmeMember is the team page's entry for bob, a member of project api,
 // made the entry of user, a member of project: the layout's every line
 // with bob's name and project replaced.
 func readmeMember(t testing.TB, auth, user, project string) string {
@@ -36,13 +36,13 @@ func readmeMember(t testing.TB, auth, user, project string) string {
 	start := strings.Index(auth, "{ user: bob,")
 	end := strings.Index(auth[max(start, 0):], "} }\n")
 	if start < 0 || end < 0 {
-		t.Fatal("the README's authorization block holds no entry for bob")
+		t.Fatal("docs/team.md's authorization block holds no entry for bob")
 	}
 	entry := auth[start : start+end+len("} }\n")]
 	return strings.ReplaceAll(strings.ReplaceAll(entry, "bob", user), "api", project)
 }
 
-// startReadmeServer starts a server with JetStream and the README's
+// startReadmeServer starts a server with JetStream and the team page's
 // account layout: bob (a member of api) and carol (who shares nothing)
 // as it writes them, each member of members (user and project) as it
 // writes bob, and admin (password a), who may do anything and creates the
@@ -66,7 +66,7 @@ func startReadmeServer(t *testing.T, members ...[2]string) string {
 	}
 	opts, err := server.ProcessConfigFile(conf)
 	if err != nil {
-		t.Fatalf("the README's account layout does not load: %v\n%s", err, text)
+		t.Fatalf("docs/team.md's account layout does not load: %v\n%s", err, text)
 	}
 	opts.NoLog, opts.NoSigs = true, true
 	s := startServer(t, opts)

@@ -107,7 +107,7 @@ func connect(ctx context.Context, sto *store.Store, opts Options) (*Member, erro
 	}
 	nc, err := nats.Connect(opts.URL, no...)
 	if err != nil && remote != "" && tlsFailure(err) {
-		return nil, fmt.Errorf("team: connecting to %s: %w (%s is beyond loopback, where deja speaks to a server only over TLS: give the server a tls block, see the README, and set team.ca to its CA file if this machine does not trust it)", opts.URL, err, remote)
+		return nil, fmt.Errorf("team: connecting to %s: %w (%s is beyond loopback, where deja speaks to a server only over TLS: give the server a tls block (docs/team.md), and set team.ca to its CA file if this machine does not trust it)", opts.URL, err, remote)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("team: connecting to %s: %w (is the server running? 'deja team status' shows the configuration)", opts.URL, err)

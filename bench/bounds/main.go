@@ -1,4 +1,4 @@
-// Command bounds writes the hostile inputs that the README's "Bounded
+// Command bounds writes the hostile inputs that docs/recall.md's "Bounded
 // input" table measures `deja index` on, each in a directory of its own
 // under -dir:
 //
@@ -16,7 +16,7 @@
 //	copilot/   a Copilot CLI events.jsonl of about as many bytes, one session of ordinary turns
 //	pi/        a pi session of about as many bytes, one branch of ordinary turns
 //
-// Measure each with a fresh data directory, as the README shows:
+// Measure each with a fresh data directory, as docs/recall.md shows:
 //
 //	go run ./bench/bounds -dir /tmp/bounds
 //	go build -o /tmp/deja ./cmd/deja

@@ -6,7 +6,7 @@
 // queries written from the corpus. Without the corpus it says so and
 // exits 0.
 //
-//	go run ./bench/eval            # the table in the README
+//	go run ./bench/eval            # the tables in docs/recall.md
 //	go run ./bench/eval -v         # and each query's rank per mode
 //	go run ./bench/eval -sweep     # hybrid over a grid of floor, domain, k and weight
 //	go run ./bench/eval -store DIR/store  # the same beside the 100,000 turns 'go run ./bench/perf -big DIR' generates

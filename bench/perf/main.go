@@ -1,5 +1,5 @@
 // Command perf measures deja's store end to end on a 2-core machine, with
-// the built-in embedder, for the README's benchmark table:
+// the built-in embedder, for the benchmark table in docs/benchmarks.md:
 //
 //   - indexing the aider corpus (../shared/aider/corpus) into a new store,
 //     and re-indexing it with nothing new;

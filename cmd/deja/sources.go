@@ -41,7 +41,7 @@ Claude Code transcripts are found under ~/.claude/projects
 ($CLAUDE_CONFIG_DIR/projects when set), Codex rollouts under ~/.codex/sessions
 and ~/.codex/archived_sessions ($CODEX_HOME when set), and each other
 harness's histories where its agent writes them, on Linux, macOS and Windows
-(the README's "How deja reads" sections list them); their reasons start
+(docs/harnesses.md lists them); their reasons start
 with the harness's name. Each harness's places are replaced by <name>.dirs in
 the config (DEJA_<NAME>_DIRS), and a harness is switched off with
 <name>.enabled = false.

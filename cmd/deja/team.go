@@ -211,7 +211,7 @@ func newTeamServeDevCmd(io *IO) *cobra.Command {
 		Long: `Run a NATS server with JetStream on 127.0.0.1 until interrupted, keeping its
 stream under the data directory (nats-dev). It has no TLS and no accounts:
 it is for trying team memory on one machine; a real team runs nats-server
-with TLS and accounts (see the README).`,
+with TLS and accounts (see docs/team.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := loadConfig(cmd, nil)

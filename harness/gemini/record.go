@@ -10,7 +10,7 @@ import (
 // fields deja uses: a tool's result, its resultDisplay (a terminal grid, a
 // file's old and new content) and the thoughts are skipped without being
 // unescaped or allocated, which keeps a recording of large tool outputs
-// at the parse rate the README reports.
+// at the parse rate docs/harnesses.md reports.
 
 // header is the first line of a JSONL recording, and the top of a legacy
 // single-JSON file (chatRecordingService.ts, FORMATS.md §3.2–3.3).

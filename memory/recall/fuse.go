@@ -20,7 +20,7 @@ const exactWeight = 3.0
 // longer; one of them is a whole changelog translated into French, which
 // holds a little of every topic, so it ranked in the middle of both lists
 // for unrelated queries and won by fusion. Measured with 'go run
-// ./bench/eval' (see the README): with this and verbatimShare the share of
+// ./bench/eval' (see docs/recall.md): with this and verbatimShare the share of
 // generated queries whose top 5 hold the most frequent turn fell from
 // 6.2 % to 2.9 % on the set they were tuned on and from 9.2 % to 4.3 % on
 // the held-out set, and hybrid paraphrase hit@5 rose from 0.455 to 0.500.
