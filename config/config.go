@@ -3,8 +3,10 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -144,13 +146,10 @@ var defaults = map[string]any{
 	"hook.compact_tokens": 600,
 }
 
-// Keys lists every configuration key deja knows, for help and `deja config`.
+// Keys lists every configuration key deja knows, sorted, for help and
+// `deja config`.
 func Keys() []string {
-	keys := make([]string, 0, len(defaults))
-	for k := range defaults {
-		keys = append(keys, k)
-	}
-	return keys
+	return slices.Sorted(maps.Keys(defaults))
 }
 
 // Flags maps configuration keys to the command-line flags that override

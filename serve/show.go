@@ -218,7 +218,7 @@ func (o ShowOutput) heading() string {
 		when = *o.Started
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", o.ID)
+	fmt.Fprintf(&b, "# %s\n\n", quote.Line(o.ID))
 	fmt.Fprintf(&b, "Started %s · %s", when, quote.Line(o.History))
 	if !o.Present {
 		fmt.Fprint(&b, " (the session has left this file; deja kept it)")

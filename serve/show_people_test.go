@@ -37,6 +37,14 @@ func TestShowForPeopleLabelsTheAnswerWithoutTheAgentBanner(t *testing.T) {
 			t.Errorf("ForPeople holds %q:\n%s", not, got)
 		}
 	}
+	// A session ID is history too: shown inert in either view.
+	hostile := out
+	hostile.ID = "claude-1111\x1b]0;owned\x07"
+	for _, text := range []string{hostile.ForPeople(), hostile.Markdown()} {
+		if strings.Contains(text, "\x1b") || !strings.Contains(text, "# claude-1111<U+001B>]0;owned<U+0007>\n") {
+			t.Errorf("a hostile session ID is not shown inert:\n%s", text)
+		}
+	}
 	// The agent's view keeps the label and the fence.
 	if md := out.Markdown(); !strings.Contains(md, quote.Label) || !strings.Contains(md, "```quoted") {
 		t.Errorf("Markdown lost its quoting:\n%s", md)

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -34,7 +33,7 @@ Each value is shown with where it came from: a flag, a DEJA_* variable
 A key of the config file deja does not know is named in a warning. The
 keys:
 
-` + wrapWords(strings.Join(sortedKeys(), ", ")+".", 72, "  "),
+` + wrapWords(strings.Join(config.Keys(), ", ")+".", 72, "  "),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c, err := loadConfig(cmd, nil)
@@ -77,6 +76,7 @@ keys:
 					values[r.key], sources[r.key] = r.value, from(r.key)
 				}
 				values["config_file"], values["config_dir"], values["data_dir"] = c.File, c.ConfigDir, c.DataDir
+				sources["data.dir"] = from("data.dir")
 				values["sources"], values["unknown_keys"] = sources, append([]string{}, c.Unknown...)
 				enc := json.NewEncoder(io.Out)
 				enc.SetIndent("", "  ")
@@ -100,12 +100,6 @@ keys:
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
-}
-
-func sortedKeys() []string {
-	keys := config.Keys()
-	sort.Strings(keys)
-	return keys
 }
 
 // wrapWords breaks text into lines of at most width characters, each

@@ -115,7 +115,7 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		if s.Subagent {
 			h += " (subagent)"
 		}
-		rows = append(rows, []string{quote.Line(s.ID), h, when, strconv.Itoa(s.Turns), project, quote.Line(oneLine(s.First, 60))})
+		rows = append(rows, []string{quote.Line(s.ID), h, when, strconv.Itoa(s.Turns), project, oneLine(s.First, 60)})
 	}
 	// On a terminal the table fits its width: the first question gives
 	// way, then the start of the project path (its end says most).
