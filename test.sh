@@ -24,6 +24,8 @@ step() {
 }
 
 step go vet ./...
+# The devnats build (the NATS server inside deja) is vetted, not shipped.
+step go vet -tags devnats ./team ./cmd/deja
 # The race detector is the one part of the suite that needs cgo: a C
 # compiler (gcc or clang) and CGO_ENABLED=1. Without them the tests still
 # run, without it, and the suite fails saying why.

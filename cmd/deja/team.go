@@ -211,14 +211,20 @@ func newTeamServeDevCmd(io *IO) *cobra.Command {
 		Long: `Run a NATS server with JetStream on 127.0.0.1 until interrupted, keeping its
 stream under the data directory (nats-dev). It has no TLS and no accounts:
 it is for trying team memory on one machine; a real team runs nats-server
-with TLS and accounts (see docs/team.md).`,
+with TLS and accounts (see docs/team.md).
+
+deja does not carry the server itself (it would make the binary half as big
+again): serve-dev runs DEJA_NATS_SERVER if set, else nats-server on PATH,
+else installs the release deja is tested with (` + team.NATSServerModule + `)
+once with Go, into the data directory. A deja built with
+'go install -tags devnats' runs it inside the process instead.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := loadConfig(cmd, nil)
 			if err != nil {
 				return err
 			}
-			s, err := team.DevServer(filepath.Join(cfg.DataDir, "nats-dev"), port)
+			s, err := team.DevServer(cmd.Context(), filepath.Join(cfg.DataDir, "nats-dev"), port, io.Err)
 			if err != nil {
 				return err
 			}

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/deja-dev/deja/team"
+	"github.com/deja-dev/deja/internal/devnats"
 )
 
 // natsServer starts a real NATS server with JetStream in the test process,
@@ -13,7 +13,7 @@ func natsServer(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: natsserver")
 	}
-	s, err := team.DevServer(ts.MkAbs("nats-store"), 0)
+	s, err := devnats.Start(ts.MkAbs("nats-store"), 0)
 	ts.Check(err)
 	ts.Defer(s.Shutdown)
 	ts.Setenv("NATS_URL", s.ClientURL())
