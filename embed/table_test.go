@@ -1,9 +1,12 @@
 package embed
 
 import (
+	"encoding/binary"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 func TestTableFindsEveryWordAtItsOwnIndex(t *testing.T) {
@@ -36,12 +39,19 @@ func TestTableFindsEveryWordAtItsOwnIndex(t *testing.T) {
 }
 
 func TestOpenTableRejectsDamage(t *testing.T) {
+	frame := gloveTable[len(tableMagic):]
 	for name, data := range map[string]string{
 		"empty":          "",
-		"wrong magic":    "NOTGLOVE" + gloveTable[8:],
+		"wrong magic":    "DEJAGLV1" + frame,
 		"truncated":      gloveTable[:len(gloveTable)/2],
 		"trailing bytes": gloveTable + "x",
-		"zero words":     gloveTable[:12] + strings.Repeat("\x00", 4) + gloveTable[16:],
+		"not zstd":       tableMagic + strings.Repeat("\x00", 64),
+		"zero words":     repacked(t, func(raw []byte) []byte { binary.LittleEndian.PutUint32(raw[4:], 0); return raw }),
+		"odd dims":       repacked(t, func(raw []byte) []byte { binary.LittleEndian.PutUint32(raw, 99); return raw }),
+		"huge count":     repacked(t, func(raw []byte) []byte { binary.LittleEndian.PutUint32(raw[4:], 1<<31); return raw }),
+		"short payload":  repacked(t, func(raw []byte) []byte { return raw[:len(raw)-1] }),
+		"long payload":   repacked(t, func(raw []byte) []byte { return append(raw, 'x') }),
+		"lengths off":    repacked(t, func(raw []byte) []byte { raw[12]++; return raw }),
 	} {
 		if _, err := openTable(data); err == nil {
 			t.Errorf("%s: openTable accepted it", name)
@@ -49,6 +59,27 @@ func TestOpenTableRejectsDamage(t *testing.T) {
 			t.Errorf("%s: error %q does not say how to regenerate the table", name, err)
 		}
 	}
+}
+
+// repacked returns the compiled-in table with its decompressed payload
+// changed by edit.
+func repacked(t *testing.T, edit func([]byte) []byte) string {
+	t.Helper()
+	dec, err := zstd.NewReader(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	raw, err := dec.DecodeAll([]byte(gloveTable[len(tableMagic):]), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	return tableMagic + string(enc.EncodeAll(edit(raw), nil))
 }
 
 func TestAddToReadsEveryComponent(t *testing.T) {
@@ -59,19 +90,20 @@ func TestAddToReadsEveryComponent(t *testing.T) {
 	for _, i := range []int{0, 1, 777, tb.count / 2, tb.count - 1} {
 		got := make([]float32, tb.dims)
 		tb.addTo(got, i, 2)
-		scale := math.Float32frombits(uint32(u16(tb.scales, 2*i)) << 16)
+		scale := math.Float32frombits(uint32(tb.scales[i]) << 16)
 		peak := 0
 		for d := range tb.dims {
-			q := int(int8(tb.vectors[i*tb.dims+d]))
-			if want := 2 * scale * float32(q); got[d] != want {
+			b := tb.vectors[(i*tb.dims+d)/2]
+			n := int(b >> (4 * (d % 2)) & 15)
+			if want := 2 * scale * (float32(n) - 7.5); got[d] != want {
 				t.Fatalf("word %q component %d: got %v, want %v", tb.word(i), d, got[d], want)
 			}
-			peak = max(peak, q, -q)
+			peak = max(peak, n, 15-n)
 		}
-		// glovegen maps each word's largest component to about ±127; a
-		// small peak would mean the int8 range is being wasted.
-		if peak < 120 {
-			t.Errorf("word %q: largest step is %d, want about 127", tb.word(i), peak)
+		// glovegen puts each word's largest component in an outermost
+		// step (0 or 15); anything less would waste the 4-bit range.
+		if peak != 15 {
+			t.Errorf("word %q: outermost step used is %d, want 15", tb.word(i), peak)
 		}
 	}
 }

@@ -95,7 +95,12 @@ func TestEvalPromises(t *testing.T) {
 	atLeast("hub probe hit@5", h["hub"].Hit5, h["hub"].N, h["hub"].N)
 	// Measured 23 of 23.
 	atLeast("typo hit@1", h["typo"].Hit1, h["typo"].N, (9*h["typo"].N+9)/10)
-	atLeast("tiny-store paraphrase hit@5", h["tiny paraphrase"].Hit5, h["tiny paraphrase"].N, 9)
+	// 9 with the 8-bit word table; 8 since the table went to 4 bits (the
+	// binary from 46 to 29 MB stripped): "[ten] todo app in c sharp" has
+	// its target at 0.341, under the 0.35 floor, where 8 bits put it at
+	// 0.354. Lowering the floor to keep it lets a hub probe through
+	// (docs/recall.md, "The word table at four bits").
+	atLeast("tiny-store paraphrase hit@5", h["tiny paraphrase"].Hit5, h["tiny paraphrase"].N, 8)
 
 	gen, err := e.Generate(ctx, 100)
 	if err != nil {
