@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # deja's test suite: vet, every package's tests under the race detector,
-# the tests too slow for it (the retrieval eval over the corpus), and
+# the tests too slow for it (the retrieval eval over the corpus) or that
+# build deja as it is released (install.sh against a local release), and
 # short fuzz runs of the readers, redaction and quoting. Every step runs, whatever an earlier
 # one did; the suite then lists the steps that failed and exits non-zero
 # if any did.
@@ -37,7 +38,7 @@ else
 	failed+=("go test -race: no C compiler")
 	step go test -count=1 ./...
 fi
-step go test -count=1 ./bench/eval ./memory/index
+step go test -count=1 ./bench/eval ./memory/index ./internal/release
 # Short fuzz runs, counted in executions, not seconds: Go 1.26's fuzzing
 # reports "context deadline exceeded" as a failure when a duration runs out
 # while a worker is mid-input on a loaded machine (go.dev/issue/75804,

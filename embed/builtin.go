@@ -20,13 +20,14 @@ const sifA = 1e-3
 // GloVe's training text.
 const zipfH = 13.477
 
-// openGlove parses the compiled-in table once per process; the result is
+// openGlove decompresses the compiled-in table once per process; the result is
 // read-only and shared by every Builtin.
 var openGlove = sync.OnceValues(func() (*table, error) { return openTable(gloveTable) })
 
 // Builtin embeds text offline with GloVe word vectors compiled into deja: a
 // sentence is the smooth-inverse-frequency weighted mean of its words'
-// vectors. It needs no network, no model files and no warm-up.
+// vectors. It needs no network and no model files; the first NewBuiltin of
+// a process decompresses the compiled-in table (about 20 ms).
 //
 // Cosine levels to pick a similarity floor from, measured by
 // TestBuiltinCosineLevels over the 25 developer triples in
@@ -42,7 +43,7 @@ type Builtin struct {
 }
 
 // NewBuiltin returns the offline GloVe embedder. It is cheap to call
-// repeatedly: the table is opened once per process and never copied.
+// repeatedly: the table is opened once per process, on first use.
 func NewBuiltin() (*Builtin, error) {
 	t, err := openGlove()
 	if err != nil {
