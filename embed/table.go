@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -19,78 +20,103 @@ import (
 //go:embed glove100d.bin
 var gloveTable string
 
-// The table's layout: the magic "DEJAGLV2", then one zstd frame holding,
-// all integers little-endian:
+// The table's layout, all integers little-endian:
 //
-//	dims     uint32            vector width (100)
-//	count    uint32            words, most frequent first
-//	blobLen  uint32            bytes of word text
-//	lengths  [count]uint8      word i's length in bytes
-//	scales   [count]uint16     bfloat16 per-word scale
-//	vectors  [count*dims/2]byte two 4-bit steps a byte, the even component
-//	                           in the low nibble: component d of word i is
-//	                           (nibble-7.5)*scale
-//	blob     [blobLen]byte     the words, lower-case UTF-8
+//	magic     "DEJAGLV3"
+//	dims      uint32            vector width (100)
+//	count     uint32            words, most frequent first
+//	perBlock  uint32            words whose vectors share a block (256)
+//	blobLen   uint32            bytes of word text
+//	restLen   uint32            bytes of the words' frame
+//	blockEnds [blocks+1]uint32  where each vector block starts in blocks,
+//	                            then where the last ends
+//	words     [restLen]byte     one zstd frame: lengths [count]uint8, scales
+//	                            [count]uint16 (bfloat16 per word), blob
+//	                            [blobLen]byte (the words, lower-case UTF-8)
+//	blocks                      per block one zstd frame of its words'
+//	                            vectors, dims/2 bytes a word: two 4-bit steps
+//	                            a byte, the even component in the low nibble;
+//	                            component d of word i is (nibble-7.5)*scale
 //
-// Compressed and at four bits, the table is 4.6 MB of the binary instead of
-// 12 MB at eight. Opening it decompresses it and builds the offsets and the
-// hash slots (linear probing from fnv1a(word) & (slots-1); a slot is 0 when
-// empty, else index+1 in the low log2(slots) bits and the hash's high bits
-// above): about 20 ms, once per process, on the first text embedded.
-const tableMagic = "DEJAGLV2"
+// At four bits and compressed the table is 5.1 MB of the binary instead of
+// 12 MB at eight. Opening it decompresses only the words' frame (1 MB) and
+// builds the offsets and the hash slots (linear probing from fnv1a(word) &
+// (slots-1); a slot is 0 when empty, else index+1 in the low log2(slots)
+// bits and the hash's high bits above); a block of vectors is decompressed
+// when a word of it is first embedded. A process that embeds one query
+// touches a few blocks, not the 6 MB all of them hold: fresh memory is
+// what costs on a first call (TestTableOpensCheaply).
+const tableMagic = "DEJAGLV3"
 
-// maxTableBytes bounds the decompressed table: a damaged frame that claims
+// maxTableBytes bounds the decompressed table: a damaged header that claims
 // more is refused rather than allocated.
 const maxTableBytes = 64 << 20
 
-// table is a read-only view of a word table.
+// table is a read-only view of a word table; vector blocks are filled in as
+// they are first read, safely from any goroutine.
 type table struct {
 	dims, count int
+	perBlock    int
 	shift       uint
 	mask        uint32
 	offsets     []uint32
 	slots       []uint32
-	scales      []uint16
-	vectors     []byte
-	blob        string
+	scales      []byte // [count]uint16, bfloat16 per word, in the decompressed words
+	blob        []byte // the words' text, in the decompressed words
+	blockEnds   string // the header's blockEnds, in place
+	blocks      string // the compressed blocks, in place
+	decoded     []atomic.Pointer[[]byte]
+	dec         *zstd.Decoder
 }
 
-// openTable checks and decompresses data and returns the table it holds.
+// openTable checks data and returns the table it holds, decompressing the
+// words but no vectors.
 func openTable(data string) (*table, error) {
 	const regenerate = ": regenerate it with 'go run ./embed/glovegen'"
-	if len(data) < len(tableMagic) || data[:len(tableMagic)] != tableMagic {
+	const header = len(tableMagic) + 5*4
+	if len(data) < header || data[:len(tableMagic)] != tableMagic {
 		return nil, errors.New("embed: word table has no " + tableMagic + " header" + regenerate)
+	}
+	u := func(at int) int { return int(binary.LittleEndian.Uint32([]byte(data[at : at+4]))) }
+	dims, count, perBlock, blobLen, restLen := u(8), u(12), u(16), u(20), u(24)
+	if dims == 0 || dims%2 != 0 || count == 0 || count > maxTableBytes/dims || perBlock == 0 || blobLen > maxTableBytes || restLen > maxTableBytes {
+		return nil, fmt.Errorf("embed: word table header is inconsistent (dims %d, words %d, %d a block)%s", dims, count, perBlock, regenerate)
+	}
+	nBlocks := (count + perBlock - 1) / perBlock
+	endsAt := header
+	restAt := endsAt + 4*(nBlocks+1)
+	if len(data) < restAt+restLen {
+		return nil, errors.New("embed: word table is truncated" + regenerate)
+	}
+	t := &table{dims: dims, count: count, perBlock: perBlock,
+		blockEnds: data[endsAt:restAt], blocks: data[restAt+restLen:],
+		decoded: make([]atomic.Pointer[[]byte], nBlocks)}
+	last := 0
+	for b := range nBlocks + 1 {
+		end := t.blockEnd(b)
+		if end < last || end > len(t.blocks) || (b == 0 && end != 0) {
+			return nil, errors.New("embed: word table's vector blocks are out of order" + regenerate)
+		}
+		last = end
+	}
+	if last != len(t.blocks) {
+		return nil, errors.New("embed: word table has trailing or missing bytes" + regenerate)
 	}
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(maxTableBytes))
 	if err != nil {
 		return nil, err
 	}
-	defer dec.Close()
-	raw, err := dec.DecodeAll([]byte(data[len(tableMagic):]), nil)
+	t.dec = dec
+	raw, err := dec.DecodeAll([]byte(data[restAt:restAt+restLen]), make([]byte, 0, 3*count+blobLen))
 	if err != nil {
-		return nil, fmt.Errorf("embed: word table does not decompress (%v)%s", err, regenerate)
+		return nil, fmt.Errorf("embed: word table's words do not decompress (%v)%s", err, regenerate)
 	}
-	const header = 3 * 4
-	if len(raw) < header {
-		return nil, errors.New("embed: word table is truncated" + regenerate)
+	if len(raw) != 3*count+blobLen {
+		return nil, fmt.Errorf("embed: word table's words are %d bytes, its header says %d%s", len(raw), 3*count+blobLen, regenerate)
 	}
-	le := binary.LittleEndian
-	dims, count, blobLen := int(le.Uint32(raw)), int(le.Uint32(raw[4:])), int(le.Uint32(raw[8:]))
-	if dims == 0 || dims%2 != 0 || count == 0 || count > maxTableBytes/dims || blobLen > maxTableBytes {
-		return nil, fmt.Errorf("embed: word table header is inconsistent (dims %d, words %d)%s", dims, count, regenerate)
-	}
-	if want := header + count + 2*count + count*dims/2 + blobLen; len(raw) != want {
-		return nil, fmt.Errorf("embed: word table is %d bytes, its header says %d%s", len(raw), want, regenerate)
-	}
-	rest := raw[header:]
-	lengths, rest := rest[:count], rest[count:]
-	t := &table{dims: dims, count: count, scales: make([]uint16, count), offsets: make([]uint32, count+1)}
-	for i := range t.scales {
-		t.scales[i] = le.Uint16(rest[2*i:])
-	}
-	rest = rest[2*count:]
-	t.vectors, rest = rest[:count*dims/2], rest[count*dims/2:]
-	t.blob = string(rest)
+	lengths := raw[:count]
+	t.scales, t.blob = raw[count:3*count], raw[3*count:]
+	t.offsets = make([]uint32, count+1)
 	var at uint32
 	for i, n := range lengths {
 		t.offsets[i] = at
@@ -104,6 +130,47 @@ func openTable(data string) (*table, error) {
 	return t, nil
 }
 
+// scale is word i's scale: a bfloat16, the top half of a float32.
+func (t *table) scale(i int) float32 {
+	return math.Float32frombits(uint32(binary.LittleEndian.Uint16(t.scales[2*i:])) << 16)
+}
+
+// blockEnd is where block b starts in t.blocks (and block b-1 ends).
+func (t *table) blockEnd(b int) int {
+	return int(binary.LittleEndian.Uint32([]byte(t.blockEnds[4*b : 4*b+4])))
+}
+
+// vector returns word i's packed 4-bit components, decompressing its block
+// the first time any of its words is read.
+func (t *table) vector(i int) []byte {
+	b := i / t.perBlock
+	p := t.decoded[b].Load()
+	if p == nil {
+		v, err := t.decodeBlock(b)
+		if err != nil {
+			// The table is compiled in and every block is decoded by
+			// TestTableFindsEveryWordAtItsOwnIndex: this is a broken build.
+			panic(err)
+		}
+		t.decoded[b].CompareAndSwap(nil, &v)
+		p = t.decoded[b].Load()
+	}
+	half := t.dims / 2
+	at := (i - b*t.perBlock) * half
+	return (*p)[at : at+half]
+}
+
+// decodeBlock decompresses block b and checks its size.
+func (t *table) decodeBlock(b int) ([]byte, error) {
+	words := min(t.perBlock, t.count-b*t.perBlock)
+	want := words * t.dims / 2
+	v, err := t.dec.DecodeAll([]byte(t.blocks[t.blockEnd(b):t.blockEnd(b+1)]), make([]byte, 0, want))
+	if err != nil || len(v) != want {
+		return nil, fmt.Errorf("embed: word table's vector block %d is damaged (%d bytes, want %d; %v): regenerate it with 'go run ./embed/glovegen'", b, len(v), want, err)
+	}
+	return v, nil
+}
+
 // buildSlots fills the open-addressing hash of the words, sized to at most
 // 80 % full.
 func (t *table) buildSlots() {
@@ -115,7 +182,7 @@ func (t *table) buildSlots() {
 	t.mask = uint32(n - 1)
 	t.slots = make([]uint32, n)
 	for i := range t.count {
-		h := fnv1a(t.word(i))
+		h := fnv1a(t.wordBytes(i))
 		p := h & t.mask
 		for t.slots[p] != 0 {
 			p = (p + 1) & t.mask
@@ -138,7 +205,7 @@ func (t *table) lookup(word []byte) (int, bool) {
 			continue
 		}
 		i := int(slot&low) - 1
-		if t.word(i) == string(word) {
+		if string(t.wordBytes(i)) == string(word) {
 			return i, true
 		}
 	}
@@ -146,14 +213,18 @@ func (t *table) lookup(word []byte) (int, bool) {
 
 // word returns the text of word i.
 func (t *table) word(i int) string {
+	return string(t.wordBytes(i))
+}
+
+// wordBytes returns the text of word i, in place.
+func (t *table) wordBytes(i int) []byte {
 	return t.blob[t.offsets[i]:t.offsets[i+1]]
 }
 
 // addTo adds weight times the vector of word i to acc.
 func (t *table) addTo(acc []float32, i int, weight float32) {
-	w := weight * math.Float32frombits(uint32(t.scales[i])<<16)
-	half := t.dims / 2
-	vec := t.vectors[i*half : (i+1)*half]
+	w := weight * t.scale(i)
+	vec := t.vector(i)
 	acc = acc[:2*len(vec)]
 	for d, b := range vec {
 		acc[2*d] += w * (float32(b&15) - 7.5)

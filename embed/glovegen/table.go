@@ -17,11 +17,17 @@ type table struct {
 
 func buildTable(v *vocabulary) table { return table{vocab: v} }
 
-const magic = "DEJAGLV2"
+const magic = "DEJAGLV3"
 
-// WriteTo writes the table: the magic, then one zstd frame holding the
-// header, word lengths, scales, 4-bit vectors and word bytes, all integers
-// little-endian. The reader builds the offsets and the hash slots itself.
+// blockWords is how many words' vectors share one compressed block: small
+// enough that a query decompresses a few kilobytes per word it knows, large
+// enough that a block's own tables cost under 1 %.
+const blockWords = 256
+
+// WriteTo writes the table embed/table.go reads: the magic, a header, the
+// block offsets, one zstd frame of word lengths, scales and word bytes, then
+// the 4-bit vectors in zstd frames of blockWords words each. All integers
+// are little-endian.
 func (t table) WriteTo(w io.Writer) (int64, error) {
 	words := t.vocab.words
 	count := len(words)
@@ -36,32 +42,45 @@ func (t table) WriteTo(w io.Writer) (int64, error) {
 		blob = append(blob, word...)
 	}
 
+	le := binary.LittleEndian
 	scales := make([]uint16, count)
 	vectors := make([]byte, count*dims/2)
 	for i, vec := range t.vocab.vectors {
 		scales[i] = quantize(vec[:], vectors[i*dims/2:(i+1)*dims/2])
 	}
-
-	le := binary.LittleEndian
-	var payload []byte
-	for _, n := range []uint32{dims, uint32(count), uint32(len(blob))} {
-		payload = le.AppendUint32(payload, n)
-	}
-	payload = append(payload, lengths...)
+	wordData := make([]byte, 0, 3*count)
+	wordData = append(wordData, lengths...)
 	for _, s := range scales {
-		payload = le.AppendUint16(payload, s)
+		wordData = le.AppendUint16(wordData, s)
 	}
-	payload = append(payload, vectors...)
-	payload = append(payload, blob...)
+	wordData = append(wordData, blob...)
 
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedBestCompression), zstd.WithEncoderConcurrency(1))
 	if err != nil {
 		return 0, err
 	}
 	defer enc.Close()
+	rest := enc.EncodeAll(wordData, nil)
+	var blocks []byte
+	offsets := []uint32{0}
+	for at := 0; at < count; at += blockWords {
+		end := min(count, at+blockWords)
+		blocks = enc.EncodeAll(vectors[at*dims/2:end*dims/2], blocks)
+		offsets = append(offsets, uint32(len(blocks)))
+	}
+
+	var head []byte
+	head = append(head, magic...)
+	for _, n := range []uint32{dims, uint32(count), blockWords, uint32(len(blob)), uint32(len(rest))} {
+		head = le.AppendUint32(head, n)
+	}
+	for _, o := range offsets {
+		head = le.AppendUint32(head, o)
+	}
 	cw := &countingWriter{w: w}
-	cw.write([]byte(magic))
-	cw.write(enc.EncodeAll(payload, nil))
+	cw.write(head)
+	cw.write(rest)
+	cw.write(blocks)
 	return cw.n, cw.err
 }
 
