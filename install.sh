@@ -98,9 +98,10 @@ tar -xzf "$tmp/$archive" -C "$tmp/x" || fail "could not unpack $archive"
 [ -f "$tmp/x/deja" ] || fail "$archive holds no deja binary"
 mkdir -p "$dir" || fail "cannot create $dir (choose another with --dir)"
 # Copy beside the target, then rename: a running deja is never half-written.
-cp "$tmp/x/deja" "$dir/.deja.new" || fail "cannot write to $dir (choose another with --dir)"
-chmod 0755 "$dir/.deja.new"
-mv -f "$dir/.deja.new" "$dir/deja"
+if ! { cp "$tmp/x/deja" "$dir/.deja.new" && chmod 0755 "$dir/.deja.new" && mv -f "$dir/.deja.new" "$dir/deja"; }; then
+	rm -f "$dir/.deja.new"
+	fail "cannot write to $dir (choose another with --dir)"
+fi
 
 say "installed $("$dir/deja" version 2>/dev/null || echo deja) to $dir/deja"
 case ":${PATH:-}:" in

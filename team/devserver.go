@@ -42,7 +42,7 @@ func DevServer(ctx context.Context, dir string, port int, note io.Writer) (Dev, 
 		return nil, err
 	}
 	cmd := exec.Command(prog, "-js", "-a", "127.0.0.1", "-p", strconv.Itoa(port), "-sd", dir, "-n", "deja-dev")
-	out := &tailBuffer{max: 4 << 10}
+	out := &headBuffer{max: 4 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("team: starting %s: %w", prog, err)
@@ -147,15 +147,15 @@ func (s *devProcess) Shutdown() {
 	})
 }
 
-// tailBuffer keeps the first max bytes written to it: a server that fails
+// headBuffer keeps the first max bytes written to it: a server that fails
 // says why at once.
-type tailBuffer struct {
+type headBuffer struct {
 	mu  stdsync.Mutex
 	buf bytes.Buffer
 	max int
 }
 
-func (b *tailBuffer) Write(p []byte) (int, error) {
+func (b *headBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if room := b.max - b.buf.Len(); room > 0 {
@@ -164,7 +164,7 @@ func (b *tailBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (b *tailBuffer) Bytes() []byte {
+func (b *headBuffer) Bytes() []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.Bytes()

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/deja-dev/deja/internal/racebuild"
 )
 
 // Without the devnats tag, DevServer runs a nats-server program: with none
@@ -21,7 +23,7 @@ func TestDevServerInstallsAndRunsNATSServer(t *testing.T) {
 	if _, err := exec.LookPath("nats-server"); err == nil {
 		t.Skip("a nats-server on PATH would be run instead of the one DevServer installs")
 	}
-	if raceEnabled {
+	if racebuild.Enabled {
 		t.Setenv("GOFLAGS", "-race")
 	}
 	t.Setenv("DEJA_NATS_SERVER", "")

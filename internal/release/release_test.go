@@ -20,6 +20,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/deja-dev/deja/internal/racebuild"
 )
 
 // root is the repository root, from this package's directory.
@@ -302,7 +304,7 @@ func TestInstallScript(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("install.sh is for Linux and macOS; Windows installs with Scoop")
 	}
-	if raceEnabled {
+	if racebuild.Enabled {
 		t.Skip("builds deja without -race; test.sh runs it in its step without the race detector")
 	}
 	rel := snapshot(t)
@@ -379,6 +381,16 @@ func TestInstallScript(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(fresh, "deja")); err == nil {
 		t.Error("a refused install left a deja behind")
+	}
+
+	// A directory that cannot be made: nothing is left half-written.
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = install(t, srv.URL, "--dir", filepath.Join(notDir, "bin"))
+	if err == nil || !strings.Contains(out, "choose another with --dir") {
+		t.Errorf("unwritable --dir: err %v, output:\n%s", err, out)
 	}
 
 	// No such release.

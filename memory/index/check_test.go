@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/internal/racebuild"
 	"github.com/deja-dev/deja/memory/memtest"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/memory/store"
@@ -142,7 +143,7 @@ func TestCheckFindsEveryFlippedByte(t *testing.T) {
 	if testing.Short() {
 		t.Skip("500 copies of a store")
 	}
-	if raceEnabled {
+	if racebuild.Enabled {
 		// 500 copies of a store, each checked: 71 s under the race
 		// detector on 2 cores, for code the other check tests run under
 		// it. ./test.sh runs this package again without it, and this test

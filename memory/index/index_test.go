@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/internal/racebuild"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/memtest"
 	"github.com/deja-dev/deja/memory/recall"
@@ -674,7 +675,7 @@ func ledgerDump(t *testing.T, s *store.Store) string {
 }
 
 func TestIndexWindowByWindowIsIndexWhole(t *testing.T) {
-	if raceEnabled {
+	if racebuild.Enabled {
 		// Every corpus history indexed twice, one window at a time: 49 s
 		// under the race detector on 2 cores, through the same pipeline
 		// the other index tests run under it. ./test.sh runs this package

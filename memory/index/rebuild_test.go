@@ -15,6 +15,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/racebuild"
 	"github.com/deja-dev/deja/memory/memtest"
 	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/userfile"
@@ -193,7 +194,7 @@ func sessionIDsOf(t *testing.T, reg harness.Registry, path string) []string {
 // repository's fixtures and, when it is beside the repository, every
 // corpus deja has a reader for.
 func TestEveryOrderOfIndexFullForgetAndUndoGivesOneStore(t *testing.T) {
-	if raceEnabled {
+	if racebuild.Enabled {
 		// Forty indexes of every fixture and corpus history take minutes
 		// under the race detector; ./test.sh runs this package again
 		// without it, and this test there.

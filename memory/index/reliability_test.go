@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/internal/racebuild"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/memtest"
 	"github.com/deja-dev/deja/memory/recall"
@@ -116,7 +117,7 @@ func TestIndexKilledAnywhereLosesNothing(t *testing.T) {
 	hist := filepath.Join(dir, "p", ".aider.chat.history.md")
 	os.MkdirAll(filepath.Dir(hist), 0o755)
 	sessions := 600
-	if raceEnabled {
+	if racebuild.Enabled {
 		sessions = 100
 	}
 	bigHistory(t, hist, 0, sessions)
@@ -170,7 +171,7 @@ func TestConcurrentIndexRunsOneWriterAtATime(t *testing.T) {
 	hist := filepath.Join(dir, "p", ".aider.chat.history.md")
 	os.MkdirAll(filepath.Dir(hist), 0o755)
 	sessions := 60
-	if raceEnabled {
+	if racebuild.Enabled {
 		sessions = 15
 	}
 	bigHistory(t, hist, 0, sessions)
@@ -306,7 +307,7 @@ func TestIndexKilledFullIsFinishedByAPlainIndex(t *testing.T) {
 				hist := filepath.Join(dir, name, ".aider.chat.history.md")
 				os.MkdirAll(filepath.Dir(hist), 0o755)
 				sessions := 300
-				if raceEnabled {
+				if racebuild.Enabled {
 					sessions = 60
 				}
 				bigHistory(t, hist, 0, sessions)
@@ -582,7 +583,7 @@ func TestIndexA40000TurnSession(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes 40,000 turns")
 	}
-	if raceEnabled {
+	if racebuild.Enabled {
 		// The race detector makes this take minutes (past the test
 		// timeout on a loaded machine); ./test.sh runs ./memory without
 		// it too, and that run holds the promise.
@@ -616,7 +617,7 @@ func TestIndexATurnOf300000Records(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes 300,000 records")
 	}
-	if raceEnabled {
+	if racebuild.Enabled {
 		// The race detector makes this take minutes (past the test
 		// timeout on a loaded machine); ./test.sh runs ./memory without
 		// it too, and that run holds the promise.

@@ -1,5 +1,0 @@
-//go:build !race
-
-package release
-
-const raceEnabled = false

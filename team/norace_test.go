@@ -1,5 +1,0 @@
-//go:build !race
-
-package team
-
-const raceEnabled = false
