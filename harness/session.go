@@ -54,6 +54,13 @@ type Record struct {
 	Action FileAction
 	Turn   int
 	Line   int
+	// Outcome is how the call behind the record ended (a command's exit
+	// status and output, an edit applied or refused), zero where the
+	// harness does not record it.
+	Outcome Outcome
+	// Span is the text an edit record replaced and wrote, where the
+	// harness records it.
+	Span Span
 }
 
 // Session is one conversation of one harness.

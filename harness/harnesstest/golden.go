@@ -58,6 +58,14 @@ type Record struct {
 	Value  string `json:"value"`
 	Turn   int    `json:"turn"`
 	Line   int    `json:"line"`
+	// The outcome and span, where the reader records them.
+	Status  string `json:"status,omitempty"`
+	Exit    *int   `json:"exit,omitempty"`
+	Output  string `json:"output,omitempty"`
+	Old     string `json:"old,omitempty"`
+	New     string `json:"new,omitempty"`
+	Whole   bool   `json:"whole,omitempty"`
+	Clipped bool   `json:"clipped,omitempty"`
 }
 
 // Golden returns h in golden form.
@@ -71,7 +79,9 @@ func Golden(h *harness.History) History {
 			gs.Messages = append(gs.Messages, Message{string(m.Role), m.Turn, m.Line, timePtr(m.Time), m.Text})
 		}
 		for _, r := range s.Records {
-			gs.Records = append(gs.Records, Record{string(r.Kind), string(r.Action), r.Value, r.Turn, r.Line})
+			gs.Records = append(gs.Records, Record{Kind: string(r.Kind), Action: string(r.Action), Value: r.Value, Turn: r.Turn, Line: r.Line,
+				Status: string(r.Outcome.Status), Exit: r.Outcome.Exit, Output: r.Outcome.Output,
+				Old: r.Span.Old, New: r.Span.New, Whole: r.Span.Whole, Clipped: r.Span.Clipped})
 		}
 		g.Sessions = append(g.Sessions, gs)
 	}
@@ -184,6 +194,9 @@ func CheckInvariants(t *testing.T, h *harness.History, offset int64, size int) {
 		for _, r := range s.Records {
 			if (r.Kind != harness.FileRecord && r.Kind != harness.CommandRecord) || strings.TrimSpace(r.Value) == "" {
 				t.Fatalf("session %s: bad record %+v", s.ID, r)
+			}
+			if err := harness.CheckOutcome(r); err != nil {
+				t.Fatalf("session %s: record %q: %v", s.ID, r.Value, err)
 			}
 		}
 	}
