@@ -29,6 +29,9 @@ type Turn struct {
 	// strongest of its records for that file, empty when the harness did
 	// not say.
 	Actions []harness.FileAction
+	// Work is the outcomes and edit spans the harness recorded, per run
+	// and per edit (not deduplicated as Files and Commands are).
+	Work Work
 	// Time is when the turn's first message was written, zero when the
 	// harness records no message times.
 	Time time.Time
@@ -70,12 +73,15 @@ func Turns(s harness.Session) []Turn {
 	// seen holds where each turn lists each record: a turn of 300,000
 	// records compared each with all before it took minutes to index.
 	seen := map[recordKey]int{}
+	seq := map[int]int{} // turn index → records of it so far
 	for _, r := range s.Records {
 		t := get(r.Turn, r.Line)
 		v := strings.TrimSpace(r.Value)
 		if v == "" {
 			continue
 		}
+		t.Work.addRecord(r, v, seq[r.Turn])
+		seq[r.Turn]++
 		key := recordKey{r.Turn, r.Kind, v}
 		i, ok := seen[key]
 		switch {
@@ -109,6 +115,12 @@ func (t Turn) Hash() string {
 	h := sha256.New()
 	for _, s := range []string{t.User, t.Assistant, strings.Join(t.Files, "\n"), strings.Join(t.Commands, "\n")} {
 		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	// Work counts only where there is some, so the turns of a store made
+	// before outcomes were recorded keep their hashes (and vectors).
+	if w := t.Work.Encode(); w != "" {
+		h.Write([]byte(w))
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])

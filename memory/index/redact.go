@@ -15,8 +15,9 @@ import (
 // it removed. Every text a harness hands over goes through it, whichever
 // harness read it: the header line (aider writes only a time there; text
 // after it is dropped), the project (a cwd may hold a token in a query or
-// a directory named after a key), messages, and record values (a command
-// may hold a token, a file name a pasted key). Turns, FTS terms, vectors,
+// a directory named after a key), messages, record values (a command may
+// hold a token, a file name a pasted key), and the records' outcomes and
+// spans (what a command printed, what an edit replaced and wrote). Turns, FTS terms, vectors,
 // digests and what a team is sent are all made from what this leaves; a
 // session's ID and parent are not, as harness.CheckIDs keeps them to a
 // safe alphabet.
@@ -31,9 +32,18 @@ func redactSession(s *harness.Session) int {
 		n += k
 	}
 	for i := range s.Records {
+		r := &s.Records[i]
 		var k int
-		s.Records[i].Value, k = redact.Text(s.Records[i].Value)
+		r.Value, k = redact.Text(r.Value)
 		n += k
+		// A command's output and an edit's text are history too: a test
+		// prints the token it failed with, an edit writes a .env line.
+		for _, f := range []*string{&r.Outcome.Output, &r.Span.Old, &r.Span.New} {
+			if *f != "" {
+				*f, k = redact.Text(*f)
+				n += k
+			}
+		}
 	}
 	return n
 }

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/deja-dev/deja/chunk"
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
@@ -78,6 +79,9 @@ type SharedTurn struct {
 	Commands []string `json:"commands,omitempty"`
 	Actions  string   `json:"actions,omitempty"`
 	TimeNS   int64    `json:"time_ns,omitempty"`
+	// Work is the turn's command outcomes and edit spans, where its
+	// harness recorded them.
+	Work *chunk.Work `json:"work,omitempty"`
 	// Row is the turn's place in this store, for paging; it is not sent.
 	Row int64 `json:"-"`
 }
@@ -117,8 +121,10 @@ func (s *Store) UnsentTurns(ctx context.Context, projects []string, after int64,
 	where, args := projectWhere(projects)
 	rows, err := s.db.QueryContext(ctx, `
 		SELECT t.id, s.id, s.project, s.harness, coalesce(s.started, ''), s.parent, s.subagent,
-			t.turn, t.line, t.hash, t.user, t.assistant, t.files, t.commands, t.actions, coalesce(t.time_ns, 0)
+			t.turn, t.line, t.hash, t.user, t.assistant, t.files, t.commands, t.actions, coalesce(t.time_ns, 0),
+			coalesce(unpack(w.work), '')
 		FROM turns t JOIN sessions s ON s.id = t.session_id
+		LEFT JOIN turn_work w ON w.turn_id = t.id
 		LEFT JOIN team_sent ts ON ts.session_id = t.session_id AND ts.turn = t.turn
 		WHERE t.id > ? AND `+where+` AND (ts.hash IS NULL OR ts.hash != t.hash)
 			AND NOT EXISTS (SELECT 1 FROM team_sessions r WHERE r.session_id = s.id AND r.origin != '')
@@ -130,12 +136,15 @@ func (s *Store) UnsentTurns(ctx context.Context, projects []string, after int64,
 	var out []SharedTurn
 	for rows.Next() {
 		var t SharedTurn
-		var files, commands string
+		var files, commands, work string
 		if err := rows.Scan(&t.Row, &t.Session, &t.Project, &t.Harness, &t.Started, &t.Parent, &t.Subagent,
-			&t.Turn, &t.Line, &t.Hash, &t.User, &t.Assist, &files, &commands, &t.Actions, &t.TimeNS); err != nil {
+			&t.Turn, &t.Line, &t.Hash, &t.User, &t.Assist, &files, &commands, &t.Actions, &t.TimeNS, &work); err != nil {
 			return nil, err
 		}
 		t.Files, t.Commands = SplitLines(files), SplitLines(commands)
+		if w := chunk.DecodeWork(work); !w.Empty() {
+			t.Work = &w
+		}
 		out = append(out, t)
 	}
 	return out, rows.Err()

@@ -191,7 +191,7 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 		}
 		lacking := vecs == nil && len(texts) > 0
 		at := 0
-		var st struct{ vec, delTurn, insTurn, received *sql.Stmt }
+		var st struct{ vec, delTurn, insTurn, insWork, received *sql.Stmt }
 		for _, p := range []struct {
 			stmt  **sql.Stmt
 			query string
@@ -199,6 +199,7 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 			{&st.vec, insertVector},
 			{&st.delTurn, `DELETE FROM turn_rows WHERE session_id = ? AND turn = ?`},
 			{&st.insTurn, insertTurn},
+			{&st.insWork, insertWork},
 			{&st.received, `INSERT OR REPLACE INTO team_received(session_id, turn, seq) VALUES (?, ?, ?)`},
 		} {
 			stmt, err := tx.PrepareContext(ctx, p.query)
@@ -234,6 +235,11 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 			id, err := res.LastInsertId()
 			if err != nil {
 				return err
+			}
+			if t.Work != nil {
+				if err := PutWork(ctx, st.insWork, id, t.Work.Encode()); err != nil {
+					return err
+				}
 			}
 			if err := keywords.add(t.Session, t.Turn, keywordRow{id, t.User, t.Assist, files, commands}); err != nil {
 				return err

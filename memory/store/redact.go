@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/deja-dev/deja/chunk"
 	"slices"
 
 	"github.com/deja-dev/deja/memory/redact"
@@ -31,7 +32,30 @@ func redactRemote(turns []RemoteTurn) []RemoteTurn {
 		t.Assist, _ = redact.Text(t.Assist)
 		t.Files = RedactLines(slices.Clone(t.Files))
 		t.Commands = RedactLines(slices.Clone(t.Commands))
+		if t.Work != nil {
+			w := RedactWork(*t.Work)
+			t.Work = &w
+		}
 		out[i] = t
 	}
 	return out
+}
+
+// RedactWork removes secrets from every text of a turn's work: the
+// commands, their output and the edits' files and spans. It returns a
+// copy; w is left as it was.
+func RedactWork(w chunk.Work) chunk.Work {
+	w.Runs, w.Edits = slices.Clone(w.Runs), slices.Clone(w.Edits)
+	for i := range w.Runs {
+		r := &w.Runs[i]
+		r.Command, _ = redact.Text(r.Command)
+		r.Output, _ = redact.Text(r.Output)
+	}
+	for i := range w.Edits {
+		e := &w.Edits[i]
+		e.File, _ = redact.Text(e.File)
+		e.Old, _ = redact.Text(e.Old)
+		e.New, _ = redact.Text(e.New)
+	}
+	return w
 }

@@ -2,7 +2,7 @@ package store
 
 // schemaVersion is stored in meta; a store written by another version is
 // refused with a message rather than misread.
-const SchemaVersion = "8"
+const SchemaVersion = "9"
 
 // schema is the whole store. Everything a recall needs is here, so a
 // SIGKILL between two transactions leaves a consistent store:
@@ -53,6 +53,13 @@ const SchemaVersion = "8"
 // Ledger checksum (schema 8): meta's 'ledger' row is the XOR of a hash
 // of every row of files, sessions and turn_rows, kept by triggers (ledgersum.go),
 // so that Check finds a row that changed outside deja.
+//
+// Work (schema 9): turn_work holds, for a turn whose harness recorded
+// them, the outcomes of its commands and the spans of its edits
+// (chunk.Work as JSON, deflated like a turn's text where that pays), one
+// row per turn that has any, deleted with its turn; the ledger's checksum
+// covers it. A store of schema 8 gains the empty table: its turns gain
+// work when their histories are read again ('deja index --full').
 //
 // Keyword rows in bulk (schema 5): no insert trigger on turns; whoever
 // inserts turns gives them their turns_fts rows (keywordBatch). A store of
@@ -112,7 +119,7 @@ CREATE TABLE IF NOT EXISTS turn_rows (
 	chars      INTEGER NOT NULL DEFAULT 0,
 	UNIQUE (session_id, turn)
 );
-` + turnsSchema + `
+` + turnsSchema + workSchema + `
 CREATE TABLE IF NOT EXISTS vectors ` + vectorsColumns + `` + segmentSchema + pendingSchema + `
 CREATE TABLE IF NOT EXISTS embedders (
 	identity  TEXT PRIMARY KEY,
@@ -188,7 +195,19 @@ ALTER TABLE vectors7 RENAME TO vectors;
 	// The ledger's checksum: its triggers, and its row, which upgrade
 	// adds up from the rows there.
 	"7": {to: "8", sql: ledgerSchema},
+	// The work table, and the checksum's triggers on it (ledgerSchema
+	// creates only what is not there).
+	"8": {to: "9", sql: workSchema + ledgerSchema},
 }
+
+// workSchema is the table of the turns' work (schema 9): chunk.Work's
+// JSON, packed where that pays (read it through unpack).
+const workSchema = `
+CREATE TABLE IF NOT EXISTS turn_work (
+	turn_id INTEGER PRIMARY KEY REFERENCES turn_rows(id) ON DELETE CASCADE,
+	work    NOT NULL
+);
+`
 
 // turnsSchema is the view recall reads turns through and the keyword
 // index over it (see pack.go).

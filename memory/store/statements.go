@@ -14,12 +14,12 @@ import (
 // batch took 9 % of an index's CPU); each transaction takes them with
 // Tx.StmtContext, which reuses what its connection prepared.
 type IndexStatements struct {
-	delTurn, insTurn, delID, setLine, touch, vec, delVecs *sql.Stmt
-	session, fileState, allIncomplete, othersIncomplete   *sql.Stmt
+	delTurn, insTurn, insWork, delID, setLine, touch, vec, delVecs *sql.Stmt
+	session, fileState, allIncomplete, othersIncomplete            *sql.Stmt
 }
 
 func (st *IndexStatements) all() []**sql.Stmt {
-	return []**sql.Stmt{&st.delTurn, &st.insTurn, &st.delID, &st.setLine, &st.touch, &st.vec, &st.delVecs,
+	return []**sql.Stmt{&st.delTurn, &st.insTurn, &st.insWork, &st.delID, &st.setLine, &st.touch, &st.vec, &st.delVecs,
 		&st.session, &st.fileState, &st.allIncomplete, &st.othersIncomplete}
 }
 
@@ -29,6 +29,7 @@ func (s *Store) PrepareIndex(ctx context.Context) (*IndexStatements, error) {
 	queries := []string{
 		`DELETE FROM turn_rows WHERE session_id = ? AND turn = ?`,
 		insertTurn,
+		insertWork,
 		`DELETE FROM turn_rows WHERE id = ?`,
 		`UPDATE turn_rows SET line = ? WHERE id = ?`,
 		// touch brings the actions and times of a stored turn up to date
@@ -76,6 +77,20 @@ func (st *IndexStatements) inTx(ctx context.Context, tx *sql.Tx) IndexStatements
 // packTurn).
 const insertTurn = `INSERT INTO turn_rows(session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns, chars)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// insertWork stores a turn's work (chunk.Work.Encode), packed where
+// that pays.
+const insertWork = `INSERT OR REPLACE INTO turn_work(turn_id, work) VALUES (?, ?)`
+
+// PutWork stores a turn's work with insertWork, and nothing for a turn
+// that has none.
+func PutWork(ctx context.Context, stmt *sql.Stmt, turnID int64, work string) error {
+	if work == "" {
+		return nil
+	}
+	_, err := stmt.ExecContext(ctx, turnID, packed(work))
+	return err
+}
 
 // insertVector writes a vector's ledger row, pending (an empty vec) until
 // the transaction's flush; its floats wait for that flush in the

@@ -43,6 +43,7 @@ func Check(ctx context.Context, s *store.Store) ([]string, error) {
 		func() error { return checkSQLite(ctx, s, c) },
 		func() error { return checkKeywords(ctx, s, c) },
 		func() error { return checkLedgerSum(ctx, s, c) },
+		func() error { return checkPathKey(ctx, s, c) },
 		func() error { return checkTurns(ctx, s, c) },
 		func() error { return checkSegments(ctx, s, c) },
 	} {
@@ -177,26 +178,46 @@ func checkLedgerSum(ctx context.Context, s *store.Store, c *checker) error {
 	return nil
 }
 
+// checkPathKey checks the key of history paths (meta's path_key, which
+// the ledger's checksum does not cover: it lives beside that checksum)
+// has the form deja made it in, 32 random bytes in lower-case hex: a
+// damaged key keys every history path anew, so the next index would read
+// each history as new.
+func checkPathKey(ctx context.Context, s *store.Store, c *checker) error {
+	var v string
+	err := s.Read().QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'path_key'`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil // a store that never indexed has no key yet
+	}
+	if err != nil {
+		return fmt.Errorf("reading the key of history paths: %w", err)
+	}
+	if len(v) != 64 || strings.Trim(v, "0123456789abcdef") != "" {
+		c.add("deja.db: the key of history paths is damaged")
+	}
+	return nil
+}
+
 // checkTurns reads every turn and checks its text against the hash it was
 // stored with. A turn from a team member carries the hash its author's
 // deja sent; only this machine's own are held to it.
 func checkTurns(ctx context.Context, s *store.Store, c *checker) error {
 	rows, err := s.Read().QueryContext(ctx, `SELECT t.session_id, t.turn, t.hash, t.user, t.assistant, t.files, t.commands, t.actions, t.chars,
-		s.path LIKE '`+store.TeamPathPrefix+`%'
-		FROM turns t JOIN sessions s ON s.id = t.session_id`)
+		s.path LIKE '`+store.TeamPathPrefix+`%', coalesce(unpack(w.work), '')
+		FROM turns t JOIN sessions s ON s.id = t.session_id LEFT JOIN turn_work w ON w.turn_id = t.id`)
 	if err != nil {
 		return fmt.Errorf("reading the turns: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var session, hash, user, assistant, files, commands, actions string
+		var session, hash, user, assistant, files, commands, actions, work string
 		var turn, chars int
 		var team bool
-		if err := rows.Scan(&session, &turn, &hash, &user, &assistant, &files, &commands, &actions, &chars, &team); err != nil {
+		if err := rows.Scan(&session, &turn, &hash, &user, &assistant, &files, &commands, &actions, &chars, &team, &work); err != nil {
 			return fmt.Errorf("reading the turns: %w", err)
 		}
 		ref := store.TurnRef(session, turn)
-		t := chunk.Turn{User: user, Assistant: assistant, Files: []string{files}, Commands: []string{commands}}
+		t := chunk.Turn{User: user, Assistant: assistant, Files: []string{files}, Commands: []string{commands}, Work: chunk.DecodeWork(work)}
 		switch {
 		case !team && t.Hash() != hash:
 			c.add("turn %s: its text does not match the hash it was stored with", ref)

@@ -1,0 +1,193 @@
+package work
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+
+	"github.com/deja-dev/deja/chunk"
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
+)
+
+// How a turn touched the file a blame asks about, strongest first.
+const (
+	Edited    = "edited"
+	Added     = "added"
+	Read      = "read"
+	Discussed = "discussed"
+)
+
+// BlameItem is one turn that touched a file.
+type BlameItem struct {
+	Turn
+	// How is edited, added, read or discussed (named in its words only).
+	How string `json:"how"`
+	// File is the path as the turn recorded it.
+	File string `json:"file"`
+	// Outcome is failed when an edit of the file in this turn failed, ok
+	// when the harness marked each one applied, empty when it did not say.
+	Outcome harness.Status `json:"outcome,omitempty"`
+	// Edits counts the edit spans recorded for the file; Added and
+	// Removed the lines their new and old texts hold.
+	Edits   int `json:"edits,omitempty"`
+	Added   int `json:"lines_added,omitempty"`
+	Removed int `json:"lines_removed,omitempty"`
+	// Restorable says an edit's old text is whole, for 'deja restore'.
+	Restorable bool `json:"restorable,omitempty"`
+}
+
+// Blame returns the turns that edited path (then those that added or read
+// it, then those that named it in their words), newest first within each,
+// at most limit. path is as a person gives it: relative to the project,
+// or absolute.
+func Blame(ctx context.Context, s *store.Store, sc recall.Scope, path string, limit int) ([]BlameItem, error) {
+	asked := strings.TrimPrefix(filepath.ToSlash(filepath.Clean(path)), "./")
+	base := filepath.Base(asked)
+	if base == "" || base == "." || base == "/" {
+		return nil, nil
+	}
+	rows, err := readRows(ctx, s, sc, `instr(t.files, ?) > 0`, []any{base}, candidates)
+	if err != nil {
+		return nil, err
+	}
+	var byHow [4][]BlameItem
+	seen := map[int64]bool{}
+	for _, r := range rows {
+		it, ok := touched(r, asked)
+		if !ok {
+			continue
+		}
+		seen[r.id] = true
+		byHow[rank(it.How)] = append(byHow[rank(it.How)], it)
+	}
+	if n := len(byHow[0]) + len(byHow[1]) + len(byHow[2]); n < limit {
+		words := asked
+		if sc.Project != "" {
+			words = strings.TrimPrefix(words, filepath.ToSlash(sc.Project)+"/")
+		}
+		named, err := discussed(ctx, s, sc, words, seen, limit-n)
+		if err != nil {
+			return nil, err
+		}
+		byHow[3] = named
+	}
+	var out []BlameItem
+	for _, items := range byHow {
+		for _, it := range items {
+			if len(out) == limit {
+				return out, nil
+			}
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}
+
+func rank(how string) int {
+	switch how {
+	case Edited:
+		return 0
+	case Added:
+		return 1
+	case Read:
+		return 2
+	}
+	return 3
+}
+
+// touched is how the row's records touched the file, if they name it.
+func touched(r row, asked string) (BlameItem, bool) {
+	it := BlameItem{Turn: r.Turn}
+	best := -1
+	for i, f := range r.files {
+		if !sameFile(f, asked, r.Project) {
+			continue
+		}
+		var a harness.FileAction
+		if i < len(r.actions) {
+			a = harness.FileAction(r.actions[i])
+		}
+		how := Read
+		switch a {
+		case harness.Edited:
+			how = Edited
+		case harness.Added:
+			how = Added
+		case "":
+			// A harness that does not say how a file was touched (some
+			// aider records) names it: read at least.
+		}
+		if best == -1 || rank(how) < best {
+			best, it.How, it.File = rank(how), how, f
+		}
+	}
+	if best == -1 {
+		return it, false
+	}
+	for _, e := range r.work.Edits {
+		if !sameFile(e.File, asked, r.Project) {
+			continue
+		}
+		it.Edits++
+		it.Added += lines(e.New)
+		it.Removed += lines(e.Old)
+		if e.Old != "" && !e.Clipped && !e.Whole {
+			it.Restorable = true
+		}
+		switch {
+		case e.Status == harness.Failed:
+			it.Outcome = harness.Failed
+		case e.Status == harness.Succeeded && it.Outcome == "":
+			it.Outcome = harness.Succeeded
+		}
+	}
+	if it.Edits > 0 && it.How != Edited {
+		it.How = Edited
+	}
+	return it, true
+}
+
+// lines counts a span's lines.
+func lines(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
+}
+
+// discussed returns the turns not in seen whose question or answer names
+// the file: the words of its path in order, through the keyword index.
+func discussed(ctx context.Context, s *store.Store, sc recall.Scope, asked string, seen map[int64]bool, limit int) ([]BlameItem, error) {
+	words := strings.FieldsFunc(asked, func(r rune) bool {
+		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127)
+	})
+	if len(words) == 0 {
+		return nil, nil
+	}
+	phrase := `{user assistant} : "` + strings.Join(words, " ") + `"`
+	rows, err := readRows(ctx, s, sc, `t.id IN (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ?)`, []any{phrase}, candidates)
+	if err != nil {
+		return nil, err
+	}
+	var out []BlameItem
+	for _, r := range rows {
+		if seen[r.id] || len(out) == limit {
+			continue
+		}
+		out = append(out, BlameItem{Turn: r.Turn, How: Discussed, File: asked})
+	}
+	return out, nil
+}
+
+// editsOf are the row's recorded edits of the file.
+func editsOf(r row, asked string) []chunk.Edit {
+	var out []chunk.Edit
+	for _, e := range r.work.Edits {
+		if sameFile(e.File, asked, r.Project) {
+			out = append(out, e)
+		}
+	}
+	return out
+}

@@ -1,0 +1,195 @@
+package work
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
+)
+
+// Step is one command run after an error.
+type Step struct {
+	Ref     string         `json:"ref"`
+	Command string         `json:"command"`
+	Status  harness.Status `json:"status,omitempty"`
+	Exit    *int           `json:"exit,omitempty"`
+}
+
+// FixItem is a session where an error appeared in a command's output, and
+// what was run after it.
+type FixItem struct {
+	// Turn is where the error last appeared in the session.
+	Turn
+	// Command is the run whose output held the error, Exit its exit status,
+	// Line the output's line that holds it.
+	Command string `json:"command"`
+	Exit    *int   `json:"exit,omitempty"`
+	Line    string `json:"line"`
+	// Fixed says the same invocation ran again later in the session and
+	// the error did not come back; Confirmed is that run.
+	Fixed     bool  `json:"fixed"`
+	Confirmed *Step `json:"confirmed,omitempty"`
+	// Next are the commands run after the error, up to Confirmed (or the
+	// first few when it never was), and Edited the files edited meanwhile.
+	Next   []Step   `json:"next"`
+	Edited []string `json:"edited,omitempty"`
+}
+
+// fixSteps bounds what a fix lists of what came next, and fixTurns how
+// far into the session it looks for the error not coming back.
+const (
+	fixSteps = 8
+	fixTurns = 12
+)
+
+// Fix returns the sessions where a command's output held text (case and
+// spacing aside), the fixed ones first, newest first, at most limit.
+func Fix(ctx context.Context, s *store.Store, sc recall.Scope, text string, limit int) ([]FixItem, error) {
+	want := normal(text)
+	probe := longestWord(text)
+	if want == "" || probe == "" {
+		return nil, nil
+	}
+	rows, err := readRows(ctx, s, sc, `w.work IS NOT NULL AND instr(lower(unpack(w.work)), ?) > 0`, []any{strings.ToLower(probe)}, candidates)
+	if err != nil {
+		return nil, err
+	}
+	done := map[string]bool{}
+	var out []FixItem
+	for _, r := range rows {
+		if done[r.Session] {
+			continue
+		}
+		// The session's last run whose output holds the error.
+		at := -1
+		for i, x := range r.work.Runs {
+			if strings.Contains(normal(x.Output), want) {
+				at = i
+			}
+		}
+		if at < 0 {
+			continue
+		}
+		done[r.Session] = true
+		it, err := after(ctx, s, r, at, want)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, it)
+	}
+	slices.SortStableFunc(out, func(a, b FixItem) int {
+		if a.Fixed != b.Fixed {
+			if a.Fixed {
+				return -1
+			}
+			return 1
+		}
+		return 0 // rows came newest first
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// after follows the session around the run at of row r, the newest run
+// whose output held the error: what ran after it, until a command of an
+// invocation that printed the error (here or in the turns before) ran
+// and worked without printing it.
+func after(ctx context.Context, s *store.Store, r row, at int, want string) (FixItem, error) {
+	failed := r.work.Runs[at]
+	it := FixItem{Turn: r.Turn, Command: failed.Command, Exit: failed.Exit, Line: lineHolding(failed.Output, want), Next: []Step{}}
+	from := max(r.Turn.Turn-fixTurns, -1)
+	rows, err := sessionRows(ctx, s, r.Session, from, r.Turn.Turn-from+fixTurns)
+	if err != nil {
+		return it, err
+	}
+	keys := map[string]bool{}
+	edited := map[string]bool{}
+	for _, t := range rows {
+		switch {
+		case t.Turn.Turn == r.Turn.Turn:
+			for _, e := range t.work.Edits {
+				if e.Seq > failed.Seq {
+					edited[e.File] = true
+				}
+			}
+		case t.Turn.Turn > r.Turn.Turn:
+			for _, e := range t.work.Edits {
+				edited[e.File] = true
+			}
+			for i, a := range t.actions {
+				if harness.FileAction(a) == harness.Edited && i < len(t.files) {
+					edited[t.files[i]] = true
+				}
+			}
+		}
+		for i, x := range runsOf(t) {
+			key := digest.CommandKey(x.command)
+			if key == "" {
+				key = x.command
+			}
+			switch {
+			case t.Turn.Turn < r.Turn.Turn || t.Turn.Turn == r.Turn.Turn && i <= at:
+				if strings.Contains(normal(x.output), want) {
+					keys[key] = true
+				}
+			case keys[key] && x.status == harness.Succeeded && !strings.Contains(normal(x.output), want):
+				it.Fixed = true
+				it.Confirmed = &Step{Ref: t.Ref, Command: x.command, Status: x.status, Exit: x.exit}
+				it.Edited = sortedKeys(edited)
+				return it, nil
+			default:
+				if len(it.Next) < fixSteps {
+					it.Next = append(it.Next, Step{Ref: t.Ref, Command: x.command, Status: x.status, Exit: x.exit})
+				}
+			}
+		}
+	}
+	it.Edited = sortedKeys(edited)
+	return it, nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// normal is text lowered with its spacing made single spaces, so an error
+// a person pastes matches the output it was copied from.
+func normal(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// longestWord is text's longest run of letters and digits: the store is
+// searched for it before each output is checked whole (JSON escapes
+// quotes and angle brackets, so the whole text is not searched there).
+func longestWord(text string) string {
+	best := ""
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(w) > len(best) {
+			best = w
+		}
+	}
+	return best
+}
+
+// lineHolding is the output's line that holds the error (the first of
+// them), bounded.
+func lineHolding(output, want string) string {
+	for l := range strings.SplitSeq(output, "\n") {
+		if strings.Contains(normal(l), want) {
+			return firstLine(l, 200)
+		}
+	}
+	return firstLine(output, 200)
+}
