@@ -43,6 +43,10 @@ type block struct {
 	Path    string
 	Input   []byte
 	Content []byte
+	// ID names a tool_use; ToolUseID is the call a tool_result answers,
+	// IsError its error mark where the result has one.
+	ID, ToolUseID string
+	IsError       *bool
 }
 
 // message is one entry of api_conversation_history.json or of an SDK
@@ -108,7 +112,13 @@ type parser struct {
 	agent    string
 	// attached are the files named in the user message being read.
 	attached []string
+	// pending are the records of tool_use blocks whose tool_result is
+	// still to come, by call id.
+	pending map[string]callRecords
 }
+
+// callRecords are the records one tool_use made: n from index start.
+type callRecords struct{ start, n int }
 
 func (p *parser) warn(what string) {
 	if p.skipped == nil {
@@ -233,6 +243,16 @@ func readBlocks(sc *jsonscan.Scanner, data []byte) []block {
 				b.Input = rawValue(sc, data)
 			case "content":
 				b.Content = rawValue(sc, data)
+			case "id":
+				b.ID = sc.String()
+			case "tool_use_id":
+				b.ToolUseID = sc.String()
+			case "is_error":
+				if k := sc.Kind(); k != 't' && k != 'f' {
+					return false
+				}
+				e := sc.Bool()
+				b.IsError = &e
 			default:
 				return false
 			}
@@ -267,6 +287,9 @@ func (p *parser) message(m *message, line int) {
 		}
 		var typed, files []string
 		for i := range blocks {
+			if b := &blocks[i]; b.Type == "tool_result" {
+				p.result(b)
+			}
 			if t := p.userText(&blocks[i], line); t != "" {
 				typed = append(typed, t)
 			}
@@ -298,7 +321,14 @@ func (p *parser) message(m *message, line int) {
 				}
 			case "tool_use":
 				p.toolUses++
+				start := len(p.session.Records)
 				p.toolRecords(b.Name, b.Input, line)
+				if n := len(p.session.Records) - start; n > 0 && b.ID != "" {
+					if p.pending == nil {
+						p.pending = map[string]callRecords{}
+					}
+					p.pending[b.ID] = callRecords{start, n}
+				}
 				if field, ok := spoken[b.Name]; ok {
 					for _, t := range fields(b.Input, field)[field] {
 						if t = strings.TrimSpace(t); t != "" {

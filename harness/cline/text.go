@@ -167,7 +167,8 @@ func headerRecord(name, value string) (harness.Record, bool) {
 	return harness.Record{}, false
 }
 
-// toolRecords adds the records of one tool_use block.
+// toolRecords adds the records of one tool_use block; an edit's records
+// carry the text it replaced and wrote (see spans).
 func (p *parser) toolRecords(name string, input []byte, line int) {
 	kind := toolKind(name)
 	if kind == toolOther {
@@ -192,6 +193,7 @@ func (p *parser) toolRecords(name string, input []byte, line int) {
 		if kind == toolEdit {
 			action = harness.Edited
 		}
+		start := len(p.session.Records)
 		seen := map[string]bool{}
 		for _, key := range []string{"path", "absolutePath", "file_path", "filePath", "files", "file_paths", "paths"} {
 			for _, f := range in[key] {
@@ -199,6 +201,19 @@ func (p *parser) toolRecords(name string, input []byte, line int) {
 					seen[f] = true
 					p.record(harness.FileRecord, f, action, turn, line)
 				}
+			}
+		}
+		// A span belongs to a call of one file; the records of a call that
+		// names several keep none, which file each span is of being unsaid.
+		if kind == toolEdit && len(p.session.Records) == start+1 {
+			for i, sp := range spans(input) {
+				if i == 0 {
+					p.session.Records[start].Span = sp
+					continue
+				}
+				r := p.session.Records[start]
+				r.Span = sp
+				p.session.Records = append(p.session.Records, r)
 			}
 		}
 	}

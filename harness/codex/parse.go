@@ -43,6 +43,8 @@ type item struct {
 	// object in some newer items; Input is custom_tool_call's raw text.
 	Arguments json.RawMessage `json:"arguments"`
 	Input     json.RawMessage `json:"input"`
+	// CallID joins a call to its result.
+	CallID string `json:"call_id"`
 	// Action is a local_shell_call's command.
 	Action *struct {
 		Command []string `json:"command"`
@@ -121,7 +123,16 @@ type state struct {
 	id   string
 	// pieced says an earlier piece held some of the session's turns.
 	pieced bool
+	// pending are the records of calls whose result is still to come, by
+	// call id; handed counts the records pieces took, so an index stays
+	// true after a piece, and a result for a record handed over is let go.
+	pending map[string]callRecords
+	handed  int
 }
+
+// callRecords are the records one call made: n from index start, counted
+// from the session's first record.
+type callRecords struct{ start, n int }
 
 // Line handles one line and reports whether it was consumed (a partial
 // last line that is not yet complete JSON is not).
@@ -135,7 +146,11 @@ func (p *parser) line(l *harness.Lines) bool {
 	// Lines deja does not read are not decoded, nor validated unless they
 	// may be half written (the last line): a damaged one among them would
 	// be skipped anyway.
-	if p.skippable(raw) && (!l.Partial || json.Valid(raw)) {
+	typ, payload := lineHead(raw)
+	if p.skippable(typ, payload) && (!l.Partial || json.Valid(raw)) {
+		if len(p.st.pending) > 0 {
+			p.result(raw, typ, payload)
+		}
 		return true
 	}
 	var rl rolloutLine
@@ -167,25 +182,30 @@ func (p *parser) line(l *harness.Lines) bool {
 	return true
 }
 
-// unreadPayloads are the payload types that hold nothing deja reads: tool
-// outputs, reasoning, undo snapshots, token counts. They are most of a
-// rollout's bytes.
+// unreadPayloads are the payload types that hold no message nor call:
+// tool results (read apart, and only for calls with records, see result),
+// reasoning, undo snapshots, token counts. They are most of a rollout's
+// bytes.
 var unreadPayloads = map[string]bool{
 	"function_call_output": true, "custom_tool_call_output": true, "reasoning": true,
 	"ghost_snapshot": true, "token_count": true, "agent_reasoning": true, "exec_command_end": true,
+	"patch_apply_end": true,
 }
 
 // skippable reports a line that, by its type and its payload's type
 // (lineHead), holds nothing deja reads: a payload type it never reads, a
 // message of the stream not read, or a turn context once the project is
 // known. Walking a line to them costs a fraction of decoding it.
-func (p *parser) skippable(raw []byte) bool {
-	typ, payload := lineHead(raw)
+func (p *parser) skippable(typ, payload []byte) bool {
 	switch {
 	case !p.useEvents && string(typ) == "event_msg":
 		return true
 	case p.st.sess.Project != "" && string(typ) == "turn_context":
 		return true
+	}
+	if payload == nil {
+		// A flat file's bare item: its own type says what it is.
+		return unreadPayloads[string(typ)]
 	}
 	return unreadPayloads[string(payload)] || (p.useEvents && string(payload) == "message")
 }
@@ -319,7 +339,14 @@ func (p *parser) item(it item, t time.Time, n int) {
 			p.addAssistant(text, t, n)
 		}
 	case "function_call", "custom_tool_call", "local_shell_call":
-		for _, r := range toolRecords(it, p.st.sess.Project) {
+		recs := toolRecords(it, p.st.sess.Project)
+		if len(recs) > 0 && it.CallID != "" {
+			if p.st.pending == nil {
+				p.st.pending = map[string]callRecords{}
+			}
+			p.st.pending[it.CallID] = callRecords{p.st.handed + len(p.st.sess.Records), len(recs)}
+		}
+		for _, r := range recs {
 			r.Turn, r.Line = p.st.turn, n
 			p.st.sess.Records = append(p.st.sess.Records, r)
 		}
@@ -470,6 +497,7 @@ func (p *parser) Piece(end int64) *harness.History {
 		return h
 	}
 	s.Messages, s.Records = harness.SplitFinished(&st.sess, st.turn)
+	st.handed += len(s.Records)
 	st.pieced = true
 	h.Sessions = []harness.Session{s}
 	return h

@@ -91,23 +91,87 @@ func commandRecords(cmd, cwd string) []harness.Record {
 var patchHeaders = []string{"*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "}
 
 // patchRecords returns a file edited per file the patch names, in order,
-// each once.
+// and one more for each further hunk: a hunk's old text is its context and
+// '-' lines, its new text its context and '+' lines; an added file's '+'
+// lines are its whole content (codex-rs apply-patch/src/parser.rs).
 func patchRecords(patch, cwd string) []harness.Record {
 	var out []harness.Record
 	seen := map[string]bool{}
-	for _, line := range strings.Split(patch, "\n") {
-		line = strings.TrimRight(line, "\r")
-		for _, h := range patchHeaders {
-			if p, ok := strings.CutPrefix(line, h); ok {
-				p = harness.RelPath(cwd, p)
-				if p != "" && !seen[p] {
-					seen[p] = true
-					out = append(out, harness.Record{Kind: harness.FileRecord, Value: p, Action: harness.Edited})
-				}
+	file := "" // the file the patch is changing
+	open := -1 // its record still without a span, or -1
+	whole := false
+	var old, new []string
+	flush := func() {
+		if file != "" && (len(old) > 0 || len(new) > 0) {
+			sp := harness.Span{Whole: whole}
+			oc, nc := false, false
+			if !whole {
+				sp.Old, oc = harness.ClipSpan(strings.Join(old, "\n"))
+			}
+			text := strings.Join(new, "\n")
+			if whole {
+				text += "\n"
+			}
+			sp.New, nc = harness.ClipSpan(text)
+			sp.Clipped = oc || nc
+			if open >= 0 {
+				out[open].Span = sp
+				open = -1
+			} else {
+				out = append(out, harness.Record{Kind: harness.FileRecord, Value: file, Action: harness.Edited, Span: sp})
 			}
 		}
+		old, new = old[:0], new[:0]
 	}
+	for _, line := range strings.Split(patch, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if header, p, ok := patchHeader(line); ok {
+			flush()
+			p = harness.RelPath(cwd, p)
+			file, whole, open = p, header == "*** Add File: ", -1
+			if header == "*** Delete File: " {
+				file = "" // nothing of its text is written
+			}
+			if p != "" && !seen[p] {
+				seen[p] = true
+				out = append(out, harness.Record{Kind: harness.FileRecord, Value: p, Action: harness.Edited})
+				open = len(out) - 1
+			}
+			continue
+		}
+		switch {
+		case line == "*** End Patch":
+			flush()
+			file = ""
+		case strings.HasPrefix(line, "@@"):
+			flush()
+		case file == "" || line == "*** End of File":
+		case whole:
+			if t, ok := strings.CutPrefix(line, "+"); ok {
+				new = append(new, t)
+			}
+		case line == "" || line[0] == ' ':
+			old = append(old, strings.TrimPrefix(line, " "))
+			new = append(new, strings.TrimPrefix(line, " "))
+		case line[0] == '-':
+			old = append(old, line[1:])
+		case line[0] == '+':
+			new = append(new, line[1:])
+		}
+	}
+	flush()
 	return out
+}
+
+// patchHeader returns the header a patch line starts with and the path it
+// names.
+func patchHeader(line string) (header, path string, ok bool) {
+	for _, h := range patchHeaders {
+		if p, ok := strings.CutPrefix(line, h); ok {
+			return h, p, true
+		}
+	}
+	return "", "", false
 }
 
 // stringOrRaw is the text of a JSON string, or the raw JSON of any other

@@ -43,10 +43,13 @@
 //     blocks, never thinking. Records come from toolCall blocks: read
 //     (read), edit and write (edited), bash and OpenClaw's exec
 //     (commands). A call with no toolResult did not run (its message was
-//     aborted) and makes no record; a file call whose result has isError
-//     touched nothing and makes none; a command that ran is recorded
-//     whatever its result. A bashExecution message is a command the user
-//     ran with '!'.
+//     aborted) and makes no record; a read whose result has isError
+//     touched nothing and makes none; a command or edit that ran is
+//     recorded whatever its result, with isError as its outcome (a
+//     failed bash's exit status from its "Command exited with code N"
+//     line, bash.ts), each edit pair's old and new text and a write's
+//     content. A bashExecution message is a command the user ran with
+//     '!', with its exitCode and output.
 //   - The project is the header's cwd. OpenClaw's cwd is its workspace
 //     (~/.openclaw/workspace, or workspace-<agentId>), where its tools
 //     run, not a code project: deja uses it as the project all the same,

@@ -58,8 +58,10 @@ type message struct {
 	line  int
 	time  time.Time
 	calls []toolCall
-	// command is a bashExecution's command, which the user ran with '!'.
+	// command is a bashExecution's command, which the user ran with '!',
+	// and outcome how it ended.
 	command string
+	outcome harness.Outcome
 }
 
 type parser struct {
@@ -73,6 +75,11 @@ type parser struct {
 	// results maps a tool call's id to its result: 1 an error, 0 none; a
 	// call with no result did not run (its message was aborted).
 	results map[harness.Key]byte
+	// want are the calls that make a command or edit record, whose result
+	// is read for its outcome; outcomes holds each until the call's
+	// records are built, when no Prescan ran.
+	want     map[harness.Key]bool
+	outcomes map[harness.Key]harness.Outcome
 	// lines is how many lines Prescan read, when it ran: the parse stops
 	// there. skim is Prescan's own walk, which reads no text.
 	lines int
@@ -90,7 +97,8 @@ func newParser(opts Options) *parser {
 	if opts.Agent == "" {
 		opts.Agent = AgentOf(opts.Path)
 	}
-	return &parser{opts: opts, results: map[harness.Key]byte{}, build: builder{turn: -1, seen: map[harness.Record]bool{}}}
+	return &parser{opts: opts, results: map[harness.Key]byte{}, want: map[harness.Key]bool{}, outcomes: map[harness.Key]harness.Outcome{},
+		build: builder{turn: -1, seen: map[harness.Record]int{}, open: map[harness.Key][]int{}}}
 }
 
 // Line reads one line; an unterminated last line that is not yet whole
@@ -121,7 +129,7 @@ func (p *parser) line(raw []byte, n int) {
 	if len(raw) == 0 {
 		return
 	}
-	e, ok := decodeEntry(&p.scan, raw, p.skim)
+	e, ok := decodeEntry(&p.scan, raw, p.skim, p.want)
 	if !ok {
 		p.warn.Add("not valid JSON", n)
 		return
@@ -160,6 +168,11 @@ func (p *parser) message(e entry, n int) {
 				text = stripDirectives(text)
 			}
 		}
+		for _, c := range m.calls {
+			if shellTools[c.name] || editTools[c.name] {
+				p.want[harness.KeyOf(c.id)] = true
+			}
+		}
 		p.add(message{role: m.role, text: text, line: n, time: t, calls: m.calls})
 	case "toolResult":
 		if m.toolCallID != "" {
@@ -167,11 +180,20 @@ func (p *parser) message(e entry, n int) {
 			if m.isError {
 				result = 1
 			}
-			p.results[harness.KeyOf(m.toolCallID)] = result
+			k := harness.KeyOf(m.toolCallID)
+			p.results[k] = result
+			if p.want[k] && !p.skim {
+				delete(p.want, k)
+				p.outcome(k, resultOutcome(m.isError, m.text))
+			}
 		}
 	case "bashExecution":
 		if cmd := strings.TrimSpace(m.command); cmd != "" {
-			p.add(message{role: m.role, line: n, time: t, command: cmd})
+			var o harness.Outcome
+			if m.exitCode != nil {
+				o = harness.Outcome{Status: harness.StatusOfExit(*m.exitCode), Exit: m.exitCode, Output: m.output}
+			}
+			p.add(message{role: m.role, line: n, time: t, command: cmd, outcome: o})
 		}
 	case "custom", "hookMessage", "branchSummary", "compactionSummary", "developer":
 		// Injected by extensions, or summaries: not typed, not prose.
@@ -186,10 +208,25 @@ func (p *parser) add(m message) {
 	switch {
 	case p.skim:
 	case p.ran:
-		p.build.add(m, p.head.cwd, p.results)
+		p.build.add(m, p.head.cwd, p.results, p.outcomes)
 	default:
 		p.msgs = append(p.msgs, m)
 	}
+}
+
+// outcome gives a call's records its outcome: held until they are built,
+// or set on them when a Prescan had them built already. A result that
+// comes after its call's turn was handed over in a piece is let go.
+func (p *parser) outcome(k harness.Key, o harness.Outcome) {
+	if !o.Known() {
+		return
+	}
+	if !p.ran {
+		p.outcomes[k] = o
+		return
+	}
+	p.build.setOutcome(p.build.open[k], o)
+	delete(p.build.open, k)
 }
 
 // Finish returns the history: its session, when the data held a header or
@@ -197,7 +234,7 @@ func (p *parser) add(m message) {
 func (p *parser) Finish(end int64) *harness.History {
 	h := &harness.History{Path: p.opts.Path}
 	for _, m := range p.msgs {
-		p.build.add(m, p.head.cwd, p.results)
+		p.build.add(m, p.head.cwd, p.results, p.outcomes)
 	}
 	p.msgs = nil
 	if s, ok := p.session(end); ok {
@@ -221,6 +258,7 @@ func (p *parser) Piece(end int64) *harness.History {
 	}
 	if s, ok := p.session(end); ok {
 		s.Messages, s.Records = harness.SplitFinished(&p.build.s, p.build.turn)
+		p.build.handed += len(s.Records)
 		if len(s.Messages) > 0 || len(s.Records) > 0 {
 			h.Sessions = []harness.Session{s}
 		}
@@ -276,28 +314,39 @@ func (p *parser) session(end int64) (harness.Session, bool) {
 type builder struct {
 	s harness.Session
 	// turn is the current turn, -1 before the first prompt; seen are its
-	// records.
-	turn int
-	seen map[harness.Record]bool
+	// records, each at its index counted from the session's first record
+	// (handed are those pieces took), so an outcome finds its record after
+	// a piece.
+	turn   int
+	seen   map[harness.Record]int
+	handed int
+	// open are the records of calls whose result is still to come.
+	open map[harness.Key][]int
 	// messages counts those added; started is the first one's time.
 	messages int
 	started  time.Time
 }
 
 // add appends m: a prompt, prose, and the records of its tool calls that
-// ran (results) and of a command the user ran, paths relative to project.
-func (b *builder) add(m message, project string, results map[harness.Key]byte) {
+// ran (results) and of a command the user ran, paths relative to project;
+// outcomes are those of calls whose result was read before.
+func (b *builder) add(m message, project string, results map[harness.Key]byte, outcomes map[harness.Key]harness.Outcome) {
 	b.messages++
 	if b.started.IsZero() && !m.time.IsZero() {
 		b.started = m.time
 	}
-	record := func(r harness.Record, line int) {
+	// record appends r once a turn; a call repeated in the turn (a test
+	// run again after a fix) leaves its latest outcome on the one record.
+	record := func(r harness.Record, line int) int {
 		r.Turn = b.turn
-		if !b.seen[r] {
-			b.seen[r] = true
+		i, ok := b.seen[r]
+		if !ok {
+			i = b.handed + len(b.s.Records)
+			b.seen[r] = i
 			r.Line = line
 			b.s.Records = append(b.s.Records, r)
 		}
+		return i
 	}
 	switch m.role {
 	case "user":
@@ -312,16 +361,47 @@ func (b *builder) add(m message, project string, results map[harness.Key]byte) {
 			b.s.Messages = append(b.s.Messages, harness.Message{Role: harness.Assistant, Text: m.text, Turn: b.turn, Line: m.line, Time: m.time})
 		}
 		for _, c := range m.calls {
-			result, ran := results[harness.KeyOf(c.id)]
+			k := harness.KeyOf(c.id)
+			result, ran := results[k]
 			if !ran {
 				continue
 			}
+			var at []int
 			for _, r := range c.records(project, result == 1) {
-				record(r, m.line)
+				at = append(at, record(r, m.line))
+			}
+			if o, ok := outcomes[k]; ok {
+				b.setOutcome(at, o)
+				delete(outcomes, k)
+			} else if len(at) > 0 {
+				b.open[k] = at
 			}
 		}
 	case "bashExecution":
-		record(harness.Record{Kind: harness.CommandRecord, Value: m.command}, m.line)
+		b.setOutcome([]int{record(harness.Record{Kind: harness.CommandRecord, Value: m.command}, m.line)}, m.outcome)
+	}
+}
+
+// setOutcome gives the records at (indices from the session's first
+// record) the outcome of their call: a command all of it, an edit its
+// status, and pi's words when it failed. Records a piece took are passed.
+func (b *builder) setOutcome(at []int, o harness.Outcome) {
+	if !o.Known() {
+		return
+	}
+	for _, i := range at {
+		i -= b.handed
+		if i < 0 || i >= len(b.s.Records) {
+			continue
+		}
+		r := &b.s.Records[i]
+		if r.Kind == harness.FileRecord {
+			o = harness.Outcome{Status: o.Status, Output: o.Output}
+			if o.Status != harness.Failed {
+				o.Output = ""
+			}
+		}
+		r.Outcome = o
 	}
 }
 

@@ -3,6 +3,7 @@ package pi
 import (
 	"strings"
 
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
@@ -32,6 +33,10 @@ type entryMessage struct {
 	toolCallID string
 	isError    bool
 	command    string
+	// exitCode and output are a bashExecution's (BashExecutionMessage):
+	// exitCode nil where the command was cancelled or the field is absent.
+	exitCode *int
+	output   string
 }
 
 // toolCall is an assistant's toolCall block, with the arguments that name
@@ -41,14 +46,23 @@ type toolCall struct {
 	args     toolArgs
 }
 
+// toolArgs are a call's arguments that name a file or a command, and an
+// edit's text: pi's edit writes edits[] of oldText/newText (one pair at
+// the top level before 0.60), write its whole content.
 type toolArgs struct {
 	path, filePath, command string
+	edits                   []textEdit
+	content                 *string
 }
+
+type textEdit struct{ oldText, newText string }
 
 // decodeEntry decodes one line, reporting false for one that is not a
 // whole JSON object; skim passes over every message's content (Prescan's
-// walk, which needs none).
-func decodeEntry(sc *jsonscan.Scanner, raw []byte, skim bool) (entry, bool) {
+// walk, which needs none), and a tool result's content is read only when
+// want holds its call: results are most of a transcript's bytes (files
+// read whole), and pi writes toolCallId before content.
+func decodeEntry(sc *jsonscan.Scanner, raw []byte, skim bool, want map[harness.Key]bool) (entry, bool) {
 	var e entry
 	sc.Reset(raw)
 	if sc.Kind() != '{' {
@@ -70,7 +84,12 @@ func decodeEntry(sc *jsonscan.Scanner, raw []byte, skim bool) (entry, bool) {
 			if sc.Kind() != '{' {
 				return false
 			}
-			sc.Object(func(key []byte) bool { return (!skim || string(key) != "content") && e.msg.field(sc, key) })
+			sc.Object(func(key []byte) bool {
+				if string(key) == "content" && (skim || e.msg.role == "toolResult" && e.msg.toolCallID != "" && !want[harness.KeyOf(e.msg.toolCallID)]) {
+					return false
+				}
+				return e.msg.field(sc, key)
+			})
 		default:
 			return false
 		}
@@ -93,6 +112,14 @@ func (m *entryMessage) field(sc *jsonscan.Scanner, key []byte) bool {
 		m.isError = sc.Bool()
 	case "command":
 		m.command = sc.String()
+	case "exitCode":
+		if k := sc.Kind(); k == '-' || k >= '0' && k <= '9' {
+			m.exitCode = harness.ExitStatus(int(sc.Int()))
+			return true
+		}
+		return false
+	case "output":
+		m.output = harness.ClipOutput(sc.String())
 	default:
 		return false
 	}
@@ -161,8 +188,49 @@ func (a *toolArgs) field(sc *jsonscan.Scanner, key []byte) bool {
 		a.filePath = sc.String()
 	case "command":
 		a.command = sc.String()
+	case "oldText":
+		a.oneEdit().oldText = sc.String()
+	case "newText":
+		a.oneEdit().newText = sc.String()
+	case "edits":
+		if sc.Kind() != '[' {
+			return false
+		}
+		sc.Array(func() {
+			var e textEdit
+			if sc.Kind() != '{' {
+				sc.Skip()
+				return
+			}
+			sc.Object(func(key []byte) bool {
+				switch string(key) {
+				case "oldText":
+					e.oldText = sc.String()
+				case "newText":
+					e.newText = sc.String()
+				default:
+					return false
+				}
+				return true
+			})
+			a.edits = append(a.edits, e)
+		})
+	case "content":
+		if sc.Kind() != '"' {
+			return false
+		}
+		c := sc.String()
+		a.content = &c
 	default:
 		return false
 	}
 	return true
+}
+
+// oneEdit is the edit of the top-level oldText and newText.
+func (a *toolArgs) oneEdit() *textEdit {
+	if len(a.edits) == 0 {
+		a.edits = append(a.edits, textEdit{})
+	}
+	return &a.edits[0]
 }
