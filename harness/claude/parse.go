@@ -40,15 +40,26 @@ type message struct {
 type block struct {
 	Type  string          `json:"type"`
 	Text  string          `json:"text"`
+	ID    string          `json:"id"`
 	Name  string          `json:"name"`
 	Input json.RawMessage `json:"input"`
 }
 
-// toolInput holds the inputs that name a file or a command (§1.5).
+// toolInput holds the inputs that name a file or a command (§1.5), and
+// the text an edit replaced or a write wrote.
 type toolInput struct {
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
 	Command      string `json:"command"`
+	replacement
+	Edits   []replacement `json:"edits"`
+	Content *string       `json:"content"`
+}
+
+// replacement is an Edit's, or one MultiEdit entry's, strings.
+type replacement struct {
+	OldString string `json:"old_string"`
+	NewString string `json:"new_string"`
 }
 
 // metadataTypes are line types outside the conversation (§1.2): read
@@ -86,7 +97,8 @@ func Parse(data []byte, opts harness.ParseOptions) *harness.History {
 // newParser starts the parse of a transcript whose session id is own ("":
 // its file's name), decoding with flags.
 func newParser(opts harness.ParseOptions, own string, flags json.ParseFlags) *parser {
-	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, byKey: map[string]*state{}, seen: map[uuidKey]struct{}{}, flags: flags}
+	p := &parser{opts: opts, hist: &harness.History{Path: opts.Path}, byKey: map[string]*state{}, seen: map[uuidKey]struct{}{}, flags: flags,
+		pending: map[string]call{}}
 	p.seeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 	p.own = own
 	if p.own == "" {
@@ -116,6 +128,9 @@ type parser struct {
 	// flags decode each line: ZeroCopy for bytes held whole, none for
 	// lines streamed (see Reader.Stream), whose bytes are let go.
 	flags json.ParseFlags
+	// pending holds the tool_use id of each command or edit record whose
+	// tool_result has not come yet (see outcome.go).
+	pending map[string]call
 }
 
 // uuidKey is a uuid as seen holds it: two hashes of it with seeds of
@@ -144,8 +159,12 @@ func (p *parser) Line(l *harness.Lines) bool {
 	// A tool's answer is the largest kind of line (a file read, a command's
 	// output) and holds no typed text: the key tool_use_id only occurs in a
 	// tool_result block, so such a line is skipped undecoded (and
-	// unvalidated, unless it is a last line that may be half written).
+	// unvalidated, unless it is a last line that may be half written),
+	// unless it answers a command or an edit deja made a record of.
 	if harness.HasKey(raw, "tool_use_id") && (!l.Partial || json.Valid(raw)) {
+		if p.awaited(raw) {
+			p.results(raw)
+		}
 		return true
 	}
 	var ln line
@@ -280,9 +299,13 @@ func (p *parser) assistant(st *state, ln line, n int, t time.Time) {
 				text = append(text, s)
 			}
 		case "tool_use":
-			if r, ok := toolRecord(b, st.sess.Project); ok {
-				r.Turn, r.Line = st.turn, n
-				st.sess.Records = append(st.sess.Records, r)
+			at := len(st.sess.Records)
+			st.sess.Records = appendToolRecords(st.sess.Records, b, st.sess.Project)
+			for i := at; i < len(st.sess.Records); i++ {
+				st.sess.Records[i].Turn, st.sess.Records[i].Line = st.turn, n
+			}
+			if at < len(st.sess.Records) && b.ID != "" && st.sess.Records[at].Action != harness.Read {
+				p.pending[b.ID] = call{st: st, at: at, n: len(st.sess.Records) - at}
 			}
 		}
 	}
@@ -291,9 +314,10 @@ func (p *parser) assistant(st *state, ln line, n int, t time.Time) {
 	}
 }
 
-// toolRecord turns a tool call into a record: edits and writes are files
-// edited, reads files read, Bash a command (§1.5). Other tools leave none.
-func toolRecord(b block, cwd string) (harness.Record, bool) {
+// appendToolRecords appends a tool call's records: edits and writes are
+// files edited, one record for each replaced span of a MultiEdit, reads
+// files read, Bash a command (§1.5). Other tools leave none.
+func appendToolRecords(recs []harness.Record, b block, cwd string) []harness.Record {
 	var action harness.FileAction
 	switch b.Name {
 	case "Edit", "MultiEdit", "Write", "NotebookEdit":
@@ -302,22 +326,58 @@ func toolRecord(b block, cwd string) (harness.Record, bool) {
 		action = harness.Read
 	case "Bash":
 	default:
-		return harness.Record{}, false
+		return recs
 	}
 	var in toolInput
 	if json.Unmarshal(b.Input, &in) != nil {
-		return harness.Record{}, false
+		return recs
 	}
 	if b.Name == "Bash" {
-		cmd := strings.TrimSpace(in.Command)
-		return harness.Record{Kind: harness.CommandRecord, Value: cmd}, cmd != ""
+		if cmd := strings.TrimSpace(in.Command); cmd != "" {
+			recs = append(recs, harness.Record{Kind: harness.CommandRecord, Value: cmd})
+		}
+		return recs
 	}
 	file := in.FilePath
 	if file == "" {
 		file = in.NotebookPath
 	}
 	file = harness.RelPath(cwd, file)
-	return harness.Record{Kind: harness.FileRecord, Value: file, Action: action}, file != ""
+	if file == "" {
+		return recs
+	}
+	r := harness.Record{Kind: harness.FileRecord, Value: file, Action: action}
+	switch b.Name {
+	case "Edit":
+		r.Span = replaced(in.replacement)
+	case "Write":
+		if in.Content != nil {
+			r.Span.New, r.Span.Clipped = harness.ClipSpan(*in.Content)
+			r.Span.Whole = true
+		}
+	case "MultiEdit":
+		// One record per replaced span, so no span is lost.
+		for _, e := range in.Edits {
+			r.Span = replaced(e)
+			recs = append(recs, r)
+		}
+		if len(in.Edits) > 0 {
+			return recs
+		}
+	}
+	// A NotebookEdit's input holds the new cell but not the old one: no
+	// span.
+	return append(recs, r)
+}
+
+// replaced is the span of an Edit's or a MultiEdit entry's strings.
+func replaced(e replacement) harness.Span {
+	var sp harness.Span
+	var cutOld, cutNew bool
+	sp.Old, cutOld = harness.ClipSpan(e.OldString)
+	sp.New, cutNew = harness.ClipSpan(e.NewString)
+	sp.Clipped = cutOld || cutNew
+	return sp
 }
 
 // userText returns a user line's text: the string content, or its text
@@ -398,6 +458,7 @@ func (p *parser) Piece(end int64) *harness.History {
 	h.Sessions = p.close(end, func(st *state) harness.Session {
 		sess := st.sess
 		sess.Messages, sess.Records = harness.SplitFinished(&st.sess, st.turn)
+		p.handed(st, len(sess.Records))
 		if len(sess.Messages) > 0 || len(sess.Records) > 0 {
 			st.pieced = true
 		}

@@ -3,6 +3,7 @@ package gemini
 import (
 	"strings"
 
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
@@ -52,15 +53,26 @@ type toolCall struct {
 	Name   string
 	Status string
 	Args   toolArgs
+	// output is the functionResponse's response.output, escapes left in,
+	// aliasing the line: settle reads it into Outcome before the line is
+	// let go.
+	output  []byte
+	Outcome harness.Outcome
+	Span    harness.Span
 }
 
-// toolArgs are the arguments of the tools that name files or commands.
+// toolArgs are the arguments of the tools that name files or commands,
+// and the text an edit replaced or a write wrote.
 type toolArgs struct {
 	FilePath     string
 	AbsolutePath string
 	Path         string
 	Paths        []string
 	Command      string
+	OldString    string
+	NewString    string
+	Content      string
+	HasContent   bool
 }
 
 // decodeLine decodes one JSONL line, reporting false for one that is not a
@@ -135,6 +147,7 @@ func (m *messageRecord) field(sc *jsonscan.Scanner, key []byte, skim bool) bool 
 		sc.Array(func() {
 			var c toolCall
 			if sc.Object(func(key []byte) bool { return c.field(sc, key) }) {
+				c.settle()
 				m.ToolCalls = append(m.ToolCalls, c)
 			}
 		})
@@ -152,6 +165,33 @@ func (c *toolCall) field(sc *jsonscan.Scanner, key []byte) bool {
 		c.Status = sc.String()
 	case "args":
 		sc.Object(func(key []byte) bool { return c.Args.field(sc, key) })
+	case "result":
+		// [{functionResponse: {response: {output, error}}}]: the text the
+		// model was given.
+		if sc.Kind() != '[' {
+			return false
+		}
+		sc.Array(func() {
+			sc.Object(func(key []byte) bool {
+				if string(key) != "functionResponse" {
+					return false
+				}
+				sc.Object(func(key []byte) bool {
+					if string(key) != "response" {
+						return false
+					}
+					sc.Object(func(key []byte) bool {
+						if string(key) != "output" {
+							return false
+						}
+						c.output = sc.RawString()
+						return true
+					})
+					return true
+				})
+				return true
+			})
+		})
 	default:
 		return false
 	}
@@ -168,6 +208,12 @@ func (a *toolArgs) field(sc *jsonscan.Scanner, key []byte) bool {
 		a.Path = sc.String()
 	case "command":
 		a.Command = sc.String()
+	case "old_string":
+		a.OldString = sc.String()
+	case "new_string":
+		a.NewString = sc.String()
+	case "content":
+		a.Content, a.HasContent = sc.String(), true
 	case "paths":
 		sc.Array(func() {
 			if p := sc.String(); p != "" {

@@ -64,13 +64,13 @@ type builder struct {
 	// turn is the current turn: -1 before the first prompt.
 	turn int
 	// seen are the current turn's records.
-	seen map[harness.Record]bool
+	seen map[seenKey]bool
 	// started is the first entry's time; entries counts them.
 	started time.Time
 	entries int
 }
 
-func newBuilder() builder { return builder{turn: -1, seen: map[harness.Record]bool{}} }
+func newBuilder() builder { return builder{turn: -1, seen: map[seenKey]bool{}} }
 
 // add appends e's message and records; project resolves its paths.
 func (b *builder) add(e entry, project string) {
@@ -95,8 +95,7 @@ func (b *builder) add(e entry, project string) {
 		for _, c := range e.calls {
 			for _, r := range callRecords(c, project) {
 				r.Turn, r.Line = b.turn, e.line
-				key := r
-				key.Line = 0
+				key := keyOf(r)
 				if !b.seen[key] {
 					b.seen[key] = true
 					b.s.Records = append(b.s.Records, r)
@@ -106,6 +105,23 @@ func (b *builder) add(e entry, project string) {
 	}
 	// info, error and warning records are the CLI's notices ("Request
 	// cancelled.", API errors), neither side's words.
+}
+
+// seenKey is what makes a record the same as another of its turn: all
+// but its line and output. A command run again with the same ending is
+// one record; one that failed and then passed is two.
+type seenKey struct {
+	r    harness.Record
+	exit int
+}
+
+func keyOf(r harness.Record) seenKey {
+	k := seenKey{r: r, exit: -1 << 31}
+	if r.Outcome.Exit != nil {
+		k.exit = *r.Outcome.Exit
+	}
+	k.r.Line, k.r.Outcome = 0, harness.Outcome{Status: r.Outcome.Status}
+	return k
 }
 
 // fallbackID names a session whose header is lost by its file name's

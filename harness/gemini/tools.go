@@ -26,7 +26,7 @@ func callRecords(c toolCall, project string) []harness.Record {
 	switch {
 	case shellTools[c.Name]:
 		if cmd := strings.TrimSpace(c.Args.Command); cmd != "" {
-			return []harness.Record{{Kind: harness.CommandRecord, Value: cmd}}
+			return []harness.Record{{Kind: harness.CommandRecord, Value: cmd, Outcome: c.Outcome}}
 		}
 	case editTools[c.Name], readTools[c.Name]:
 		if c.Status == "error" || c.Status == "cancelled" {
@@ -39,7 +39,11 @@ func callRecords(c toolCall, project string) []harness.Record {
 		var out []harness.Record
 		for _, p := range c.files() {
 			if p = relative(p, project); p != "" {
-				out = append(out, harness.Record{Kind: harness.FileRecord, Value: p, Action: action})
+				r := harness.Record{Kind: harness.FileRecord, Value: p, Action: action}
+				if action == harness.Edited {
+					r.Outcome, r.Span = c.Outcome, c.Span
+				}
+				out = append(out, r)
 			}
 		}
 		return out

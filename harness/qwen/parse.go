@@ -49,6 +49,7 @@ type part struct {
 }
 
 type functionCall struct {
+	ID   string          `json:"id"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args"`
 }
@@ -62,12 +63,16 @@ type payload struct {
 	ParentSessionID string   `json:"parentSessionId"`
 }
 
-// toolArgs holds the arguments that name a file or a command.
+// toolArgs holds the arguments that name a file or a command, and the
+// text an edit replaced or a write wrote.
 type toolArgs struct {
 	FilePath     string   `json:"file_path"`
 	AbsolutePath string   `json:"absolute_path"`
 	Paths        []string `json:"paths"`
 	Command      string   `json:"command"`
+	OldString    string   `json:"old_string"`
+	NewString    string   `json:"new_string"`
+	Content      *string  `json:"content"`
 }
 
 // referencedFiles opens the part Qwen Code adds after a prompt's text to
@@ -109,6 +114,9 @@ type parser struct {
 	// flags decode each line: ZeroCopy for bytes held whole, none for
 	// lines streamed, whose bytes are let go.
 	flags json.ParseFlags
+	// pending holds the id of each command or edit call whose tool_result
+	// has not come yet (see outcome.go).
+	pending map[string]call
 }
 
 // state is one session being built.
@@ -124,7 +132,7 @@ type state struct {
 }
 
 func newParser(opts harness.ParseOptions, flags json.ParseFlags) *parser {
-	p := &parser{opts: opts, byKey: map[string]*state{}, flags: flags}
+	p := &parser{opts: opts, byKey: map[string]*state{}, flags: flags, pending: map[string]call{}}
 	p.own, p.agent = fileIDs(opts.Path)
 	return p
 }
@@ -157,8 +165,12 @@ func (p *parser) Line(l *harness.Lines) bool {
 	// A tool's result is the largest kind of record (a file read, a
 	// command's output) and holds no words of either side: a
 	// functionResponse beside a toolCallResult occurs only in one, so it
-	// is skipped undecoded (unless it is a last line still being written).
+	// is skipped undecoded (unless it is a last line still being written),
+	// unless it answers a command or an edit deja made a record of.
 	if harness.HasKey(raw, "functionResponse") && harness.HasKey(raw, "toolCallResult") && (!l.Partial || json.Valid(raw)) {
+		if p.awaited(raw) {
+			p.result(raw)
+		}
 		return true
 	}
 	// A telemetry record (one per model call, about half of what is left)
@@ -322,9 +334,13 @@ func (p *parser) assistant(st *state, r record, n int, t time.Time) {
 	var text []string
 	for _, pt := range r.Message.Parts {
 		if pt.FunctionCall != nil {
+			at := len(st.sess.Records)
 			for _, rec := range toolRecords(*pt.FunctionCall, st.sess.Project) {
 				rec.Turn, rec.Line = st.turn, n
 				st.sess.Records = append(st.sess.Records, rec)
+			}
+			if id := pt.FunctionCall.ID; id != "" && at < len(st.sess.Records) && st.sess.Records[at].Action != harness.Read {
+				p.pending[id] = call{st: st, at: at, n: len(st.sess.Records) - at}
 			}
 			continue
 		}
@@ -395,6 +411,19 @@ func toolRecords(c functionCall, cwd string) []harness.Record {
 		}
 		return nil
 	}
+	var span harness.Span
+	switch c.Name {
+	case "write_file":
+		if args.Content != nil {
+			span.New, span.Clipped = harness.ClipSpan(*args.Content)
+			span.Whole = true
+		}
+	case "edit", "replace":
+		var cutOld, cutNew bool
+		span.Old, cutOld = harness.ClipSpan(args.OldString)
+		span.New, cutNew = harness.ClipSpan(args.NewString)
+		span.Clipped = cutOld || cutNew
+	}
 	files := args.Paths
 	if f := args.FilePath; f != "" {
 		files = []string{f}
@@ -404,7 +433,7 @@ func toolRecords(c functionCall, cwd string) []harness.Record {
 	var out []harness.Record
 	for _, f := range files {
 		if f = harness.RelPath(cwd, f); f != "" {
-			out = append(out, harness.Record{Kind: harness.FileRecord, Value: f, Action: action})
+			out = append(out, harness.Record{Kind: harness.FileRecord, Value: f, Action: action, Span: span})
 		}
 	}
 	return out
@@ -431,6 +460,7 @@ func (p *parser) Piece(end int64) *harness.History {
 	for _, s := range p.close(end, func(st *state) harness.Session {
 		sess := st.sess
 		sess.Messages, sess.Records = harness.SplitFinished(&st.sess, st.turn)
+		p.handed(st, len(sess.Records))
 		if len(sess.Messages) > 0 || len(sess.Records) > 0 {
 			st.pieced = true
 		}
