@@ -19,7 +19,7 @@ import (
 )
 
 const mcpLong = `Serve deja's memory to one agent over MCP on stdin and stdout. The agent
-starts 'deja mcp' itself and gets four tools, all read-only:
+starts 'deja mcp' itself and gets seven tools, all read-only:
 
   recall    past turns that match a query, by meaning or exact words
             (the fields of 'deja recall --json', and readable text)
@@ -27,6 +27,11 @@ starts 'deja mcp' itself and gets four tools, all read-only:
   sessions  recent sessions, optionally of one project
   related   before a task or a file: past turns about the task, and
             the turns that edited or discussed each file
+  blame     the turns that edited a file, newest first, with the
+            question behind each edit and whether it applied
+  how       how this machine ran a command before, and how often
+            each command line worked
+  fix       what was run after an error until it stopped
 
 It answers from the histories of every agent deja reads:
 

@@ -96,6 +96,11 @@ func newRootCmd(io *IO) *cobra.Command {
 		newInstallCmd(io),
 		newHookCmd(io),
 		newTeamCmd(io),
+		newBlameCmd(io),
+		newHowCmd(io),
+		newFixCmd(io),
+		newFrictionCmd(io),
+		newRestoreCmd(io),
 	)
 	addColorFlag(root, io)
 	markUsageErrors(root)

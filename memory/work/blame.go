@@ -13,16 +13,20 @@ import (
 
 // How a turn touched the file a blame asks about, strongest first.
 const (
-	Edited    = "edited"
-	Added     = "added"
-	Read      = "read"
-	Discussed = "discussed"
+	Edited = "edited"
+	// EditFailed: every edit of the file the turn recorded failed (its
+	// harness refused or could not apply it), so it did not change it.
+	EditFailed = "edit failed"
+	Added      = "added"
+	Read       = "read"
+	Discussed  = "discussed"
 )
 
 // BlameItem is one turn that touched a file.
 type BlameItem struct {
 	Turn
-	// How is edited, added, read or discussed (named in its words only).
+	// How is edited, edit failed, added, read or discussed (named in its
+	// words only).
 	How string `json:"how"`
 	// File is the path as the turn recorded it.
 	File string `json:"file"`
@@ -43,7 +47,7 @@ type BlameItem struct {
 // at most limit. path is as a person gives it: relative to the project,
 // or absolute.
 func Blame(ctx context.Context, s *store.Store, sc recall.Scope, path string, limit int) ([]BlameItem, error) {
-	asked := strings.TrimPrefix(filepath.ToSlash(filepath.Clean(path)), "./")
+	asked := harness.RelPath("", path) // as the readers write a file record
 	base := filepath.Base(asked)
 	if base == "" || base == "." || base == "/" {
 		return nil, nil
@@ -52,7 +56,7 @@ func Blame(ctx context.Context, s *store.Store, sc recall.Scope, path string, li
 	if err != nil {
 		return nil, err
 	}
-	var byHow [4][]BlameItem
+	var byHow [5][]BlameItem
 	seen := map[int64]bool{}
 	for _, r := range rows {
 		it, ok := touched(r, asked)
@@ -62,7 +66,7 @@ func Blame(ctx context.Context, s *store.Store, sc recall.Scope, path string, li
 		seen[r.id] = true
 		byHow[rank(it.How)] = append(byHow[rank(it.How)], it)
 	}
-	if n := len(byHow[0]) + len(byHow[1]) + len(byHow[2]); n < limit {
+	if n := len(byHow[0]) + len(byHow[1]) + len(byHow[2]) + len(byHow[3]); n < limit {
 		words := asked
 		if sc.Project != "" {
 			words = strings.TrimPrefix(words, filepath.ToSlash(sc.Project)+"/")
@@ -71,7 +75,7 @@ func Blame(ctx context.Context, s *store.Store, sc recall.Scope, path string, li
 		if err != nil {
 			return nil, err
 		}
-		byHow[3] = named
+		byHow[4] = named
 	}
 	var out []BlameItem
 	for _, items := range byHow {
@@ -89,12 +93,14 @@ func rank(how string) int {
 	switch how {
 	case Edited:
 		return 0
-	case Added:
+	case EditFailed:
 		return 1
-	case Read:
+	case Added:
 		return 2
+	case Read:
+		return 3
 	}
-	return 3
+	return 4
 }
 
 // touched is how the row's records touched the file, if they name it.
@@ -126,6 +132,7 @@ func touched(r row, asked string) (BlameItem, bool) {
 	if best == -1 {
 		return it, false
 	}
+	applied := 0
 	for _, e := range r.work.Edits {
 		if !sameFile(e.File, asked, r.Project) {
 			continue
@@ -136,14 +143,22 @@ func touched(r row, asked string) (BlameItem, bool) {
 		if e.Old != "" && !e.Clipped && !e.Whole {
 			it.Restorable = true
 		}
-		switch {
-		case e.Status == harness.Failed:
+		switch e.Status {
+		case harness.Failed:
 			it.Outcome = harness.Failed
-		case e.Status == harness.Succeeded && it.Outcome == "":
-			it.Outcome = harness.Succeeded
+		case harness.Succeeded:
+			applied++
+			if it.Outcome == "" {
+				it.Outcome = harness.Succeeded
+			}
+		default:
+			applied++ // not known to have failed
 		}
 	}
-	if it.Edits > 0 && it.How != Edited {
+	switch {
+	case it.Edits > 0 && it.Outcome == harness.Failed && applied == 0:
+		it.How = EditFailed
+	case it.Edits > 0:
 		it.How = Edited
 	}
 	return it, true

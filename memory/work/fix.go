@@ -104,8 +104,8 @@ func Fix(ctx context.Context, s *store.Store, sc recall.Scope, text string, limi
 func after(ctx context.Context, s *store.Store, r row, at int, want string) (FixItem, error) {
 	failed := r.work.Runs[at]
 	it := FixItem{Turn: r.Turn, Command: failed.Command, Exit: failed.Exit, Line: lineHolding(failed.Output, want), Next: []Step{}}
-	from := max(r.Turn.Turn-fixTurns, -1)
-	rows, err := sessionRows(ctx, s, r.Session, from, r.Turn.Turn-from+fixTurns)
+	from := max(r.Index-fixTurns, -1)
+	rows, err := sessionRows(ctx, s, r.Session, from, r.Index-from+fixTurns)
 	if err != nil {
 		return it, err
 	}
@@ -113,19 +113,23 @@ func after(ctx context.Context, s *store.Store, r row, at int, want string) (Fix
 	edited := map[string]bool{}
 	for _, t := range rows {
 		switch {
-		case t.Turn.Turn == r.Turn.Turn:
+		case t.Index == r.Index:
 			for _, e := range t.work.Edits {
-				if e.Seq > failed.Seq {
+				if e.Seq > failed.Seq && e.Status != harness.Failed {
 					edited[e.File] = true
 				}
 			}
-		case t.Turn.Turn > r.Turn.Turn:
+		case t.Index > r.Index:
 			for _, e := range t.work.Edits {
-				edited[e.File] = true
+				if e.Status != harness.Failed {
+					edited[e.File] = true
+				}
 			}
-			for i, a := range t.actions {
-				if harness.FileAction(a) == harness.Edited && i < len(t.files) {
-					edited[t.files[i]] = true
+			if len(t.work.Edits) == 0 {
+				for i, a := range t.actions {
+					if harness.FileAction(a) == harness.Edited && i < len(t.files) {
+						edited[t.files[i]] = true
+					}
 				}
 			}
 		}
@@ -135,7 +139,7 @@ func after(ctx context.Context, s *store.Store, r row, at int, want string) (Fix
 				key = x.command
 			}
 			switch {
-			case t.Turn.Turn < r.Turn.Turn || t.Turn.Turn == r.Turn.Turn && i <= at:
+			case t.Index < r.Index || t.Index == r.Index && i <= at:
 				if strings.Contains(normal(x.output), want) {
 					keys[key] = true
 				}

@@ -88,16 +88,18 @@ func Friction(ctx context.Context, s *store.Store, sc recall.Scope, min, limit i
 var (
 	// errorLine finds the line of an output that says what went wrong.
 	errorLine = regexp.MustCompile(`(?i)\b(error|errors|fatal|panic|exception|traceback|failed|failure|cannot|can't|unable to|not found|no such file|permission denied|undefined|refused|timed out|segmentation fault|syntaxerror|typeerror)\b`)
-	// Parts of an error line that differ between runs of the same error.
-	hexRun  = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{8,}\b`)
-	number  = regexp.MustCompile(`\d+`)
-	dirPart = regexp.MustCompile(`(?:[A-Za-z]:)?(?:[\w.~-]*[/\\])+`)
+	// Parts of an error line that differ between runs of the same error:
+	// where it was (file:line:column), hex strings, numbers, directories.
+	location = regexp.MustCompile(`[\w./\\~-]*\.[A-Za-z]\w*:\d+(?::\d+)?:?`)
+	hexRun   = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{8,}\b`)
+	number   = regexp.MustCompile(`\d+`)
+	dirPart  = regexp.MustCompile(`(?:[A-Za-z]:)?(?:[\w.~-]*[/\\])+`)
 )
 
 // Signature is the error an output shows, written so the same error
 // printed in another place, line or run reads the same: the first line
-// that names an error (or the output's last line), its directories,
-// hex strings and numbers replaced, its spacing single, at most 160
+// that names an error (or the output's last line), its file:line places
+// dropped and its directories, hex strings and numbers replaced, its spacing single, at most 160
 // characters. An output with no line at all has none.
 func Signature(output string) string {
 	var line string
@@ -113,6 +115,7 @@ func Signature(output string) string {
 			line = l
 		}
 	}
+	line = location.ReplaceAllString(line, "")
 	line = dirPart.ReplaceAllString(line, "…/")
 	line = hexRun.ReplaceAllString(line, "H")
 	line = number.ReplaceAllString(line, "N")

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"strings"
 
 	"github.com/deja-dev/deja/chunk"
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/memory/store"
 )
@@ -28,7 +28,7 @@ var ErrNoEdit = errors.New("no recorded edit of this file holds the text it repl
 // that wrote the whole file, is listed but cannot be restored
 // (Clipped, Whole).
 func Restore(ctx context.Context, s *store.Store, sc recall.Scope, path, session string, turn *int) (Restorable, error) {
-	asked := strings.TrimPrefix(filepath.ToSlash(filepath.Clean(path)), "./")
+	asked := harness.RelPath("", path) // as the readers write a file record
 	base := filepath.Base(asked)
 	cond, args := `instr(t.files, ?) > 0`, []any{base}
 	if session != "" {

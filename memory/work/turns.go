@@ -17,7 +17,7 @@ import (
 type Turn struct {
 	Ref      string    `json:"ref"`
 	Session  string    `json:"session"`
-	Turn     int       `json:"turn"`
+	Index    int       `json:"turn"`
 	Harness  string    `json:"harness"`
 	Project  string    `json:"project"`
 	Time     time.Time `json:"time,omitzero"`
@@ -63,10 +63,10 @@ func readRows(ctx context.Context, s *store.Store, sc recall.Scope, cond string,
 		var r row
 		var ns int64
 		var user, files, actions, commands, work string
-		if err := rows.Scan(&r.id, &r.Session, &r.Turn.Turn, &r.Harness, &r.Project, &ns, &user, &files, &actions, &commands, &work); err != nil {
+		if err := rows.Scan(&r.id, &r.Session, &r.Index, &r.Harness, &r.Project, &ns, &user, &files, &actions, &commands, &work); err != nil {
 			return nil, err
 		}
-		r.Ref = store.TurnRef(r.Session, r.Turn.Turn)
+		r.Ref = store.TurnRef(r.Session, r.Index)
 		if ns != 0 {
 			r.Time = time.Unix(0, ns).UTC()
 		}
@@ -82,7 +82,7 @@ func readRows(ctx context.Context, s *store.Store, sc recall.Scope, cond string,
 // limit: what came after a turn.
 func sessionRows(ctx context.Context, s *store.Store, session string, from, limit int) ([]row, error) {
 	rows, err := readRows(ctx, s, recall.Scope{Session: session, Subagents: true}, `t.turn >= ? AND t.turn < ?`, []any{from, from + limit}, limit)
-	slices.SortFunc(rows, func(a, b row) int { return a.Turn.Turn - b.Turn.Turn })
+	slices.SortFunc(rows, func(a, b row) int { return a.Index - b.Index })
 	return rows, err
 }
 
@@ -104,9 +104,10 @@ func firstLine(s string, n int) string {
 // files relative to its project; a person may give more or less of the
 // path).
 func sameFile(recorded, asked, project string) bool {
-	if project != "" && strings.HasPrefix(asked, project+"/") {
-		asked = strings.TrimPrefix(asked, project+"/")
+	norm := func(p string) string { return strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./") }
+	recorded, asked = norm(recorded), norm(asked)
+	if p := norm(project); p != "" && strings.HasPrefix(asked, p+"/") {
+		asked = strings.TrimPrefix(asked, p+"/")
 	}
-	recorded = strings.TrimPrefix(strings.ReplaceAll(recorded, "\\", "/"), "./")
 	return recorded == asked || strings.HasSuffix(recorded, "/"+asked) || strings.HasSuffix(asked, "/"+recorded)
 }

@@ -33,11 +33,11 @@ func TestBlameEditsFirstThenReadsThenWords(t *testing.T) {
 	for _, it := range got {
 		refs = append(refs, it.Ref+" "+it.How+" "+string(it.Outcome))
 	}
-	want := []string{"worktest-d/0 edited failed", "worktest-a/0 edited ok", "worktest-b/0 read ", "worktest-c/0 discussed "}
+	want := []string{"worktest-a/0 edited ok", "worktest-d/0 edit failed failed", "worktest-b/0 read ", "worktest-c/0 discussed "}
 	if strings.Join(refs, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("blame store/query.go:\n%s\nwant\n%s", strings.Join(refs, "\n"), strings.Join(want, "\n"))
 	}
-	if got[0].Question != "fix the tenant filter" || !got[1].Restorable || got[1].Added != 1 || got[1].Removed != 1 {
+	if got[1].Question != "fix the tenant filter" || !got[0].Restorable || got[0].Added != 1 || got[0].Removed != 1 {
 		t.Errorf("first items: %+v", got[:2])
 	}
 	// The absolute path inside the project is the same file.
@@ -188,5 +188,24 @@ func TestWorkIsRedactedAndChecked(t *testing.T) {
 	}
 	if problems, _ := check.Check(context.Background(), s); len(problems) == 0 {
 		t.Fatal("Check found nothing after the work was changed outside deja")
+	}
+}
+
+func TestSignatureGroupsTheSameErrorFromOtherPlaces(t *testing.T) {
+	for _, c := range []struct{ a, b string }{
+		{"store/query.go:12:5: undefined: tenantID", "api/handler.go:40: undefined: tenantID"},
+		{"Traceback (most recent call last):\n  File \"/srv/app/main.py\", line 3\nModuleNotFoundError: No module named 'yaml'",
+			"Traceback (most recent call last):\n  File \"/home/u/x.py\", line 90\nModuleNotFoundError: No module named 'yaml'"},
+		{"npm ERR! code ENOENT\nnpm ERR! path /home/a/package.json", "npm ERR! code ENOENT\nnpm ERR! path /srv/b/package.json"},
+		{"panic: runtime error: index out of range [5] with length 3", "panic: runtime error: index out of range [7] with length 2"},
+		{"dial tcp 10.0.0.7:5432: connect: connection refused", "dial tcp 127.0.0.1:5433: connect: connection refused"},
+	} {
+		sa, sb := Signature(c.a), Signature(c.b)
+		if sa == "" || sa != sb {
+			t.Errorf("%q and %q: %q, %q", c.a, c.b, sa, sb)
+		}
+	}
+	if a, b := Signature("error: undefined: tenantID"), Signature("error: undefined: orderID"); a == b {
+		t.Errorf("two errors read the same: %q", a)
 	}
 }

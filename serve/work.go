@@ -1,0 +1,280 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/work"
+	"github.com/deja-dev/deja/quote"
+)
+
+// WorkScope is what every question about work may narrow by.
+type WorkScope struct {
+	Project          string `json:"project,omitempty" jsonschema:"only sessions of histories in this directory or below it (an absolute path, or ~/…)"`
+	Since            string `json:"since,omitempty" jsonschema:"only sessions started at or after: a date (2026-07-17), an RFC 3339 time, or an age (36h, 7d, 2w)"`
+	Harness          string `json:"harness,omitempty" jsonschema:"only sessions of this agent (claude, codex, gemini, …)"`
+	IncludeSubagents bool   `json:"include_subagents,omitempty" jsonschema:"also read sessions subagents ran, left out by default"`
+	Limit            int    `json:"limit,omitempty" jsonschema:"at most this many answers (default 10, at most 50)"`
+}
+
+// BlameRequest asks which turns touched a file.
+type BlameRequest struct {
+	Path string `json:"path" jsonschema:"the file, relative to its project or absolute"`
+	WorkScope
+}
+
+// HowRequest asks how commands holding a text were run.
+type HowRequest struct {
+	Text string `json:"text" jsonschema:"a command or part of one: go test, docker build, pytest -k"`
+	WorkScope
+}
+
+// FixRequest asks what was run after an error.
+type FixRequest struct {
+	Error string `json:"error" jsonschema:"the error text as a command printed it (case and spacing aside)"`
+	WorkScope
+}
+
+// BlameOutput, HowOutput and FixOutput are the tools' answers, every text
+// from a history made inert.
+type BlameOutput struct {
+	Turns []work.BlameItem `json:"turns"`
+}
+
+type HowOutput struct {
+	Groups []work.HowGroup `json:"groups"`
+}
+
+type FixOutput struct {
+	Sessions []work.FixItem `json:"sessions"`
+}
+
+// maxWork bounds the answers of one work question, and workLine each
+// line of history it quotes.
+const (
+	defaultWork = 10
+	maxWork     = 50
+	workLine    = 200
+)
+
+func (m *Memory) workScope(ctx context.Context, w WorkScope) (recall.Scope, int, error) {
+	sc, err := scopeOf(RecallRequest{Project: w.Project, Since: w.Since, Harness: w.Harness, IncludeSubagents: w.IncludeSubagents}, time.Now())
+	if err != nil {
+		return sc, 0, err
+	}
+	if w.Limit < 0 {
+		return sc, 0, badRequest("limit is %d: use a positive number", w.Limit)
+	}
+	limit := min(maxWork, w.Limit)
+	if limit == 0 {
+		limit = defaultWork
+	}
+	if err := recall.CheckScope(ctx, m.Store.Store, sc); errors.Is(err, recall.ErrBadScope) {
+		return sc, 0, badRequest("%v", err)
+	} else if err != nil {
+		return sc, 0, err
+	}
+	return sc, limit, nil
+}
+
+// Blame answers which turns edited (then read, then named) a file.
+func (m *Memory) Blame(ctx context.Context, req BlameRequest) (BlameOutput, error) {
+	out := BlameOutput{Turns: []work.BlameItem{}}
+	if strings.TrimSpace(req.Path) == "" {
+		return out, badRequest("path is empty: name the file, as in store/query.go")
+	}
+	sc, limit, err := m.workScope(ctx, req.WorkScope)
+	if err != nil {
+		return out, err
+	}
+	items, err := work.Blame(ctx, m.Store.Store, sc, req.Path, limit)
+	for _, it := range items {
+		it.Turn = inertTurn(it.Turn)
+		it.File = quote.Line(it.File)
+		out.Turns = append(out.Turns, it)
+	}
+	return out, err
+}
+
+// How answers how commands holding a text were run, and how often that
+// worked.
+func (m *Memory) How(ctx context.Context, req HowRequest) (HowOutput, error) {
+	out := HowOutput{Groups: []work.HowGroup{}}
+	if strings.TrimSpace(req.Text) == "" {
+		return out, badRequest("text is empty: name a command, as in go test")
+	}
+	sc, limit, err := m.workScope(ctx, req.WorkScope)
+	if err != nil {
+		return out, err
+	}
+	groups, err := work.How(ctx, m.Store.Store, sc, req.Text, limit)
+	for _, g := range groups {
+		g.Invocation = quote.Line(g.Invocation)
+		if len(g.Commands) > maxWork {
+			g.Commands = g.Commands[:maxWork]
+		}
+		for i, c := range g.Commands {
+			c.Command = oneLine(c.Command, workLine)
+			c.Last = inertTurn(c.Last)
+			if c.LastWorked != nil {
+				t := inertTurn(*c.LastWorked)
+				c.LastWorked = &t
+			}
+			g.Commands[i] = c
+		}
+		out.Groups = append(out.Groups, g)
+	}
+	return out, err
+}
+
+// Fix answers what was run after an error, until it stopped.
+func (m *Memory) Fix(ctx context.Context, req FixRequest) (FixOutput, error) {
+	out := FixOutput{Sessions: []work.FixItem{}}
+	if strings.TrimSpace(req.Error) == "" {
+		return out, badRequest("error is empty: give the error text a command printed")
+	}
+	sc, limit, err := m.workScope(ctx, req.WorkScope)
+	if err != nil {
+		return out, err
+	}
+	items, err := work.Fix(ctx, m.Store.Store, sc, req.Error, limit)
+	for _, it := range items {
+		it.Turn = inertTurn(it.Turn)
+		it.Command, it.Line = oneLine(it.Command, workLine), oneLine(it.Line, workLine)
+		for i, s := range it.Next {
+			s.Ref, s.Command = quote.Line(s.Ref), oneLine(s.Command, workLine)
+			it.Next[i] = s
+		}
+		for i, f := range it.Edited {
+			it.Edited[i] = quote.Line(f)
+		}
+		if it.Confirmed != nil {
+			c := *it.Confirmed
+			c.Ref, c.Command = quote.Line(c.Ref), oneLine(c.Command, workLine)
+			it.Confirmed = &c
+		}
+		out.Sessions = append(out.Sessions, it)
+	}
+	return out, err
+}
+
+// inertTurn is a work turn with its history's texts made inert and its
+// question cut to a preview.
+func inertTurn(t work.Turn) work.Turn {
+	t.Ref, t.Session, t.Harness, t.Project = quote.Line(t.Ref), quote.Line(t.Session), quote.Line(t.Harness), quote.Line(t.Project)
+	t.Question = oneLine(t.Question, workLine)
+	return t
+}
+
+func statusWord(st harness.Status, exit *int) string {
+	switch {
+	case exit != nil:
+		return fmt.Sprintf("exit %d", *exit)
+	case st == harness.Succeeded:
+		return "worked"
+	case st == harness.Failed:
+		return "failed"
+	}
+	return "outcome not recorded"
+}
+
+func day(t time.Time) string {
+	if t.IsZero() {
+		return "time unknown"
+	}
+	return t.Format("2006-01-02")
+}
+
+// Text renders the answer for an agent: what deja found, then every line
+// taken from the histories inside one quoted block.
+func (o BlameOutput) Text(path string) string {
+	if len(o.Turns) == 0 {
+		return fmt.Sprintf("No indexed turn edited, read or named %s.\n", quote.Line(path))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d turns touched %s, edits first, newest first. Each: how · turn · day · outcome · question asked. 'show' reads a turn whole; a rejected or failed edit did not change the file.\n", len(o.Turns), quote.Line(path))
+	for i, t := range o.Turns {
+		outcome := ""
+		if t.How == work.Edited || t.How == work.EditFailed {
+			outcome = " · " + statusWord(t.Outcome, nil)
+			if t.Edits > 0 {
+				outcome += fmt.Sprintf(" · +%d -%d lines", t.Added, t.Removed)
+			}
+		}
+		fmt.Fprintf(&b, "%d. %s · %s · %s%s · %s\n", i+1, t.How, t.Ref, day(t.Time), outcome, t.File)
+	}
+	return b.String() + quoted(func(add func(string)) {
+		for i, t := range o.Turns {
+			add(fmt.Sprintf("%d. %s", i+1, t.Question))
+		}
+	})
+}
+
+func (o HowOutput) Text(text string) string {
+	if len(o.Groups) == 0 {
+		return fmt.Sprintf("No indexed turn ran a command holding %s.\n", oneLine(text, workLine))
+	}
+	var b strings.Builder
+	b.WriteString("Commands past sessions ran, by invocation, each with its runs (worked/failed/not recorded), the newest that worked first; the command lines are quoted below by number.\n")
+	n := 0
+	for _, g := range o.Groups {
+		fmt.Fprintf(&b, "%s: %d runs, %d worked, %d failed, %d not recorded\n", g.Invocation, g.Runs, g.Worked, g.Failed, g.Unknown)
+		for _, c := range g.Commands {
+			n++
+			last := statusWord(c.LastStatus, c.LastExit)
+			fmt.Fprintf(&b, "  %d. %d runs, %d worked, %d failed; last %s (%s)\n", n, c.Runs, c.Worked, c.Failed, c.Last.Ref, last)
+		}
+	}
+	return b.String() + quoted(func(add func(string)) {
+		n := 0
+		for _, g := range o.Groups {
+			for _, c := range g.Commands {
+				n++
+				add(fmt.Sprintf("%d. %s", n, c.Command))
+			}
+		}
+	})
+}
+
+func (o FixOutput) Text(errText string) string {
+	if len(o.Sessions) == 0 {
+		return fmt.Sprintf("No recorded command output holds %s.\n", oneLine(errText, workLine))
+	}
+	var b strings.Builder
+	b.WriteString("Sessions where a command printed this error, those where it stopped first. The commands and error lines are quoted below by number.\n")
+	for i, it := range o.Sessions {
+		state := "not fixed in that session"
+		if it.Fixed {
+			state = "fixed at " + it.Confirmed.Ref
+		}
+		fmt.Fprintf(&b, "%d. %s · %s · %s · %d commands after it\n", i+1, it.Ref, day(it.Time), state, len(it.Next))
+	}
+	return b.String() + quoted(func(add func(string)) {
+		for i, it := range o.Sessions {
+			add(fmt.Sprintf("%d. error: %s", i+1, it.Line))
+			add(fmt.Sprintf("   from: %s (%s)", it.Command, statusWord(harness.Failed, it.Exit)))
+			for _, s := range it.Next {
+				add(fmt.Sprintf("   then: %s (%s)", s.Command, statusWord(s.Status, s.Exit)))
+			}
+			if len(it.Edited) > 0 {
+				add("   edited: " + strings.Join(it.Edited, ", "))
+			}
+			if it.Confirmed != nil {
+				add(fmt.Sprintf("   worked: %s", it.Confirmed.Command))
+			}
+		}
+	})
+}
+
+// quoted is the lines add is given, in one block labelled as quoted
+// history.
+func quoted(fill func(add func(string))) string {
+	var b strings.Builder
+	fill(func(l string) { b.WriteString(l + "\n") })
+	return "\n" + quote.Block(b.String(), false)
+}
