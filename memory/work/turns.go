@@ -100,14 +100,26 @@ func firstLine(s string, n int) string {
 }
 
 // sameFile reports whether a turn's file record names the file asked
-// about: the same path, or one is the other's tail at a '/' (a turn names
-// files relative to its project; a person may give more or less of the
-// path).
+// about. An absolute path asked is that file alone: the record, made
+// absolute in its project, is the same path. A relative one is asked as
+// a person types it in a project: the record is that path, or ends with
+// it at a '/' (a person may give less of the path).
 func sameFile(recorded, asked, project string) bool {
 	norm := func(p string) string { return strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./") }
-	recorded, asked = norm(recorded), norm(asked)
-	if p := norm(project); p != "" && strings.HasPrefix(asked, p+"/") {
-		asked = strings.TrimPrefix(asked, p+"/")
+	recorded, asked, project = norm(recorded), norm(asked), norm(project)
+	if isAbs(asked) {
+		switch {
+		case isAbs(recorded):
+			return recorded == asked
+		case project != "":
+			return strings.TrimSuffix(project, "/")+"/"+recorded == asked
+		}
+		return strings.HasSuffix(asked, "/"+recorded)
 	}
-	return recorded == asked || strings.HasSuffix(recorded, "/"+asked) || strings.HasSuffix(asked, "/"+recorded)
+	return recorded == asked || strings.HasSuffix(recorded, "/"+asked)
+}
+
+// isAbs reports a slash path that is absolute on some system: /x, C:/x.
+func isAbs(p string) bool {
+	return strings.HasPrefix(p, "/") || len(p) > 2 && p[1] == ':' && p[2] == '/'
 }
