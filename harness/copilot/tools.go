@@ -47,9 +47,8 @@ func toolRecord(name string, a toolArgs) (harness.Record, bool) {
 // shellOutcome is how a command's call ended, from its completion: the
 // exit status the CLI appends to the output as its last line, "<exited
 // with exit code N>", with the output before it; failed, without an exit,
-// when the call did not succeed and says no failing exit. A command still
-// running in the background when the call returned has no exit line and
-// no status.
+// when the call did not succeed and says no failing exit. A result
+// without the exit line gives no exit and no status.
 func shellOutcome(success bool, result []byte) harness.Outcome {
 	var o harness.Outcome
 	out := text(result)
