@@ -3,10 +3,13 @@ package aider
 import (
 	"bytes"
 	"os"
+	pathpkg "path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/harnesstest"
 )
 
@@ -167,4 +170,161 @@ func assistantBefore(h *History, line int) (string, bool) {
 		}
 	}
 	return text, found
+}
+
+// TestCorpusOutcomes checks the outcomes and spans of every real history
+// against its lines, read by a separate simple scan: each /test followed
+// by "Added N lines of output", each command followed by aider's error
+// line, and each "SearchReplaceNoExactMatch … lines in F" is exactly one
+// failed record of that command or file at that place; each "Applied
+// edit to F" has one record per SEARCH/REPLACE block of the reply before
+// it that names F, each with the block's new text when it has some.
+func TestCorpusOutcomes(t *testing.T) {
+	failedRE := regexp.MustCompile(`^(?:> )?## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in (.+?)\s*$`)
+	var spans, failures int
+	for _, path := range corpusFiles(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			abs, _ := filepath.Abs(path)
+			h := Parse(data, Options{Path: abs})
+			byLine := map[int][]harness.Record{}
+			gotFailed := map[int]int{}
+			for _, s := range h.Sessions {
+				for _, r := range s.Records {
+					byLine[r.Line] = append(byLine[r.Line], r)
+					if r.Outcome.Status == harness.Failed {
+						gotFailed[r.Line]++
+					}
+				}
+			}
+			wantFailed := map[int]int{}
+			lines := strings.Split(string(data), "\n")
+			cmdLine, cmdKind := 0, ""
+			// reply is the last run of lines without aider's "> " between
+			// them, after a #### line of the session: the reply before an
+			// "Applied edit" line. write: a "> " line without aider's two
+			// closing spaces, whose write goes on unprefixed.
+			var reply []string
+			tool, write, asked := false, false, false
+			for i, l := range lines {
+				n := i + 1
+				l = strings.TrimRight(l, "\r")
+				body := strings.TrimRight(strings.TrimPrefix(l, "> "), " ")
+				if write {
+					if failedRE.MatchString(l) {
+						failures++
+						wantFailed[n]++
+					}
+					write = !strings.HasSuffix(l, "  ")
+					continue
+				}
+				if strings.HasPrefix(l, "> ") {
+					tool, write = true, !strings.HasSuffix(l, "  ")
+				}
+				switch {
+				case strings.HasPrefix(l, headerPrefix):
+					cmdLine, cmdKind, reply, asked = 0, "", nil, false
+				case strings.HasPrefix(l, "#### "):
+					cmdLine, cmdKind, reply, asked = 0, "", nil, true
+					word, _, _ := strings.Cut(strings.TrimSpace(l[5:]), " ")
+					if strings.HasPrefix(word, "!") {
+						word = "/run"
+					}
+					if name, _, ok := resolveCommand(strings.TrimPrefix(word, "/")); ok && strings.HasPrefix(word, "/") || word == "/run" {
+						cmdLine, cmdKind = n, name
+					}
+				case strings.HasPrefix(l, "> ") && failedRE.MatchString(l):
+					failures++
+					wantFailed[n]++
+				case !strings.HasPrefix(l, "> "):
+					if tool {
+						reply, tool = nil, false
+					}
+					if asked {
+						reply = append(reply, l)
+					}
+				case cmdLine > 0 && (strings.HasPrefix(body, "Error occurred while running command ") || strings.HasPrefix(body, "Error running /git command: ") ||
+					cmdKind == "test" && strings.HasPrefix(body, "Added ") && strings.HasSuffix(body, " of output to the chat.")):
+					failures++
+					wantFailed[cmdLine]++
+					cmdLine = 0
+				case strings.HasPrefix(body, "Applied edit to "):
+					file := strings.ReplaceAll(strings.TrimPrefix(body, "Applied edit to "), `\`, "/")
+					want, withText := 0, 0
+					for _, b := range scanBlocks(reply) {
+						if b[0] == file || b[0] == pathpkg.Base(file) {
+							want++
+							if b[1] != "" {
+								withText++
+							}
+						}
+					}
+					got, gotText := 0, 0
+					for _, r := range byLine[n] {
+						if r.Span.Recorded() || r.Span.Old != "" {
+							got++
+						}
+						if r.Span.New != "" {
+							gotText++
+						}
+					}
+					spans += want
+					if got != want || gotText != withText {
+						t.Errorf("line %d: %d spans, %d with new text; the reply has %d blocks for %s, %d with new text", n, got, gotText, want, file, withText)
+					}
+				}
+			}
+			for n, c := range wantFailed {
+				if gotFailed[n] != c {
+					t.Errorf("line %d: %d failed records, want %d", n, gotFailed[n], c)
+				}
+			}
+			for n, c := range gotFailed {
+				if wantFailed[n] != c {
+					t.Errorf("line %d: %d failed records, the lines give %d", n, c, wantFailed[n])
+				}
+			}
+		})
+	}
+	if spans < 100 || failures < 20 {
+		t.Errorf("checked %d spans and %d failures: too few to mean anything", spans, failures)
+	}
+}
+
+// scanBlocks is the test's own reading of a reply's SEARCH/REPLACE
+// blocks: the file on the line before the fence (or inside it), and the
+// replacing text.
+func scanBlocks(reply []string) [][2]string {
+	var out [][2]string
+	file := ""
+	for i := 0; i < len(reply); i++ {
+		if l := strings.TrimSpace(reply[i]); l != "<<<<<<< SEARCH" && l != "<<<<<<< SEARCH>" {
+			continue
+		}
+		for j := i - 1; j >= 0 && j >= i-3; j-- {
+			c := strings.TrimSpace(reply[j])
+			if strings.HasPrefix(c, "```") {
+				continue
+			}
+			file = strings.ReplaceAll(strings.Trim(strings.TrimLeft(strings.TrimRight(c, ":"), "#"), " `*"), `\`, "/")
+			break
+		}
+		j := i + 1
+		for j < len(reply) && strings.TrimSpace(reply[j]) != "=======" {
+			j++
+		}
+		k := j + 1
+		for k < len(reply) && strings.TrimSpace(reply[k]) != ">>>>>>> REPLACE" {
+			k++
+		}
+		if k >= len(reply) {
+			break
+		}
+		out = append(out, [2]string{file, strings.Join(reply[j+1:k], "\n")})
+		i = k
+	}
+	return out
 }

@@ -102,6 +102,13 @@ type parser struct {
 	watchReply    bool
 	turn          int
 	lastAssistant string
+	// blocks are lastAssistant's SEARCH/REPLACE blocks, found when an
+	// "Applied edit to" line first asks (blocksRead).
+	blocks     []editBlock
+	blocksRead bool
+	// cmd is the command run by the user block just read, until aider's
+	// next message: what aider writes of how it ended (outcome.go).
+	cmd ranCommand
 
 	invalidUTF8, nulBytes bool
 
@@ -199,6 +206,7 @@ func (p *parser) step(line []byte) {
 	}
 	switch p.st {
 	case inToolOutput:
+		p.toolContinues(line)
 		if !p.stripped {
 			// An assistant blockquote is indistinguishable from the start
 			// of a multi-line tool write; a user line after a blank line
@@ -324,11 +332,22 @@ func (p *parser) tool(line []byte) {
 	if p.stripped || !complete {
 		p.st = inToolOutput
 	}
+	if p.cmd.kind != "" && p.commandOutput(text, complete) {
+		return
+	}
+	if p.failedBlock(text) {
+		return
+	}
 	if r, ok := toolRecord(text); ok {
+		written := r.Value
 		if r.Kind == FileRecord {
 			r.Value = normalizeFile(r.Value, p.historyDir)
 		}
 		r.Value, r.Turn, r.Line = p.clean(r.Value), p.turn, p.line
+		if r.Kind == FileRecord && r.Action == harness.Edited {
+			p.applied(r, written)
+			return
+		}
 		p.sess.Records = append(p.sess.Records, r)
 		return
 	}
@@ -388,6 +407,8 @@ func (p *parser) endAssistant() {
 	}
 	s := p.clean(string(text))
 	p.lastAssistant = s
+	p.blocks, p.blocksRead = nil, false
+	p.endCommand()
 	p.sess.Messages = append(p.sess.Messages, Message{Role: Assistant, Text: s, Turn: p.turn, Line: p.asstLine})
 }
 
@@ -412,6 +433,7 @@ func (p *parser) endUser() {
 	if len(p.userLines) == 0 {
 		return
 	}
+	p.endCommand()
 	lines := p.userLines
 	p.userLines = p.userLines[:0]
 	first := lines[0]
@@ -464,6 +486,8 @@ func (p *parser) startSession(header []byte, at int64, leading bool) {
 	p.turn = -1
 	p.afterUserLine, p.watchReply = false, false
 	p.lastAssistant = ""
+	p.blocks, p.blocksRead = nil, false
+	p.cmd = ranCommand{}
 }
 
 func (p *parser) endSession(end int64) {
@@ -472,6 +496,7 @@ func (p *parser) endSession(end int64) {
 	}
 	p.endUser()
 	p.endAssistant()
+	p.endCommand()
 	s := p.sess
 	p.sess = nil
 	s.End = end

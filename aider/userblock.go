@@ -31,14 +31,17 @@ func (p *parser) command(lines [][]byte) bool {
 	if len(lines) > 1 {
 		rest = strings.TrimSpace(rest + "\n" + joinLines(lines[1:]))
 	}
+	p.cmd = ranCommand{}
 	switch name {
 	case "run", "test":
 		if rest != "" {
 			p.addRecord(CommandRecord, p.clean(rest), p.userLine)
+			p.cmd = ranCommand{kind: name, line: p.userLine}
 		}
 	case "git":
 		if rest != "" {
 			p.addRecord(CommandRecord, p.clean("git "+rest), p.userLine)
+			p.cmd = ranCommand{kind: name, line: p.userLine}
 		}
 	}
 	return true

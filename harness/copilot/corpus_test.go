@@ -1,7 +1,11 @@
 package copilot
 
 import (
+	"bytes"
+	"encoding/json"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -24,11 +28,12 @@ func corpusFiles(t testing.TB) []string {
 // prompt of its task call), its distinct non-blank assistant texts
 // (assistant.message content and session.task_complete summaries, a
 // repeat of the text just said not counted), and its distinct records
-// per turn: bash and powershell commands, and view, edit and create
-// paths other than the project itself whose tool.execution_complete did
-// not report success false nor a toolTelemetry.properties.viewType of
-// "directory", leaving out every call whose permission.completed result
-// kind starts with "denied".
+// per turn: bash and powershell commands, view paths other than the
+// project itself whose tool.execution_complete did not report success
+// false nor a toolTelemetry.properties.viewType of "directory", and edit
+// and create paths, one a turn for each distinct old_str/new_str or
+// file_text of a call that succeeded, leaving out every call whose
+// permission.completed result kind starts with "denied".
 var corpusCounts = map[string]struct {
 	sessions, prompts, answers, records int
 	agentPrompts                        int
@@ -37,7 +42,7 @@ var corpusCounts = map[string]struct {
 	"9a493a94": {1, 1, 1, 0, 0},
 	"b87feda8": {1, 1, 1, 19, 0},
 	"07c40cd0": {1, 7, 24, 61, 0},
-	"8baa78ec": {2, 5, 19, 23, 1},
+	"8baa78ec": {2, 5, 19, 26, 1},
 }
 
 // TestCorpus checks each real events file against those counts, and that
@@ -115,4 +120,124 @@ func TestLayouts(t *testing.T) {
 	harnesstest.CheckLayouts(t, ".jsonl", corpus, func(name string, head []byte) error {
 		return Reader{}.Sniff(fixturePath(name), head)
 	}, parseFixture)
+}
+
+// TestCorpusOutcomes checks the outcomes and spans of every real events
+// file against its lines, decoded with encoding/json: each bash or
+// powershell call whose completion ends "<exited with exit code N>" in
+// the turn that made it has a record with exactly exit N (one completed
+// after the next prompt, none), no command record has an exit its lines
+// lack, a file edit that failed has a failed record, and one that
+// succeeded with new text has a record carrying it.
+func TestCorpusOutcomes(t *testing.T) {
+	var exits, spans, failures int
+	exitRE := regexp.MustCompile(`<exited with exit code (-?\d+)>\s*$`)
+	for _, path := range corpusFiles(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			h, data := harnesstest.ParseChecked(t, Reader{}, path, 0)
+			s := h.Sessions[0]
+			type start struct {
+				name string
+				args map[string]any
+				turn int
+			}
+			starts := map[string]start{}
+			want := map[string]map[int]bool{} // command → exits, of those in their turn
+			turn := -1
+			for _, line := range bytes.Split(bytes.TrimPrefix(data, utf8BOM), []byte("\n")) {
+				var e struct {
+					Type string `json:"type"`
+					Data struct {
+						Content    string         `json:"content"`
+						ToolCallID string         `json:"toolCallId"`
+						ToolName   string         `json:"toolName"`
+						Parent     string         `json:"parentToolCallId"`
+						Arguments  map[string]any `json:"arguments"`
+						Success    *bool          `json:"success"`
+						Result     *struct {
+							Content string `json:"content"`
+						} `json:"result"`
+					} `json:"data"`
+				}
+				if json.Unmarshal(line, &e) != nil || e.Data.Parent != "" {
+					continue
+				}
+				d := e.Data
+				switch e.Type {
+				case "user.message":
+					if strings.TrimSpace(d.Content) != "" {
+						turn++
+					}
+				case "tool.execution_start":
+					starts[d.ToolCallID] = start{d.ToolName, d.Arguments, turn}
+				case "tool.execution_complete":
+					st, ok := starts[d.ToolCallID]
+					if !ok || d.Success == nil {
+						continue
+					}
+					switch st.name {
+					case "bash", "powershell":
+						cmd := strings.TrimSpace(st.args["command"].(string))
+						var m []string
+						if d.Result != nil {
+							m = exitRE.FindStringSubmatch(d.Result.Content)
+						}
+						if m == nil || st.turn != turn {
+							continue
+						}
+						exits++
+						code, _ := strconv.Atoi(m[1])
+						if want[cmd] == nil {
+							want[cmd] = map[int]bool{}
+						}
+						want[cmd][code] = true
+						if !hasRecordWith(s, func(r harness.Record) bool {
+							return r.Kind == harness.CommandRecord && r.Value == cmd && r.Outcome.Exit != nil && *r.Outcome.Exit == code
+						}) {
+							t.Errorf("%s %.60q exited %d; no record says so", st.name, cmd, code)
+						}
+					case "edit", "create":
+						file := relative(s.Project, st.args["path"].(string))
+						if !*d.Success {
+							failures++
+							if !hasRecordWith(s, func(r harness.Record) bool { return r.Value == file && r.Outcome.Status == harness.Failed }) {
+								t.Errorf("failed %s of %s has no failed record", st.name, file)
+							}
+							continue
+						}
+						text, _ := st.args["new_str"].(string)
+						if st.name == "create" {
+							text, _ = st.args["file_text"].(string)
+						}
+						if text == "" {
+							continue
+						}
+						spans++
+						if !hasRecordWith(s, func(r harness.Record) bool {
+							return r.Value == file && r.Span.New != "" && r.Span.Whole == (st.name == "create") && r.Outcome.Status == harness.Succeeded
+						}) {
+							t.Errorf("%s of %s has no record with its new text", st.name, file)
+						}
+					}
+				}
+			}
+			for _, r := range s.Records {
+				if r.Outcome.Exit != nil && !want[r.Value][*r.Outcome.Exit] {
+					t.Errorf("command %.60q has exit %d, which its lines do not give", r.Value, *r.Outcome.Exit)
+				}
+			}
+		})
+	}
+	if exits < 50 || spans < 5 || failures < 1 {
+		t.Errorf("checked %d exits, %d spans, %d failed edits: too few to mean anything", exits, spans, failures)
+	}
+}
+
+func hasRecordWith(s harness.Session, match func(harness.Record) bool) bool {
+	for _, r := range s.Records {
+		if match(r) {
+			return true
+		}
+	}
+	return false
 }

@@ -35,7 +35,11 @@ type event struct {
 	// ViewType is a completed view call's toolTelemetry.properties.viewType:
 	// "file", or "directory" for a listing.
 	ViewType []byte
-	Args     toolArgs
+	// Result is a completed call's result.content, what the model was
+	// given: a shell command's output ending "<exited with exit code N>".
+	// It is unescaped only for a command's call.
+	Result []byte
+	Args   toolArgs
 }
 
 // toolArgs are the arguments of the tools that name a file, a command or a
@@ -44,6 +48,10 @@ type toolArgs struct {
 	Path    []byte
 	Command []byte
 	Prompt  []byte
+	// OldStr and NewStr are an edit's replacement, FileText what a create
+	// wrote; Replace says old_str or new_str was there.
+	OldStr, NewStr, FileText []byte
+	Replace                  bool
 }
 
 // decodeEvent decodes one line, reporting false for one that is not a
@@ -97,13 +105,17 @@ func (e *event) field(sc *jsonscan.Scanner, key []byte) bool {
 		e.HasSuccess = sc.Kind() == 't' || sc.Kind() == 'f'
 		e.Success = sc.Bool()
 	case "result":
-		// tool.execution_complete's result (its output, skipped) or
+		// tool.execution_complete's result (its output, kept raw) or
 		// permission.completed's verdict.
 		sc.Object(func(key []byte) bool {
-			if string(key) != "kind" {
+			switch string(key) {
+			case "kind":
+				e.Verdict = sc.RawString()
+			case "content":
+				e.Result = sc.RawString()
+			default:
 				return false
 			}
-			e.Verdict = sc.RawString()
 			return true
 		})
 	case "toolTelemetry":
@@ -136,6 +148,12 @@ func (a *toolArgs) field(sc *jsonscan.Scanner, key []byte) bool {
 		a.Command = sc.RawString()
 	case "prompt":
 		a.Prompt = sc.RawString()
+	case "old_str":
+		a.OldStr, a.Replace = sc.RawString(), true
+	case "new_str":
+		a.NewStr, a.Replace = sc.RawString(), true
+	case "file_text":
+		a.FileText = sc.RawString()
 	default:
 		return false
 	}

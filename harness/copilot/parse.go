@@ -58,9 +58,14 @@ type parser struct {
 	// each and the prompt it gave.
 	tasks map[string]task
 	// outcome holds, by toolCallId, what a call's later events said: its
-	// completion reported no success (failed), it listed a directory
-	// (listed), the user refused permission to run it (denied).
+	// completion reported no success (failed) or success (succeeded), it
+	// listed a directory (listed), the user refused permission to run it
+	// (denied).
 	outcome map[harness.Key]byte
+	// shells are the command calls whose completion is awaited, by
+	// toolCallId; results, a whole parse's command outcomes until Finish.
+	shells  map[harness.Key]shellCall
+	results map[harness.Key]harness.Outcome
 	// known: Prescan found every outcome, the session's ID, project and
 	// start, so each call is a record or none as it is read and the turns
 	// before the current one are final; the parse stops after the lines
@@ -80,7 +85,18 @@ const (
 	failed byte = 1 << iota
 	listed
 	denied
+	succeeded
 )
+
+// shellCall is a command call awaiting its completion: the session and
+// turn it was made in, and when the outcomes were prescanned, the
+// record's place among all the records the session made (-1 when it
+// repeated one of its turn and was left out).
+type shellCall struct {
+	st   *state
+	turn int
+	rec  int
+}
 
 // task is a call of the task tool, which starts a sub-agent.
 type task struct {
@@ -105,6 +121,9 @@ type state struct {
 	calls []call
 	recs  []harness.Record
 	seen  map[harness.Record]bool
+	// handed counts the records pieces handed over: recs[i] is the
+	// session's record handed+i.
+	handed int
 	// pieced: a piece handed over some of the session's turns.
 	pieced bool
 	// said is the last assistant text, so a task_complete summary that
@@ -120,7 +139,7 @@ type call struct {
 }
 
 func newParser(opts harness.ParseOptions) *parser {
-	p := &parser{opts: opts, agents: map[string]*state{}, tasks: map[string]task{}, outcome: map[harness.Key]byte{}}
+	p := &parser{opts: opts, agents: map[string]*state{}, tasks: map[string]task{}, outcome: map[harness.Key]byte{}, shells: map[harness.Key]shellCall{}, results: map[harness.Key]harness.Outcome{}}
 	p.main = &state{turn: -1, seen: map[harness.Record]bool{}}
 	p.order = []*state{p.main}
 	return p
@@ -197,9 +216,14 @@ func (p *parser) event(e event, n int) {
 	case "tool.execution_start":
 		p.toolStart(st, e, n, t)
 	case "tool.execution_complete":
-		if e.HasSuccess && !e.Success {
-			p.outcome[harness.KeyOf(text(e.ToolCallID))] |= failed
+		if e.HasSuccess {
+			bit := succeeded
+			if !e.Success {
+				bit = failed
+			}
+			p.outcome[harness.KeyOf(text(e.ToolCallID))] |= bit
 		}
+		p.shellDone(e)
 		if string(e.ViewType) == "directory" {
 			p.outcome[harness.KeyOf(text(e.ToolCallID))] |= listed
 		}
@@ -243,11 +267,38 @@ func (p *parser) toolStart(st *state, e event, n int, t time.Time) {
 		return
 	}
 	r.Turn, r.Line = st.turn, n
+	if r.Kind == harness.CommandRecord && id != "" {
+		p.shells[harness.KeyOf(id)] = shellCall{st: st, turn: st.turn, rec: -1}
+	}
 	if !p.known {
 		st.calls = append(st.calls, call{id: id, record: r})
 		return
 	}
 	p.record(st, call{id: id, record: r})
+}
+
+// shellDone gives a command its outcome when its completion comes in the
+// turn that made it. One that comes later stays unknown: a piece may have
+// handed the record over, and a whole parse leaves it unknown alike so
+// that both give the same records.
+func (p *parser) shellDone(e event) {
+	k := harness.KeyOf(text(e.ToolCallID))
+	sc, ok := p.shells[k]
+	if !ok {
+		return
+	}
+	delete(p.shells, k)
+	if sc.st.turn != sc.turn {
+		return
+	}
+	o := shellOutcome(!e.HasSuccess || e.Success, e.Result)
+	if !p.known {
+		p.results[k] = o
+		return
+	}
+	if i := sc.rec - sc.st.handed; sc.rec >= 0 && i >= 0 && i < len(sc.st.recs) {
+		sc.st.recs[i].Outcome = o
+	}
 }
 
 // agent returns the sub-agent session of the task call id, starting it.
@@ -310,6 +361,7 @@ func (p *parser) Piece(end int64) *harness.History {
 		sess.Messages, sess.Records = st.msgs, st.recs
 		msgs, recs := harness.SplitFinished(&sess, st.turn)
 		st.msgs, st.recs = sess.Messages, sess.Records
+		st.handed += len(recs)
 		if len(msgs) > 0 || len(recs) > 0 {
 			st.pieced = true
 		}
@@ -372,32 +424,54 @@ func (p *parser) id(sid string, st *state) string {
 }
 
 // record adds the tool call c to st's records, its path relative to the
-// project. A call the user refused permission for never ran, and a file
-// call that failed (a missing file) touched nothing: neither gives a
-// record, while a command that ran is kept whatever its exit. A view that
-// listed a directory names no file. A record repeated within a turn is
-// kept once.
+// project, with what is known of how it ended. A call the user refused
+// permission for never ran and gives no record, nor does a view that
+// failed (a missing file) or listed a directory. An edit that failed is
+// kept, marked failed and without its text; an edit keeps its text only
+// once it succeeded. A command that ran is kept whatever its exit. A
+// record repeated within a turn is kept once, whatever its outcome.
 func (p *parser) record(st *state, c call) {
 	r := c.record
-	out := p.outcome[harness.KeyOf(c.id)]
+	k := harness.KeyOf(c.id)
+	out := p.outcome[k]
 	if out&denied != 0 {
 		return
 	}
-	if r.Kind == harness.FileRecord {
-		if out&(failed|listed) != 0 {
-			return
+	switch {
+	case r.Kind == harness.CommandRecord:
+		if out&failed != 0 {
+			r.Outcome.Status = harness.Failed
 		}
+		if o, ok := p.results[k]; ok {
+			r.Outcome = o
+			delete(p.results, k)
+		}
+	case out&listed != 0, out&failed != 0 && r.Action != harness.Edited:
+		return
+	case r.Action == harness.Edited && out&failed != 0:
+		r.Outcome.Status, r.Span = harness.Failed, harness.Span{}
+	case r.Action == harness.Edited && out&succeeded != 0:
+		r.Outcome.Status = harness.Succeeded
+	default:
+		r.Span = harness.Span{}
+	}
+	if r.Kind == harness.FileRecord {
 		r.Value = relative(p.project, r.Value)
 		if r.Value == "" {
 			return
 		}
 	}
 	key := r
-	key.Line = 0
-	if !st.seen[key] {
-		st.seen[key] = true
-		st.recs = append(st.recs, r)
+	key.Line, key.Outcome = 0, harness.Outcome{}
+	if st.seen[key] {
+		return
 	}
+	st.seen[key] = true
+	if sc, ok := p.shells[k]; ok && r.Kind == harness.CommandRecord {
+		sc.rec = st.handed + len(st.recs)
+		p.shells[k] = sc
+	}
+	st.recs = append(st.recs, r)
 }
 
 // relative writes p relative to the project when it lies under it; the

@@ -16,7 +16,7 @@ import (
 // hands over every turn before the one being read.
 
 // prescanTag opens what Prescan returns.
-const prescanTag = "copilot outcomes 1"
+const prescanTag = "copilot outcomes 2"
 
 var (
 	_ harness.Prescanner  = Reader{}

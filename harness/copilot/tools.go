@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
@@ -28,9 +29,57 @@ func toolRecord(name string, a toolArgs) (harness.Record, bool) {
 		if editTools[name] {
 			action = harness.Edited
 		}
-		return harness.Record{Kind: harness.FileRecord, Value: path, Action: action}, path != ""
+		r := harness.Record{Kind: harness.FileRecord, Value: path, Action: action}
+		switch {
+		case name == "edit" && a.Replace:
+			o, cutOld := harness.ClipSpan(text(a.OldStr))
+			n, cutNew := harness.ClipSpan(text(a.NewStr))
+			r.Span = harness.Span{Old: o, New: n, Clipped: cutOld || cutNew}
+		case name == "create" && a.FileText != nil:
+			n, cut := harness.ClipSpan(text(a.FileText))
+			r.Span = harness.Span{New: n, Whole: true, Clipped: cut}
+		}
+		return r, path != ""
 	}
 	return harness.Record{}, false
+}
+
+// shellOutcome is how a command's call ended, from its completion: the
+// exit status the CLI appends to the output as its last line, "<exited
+// with exit code N>", with the output before it; failed, without an exit,
+// when the call did not succeed and says no failing exit. A result
+// without the exit line gives no exit and no status.
+func shellOutcome(success bool, result []byte) harness.Outcome {
+	var o harness.Outcome
+	out := text(result)
+	body, code, ok := exitLine(out)
+	if ok {
+		out = body
+	}
+	switch {
+	case ok && (success || code != 0):
+		o.Status, o.Exit = harness.StatusOfExit(code), harness.ExitStatus(code)
+	case !success:
+		o.Status = harness.Failed
+	}
+	o.Output = harness.ClipOutput(out)
+	return o
+}
+
+// exitLine splits off the "<exited with exit code N>" line that ends a
+// command's result.
+func exitLine(s string) (string, int, bool) {
+	s = strings.TrimRight(s, "\r\n ")
+	const pre = "<exited with exit code "
+	i := strings.LastIndex(s, pre)
+	if i < 0 || !strings.HasSuffix(s, ">") || strings.ContainsAny(s[i:], "\n") {
+		return "", 0, false
+	}
+	code, err := strconv.Atoi(s[i+len(pre) : len(s)-1])
+	if err != nil {
+		return "", 0, false
+	}
+	return s[:i], code, true
 }
 
 // known reports an event type deja reads or leaves alone on purpose; any

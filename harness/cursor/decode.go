@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
@@ -57,6 +58,16 @@ type toolCall struct {
 type toolArgs struct {
 	Command string
 	Paths   []string
+	// Old and New are a replacement's old_string and new_string, Contents
+	// what a write wrote; nil where the call has none.
+	Old, New, Contents *clippedText
+}
+
+// clippedText is a string argument cut to a span's bound as it is read,
+// so that a large write's contents are never held whole.
+type clippedText struct {
+	Text string
+	Cut  bool
 }
 
 // decodeInline decodes the 2024 layout's composer.composerData value into
@@ -289,8 +300,27 @@ func (a *toolArgs) field(sc *jsonscan.Scanner, key []byte) bool {
 			a.Paths = append(a.Paths, p)
 		}
 		return true
+	case "old_string":
+		a.Old = clipped(sc)
+		return true
+	case "new_string":
+		a.New = clipped(sc)
+		return true
+	case "contents":
+		a.Contents = clipped(sc)
+		return true
 	}
 	return false
+}
+
+// clipped reads a string argument; nil when it is no string.
+func clipped(sc *jsonscan.Scanner) *clippedText {
+	if sc.Kind() != '"' {
+		sc.Skip()
+		return nil
+	}
+	s, cut := harness.ClipSpan(sc.String())
+	return &clippedText{s, cut}
 }
 
 // uriPath reads a VS Code URI object ({fsPath, path, external, scheme})

@@ -29,36 +29,71 @@ func set(names ...string) map[string]bool {
 }
 
 // toolRecords returns the records of one tool call: a command once it was
-// not refused, a file once the call did not fail. Paths are written
-// relative to the project when under it.
+// not refused, a file once the call did not fail, save an edit, kept
+// marked failed. Paths are written relative to the project when under
+// it. status is an IDE call's toolFormerData.status: "completed" or
+// "error" is how the call ended; transcripts and CLI chats have none.
 func toolRecords(name, status string, args toolArgs, project string) []harness.Record {
-	name = strings.ToLower(name)
+	lower := strings.ToLower(name)
 	switch status {
 	case "cancelled", "rejected", "aborted":
 		return nil
 	}
+	var o harness.Outcome
+	switch status {
+	case "completed":
+		o.Status = harness.Succeeded
+	case "error":
+		o.Status = harness.Failed
+	}
 	switch {
-	case shellTools[name]:
+	case shellTools[lower]:
 		if cmd := trimmed(args.Command); cmd != "" {
-			return []harness.Record{{Kind: harness.CommandRecord, Value: cmd}}
+			return []harness.Record{{Kind: harness.CommandRecord, Value: cmd, Outcome: o}}
 		}
-	case readTools[name], editTools[name]:
-		if status == "error" {
+	case readTools[lower], editTools[lower]:
+		if status == "error" && !editTools[lower] {
 			return nil
 		}
 		action := harness.Read
-		if editTools[name] {
+		if editTools[lower] {
 			action = harness.Edited
+		} else {
+			o = harness.Outcome{}
 		}
 		var out []harness.Record
 		for _, p := range args.Paths {
 			if v := harness.RelPath(project, p); v != "" {
-				out = append(out, harness.Record{Kind: harness.FileRecord, Value: v, Action: action})
+				out = append(out, harness.Record{Kind: harness.FileRecord, Value: v, Action: action, Outcome: o})
 			}
+		}
+		if len(out) == 1 && status != "error" {
+			out[0].Span = spanOf(name, args)
 		}
 		return out
 	}
 	return nil
+}
+
+// spanOf is what an agent transcript's StrReplace {path, old_string,
+// new_string} or Write {path, contents} call wrote. The names are the
+// transcripts' own, PascalCase; the IDE's and the CLI's tools are not
+// read for spans, as no collected store shows their arguments.
+func spanOf(name string, a toolArgs) harness.Span {
+	switch {
+	case name == "StrReplace" && (a.Old != nil || a.New != nil):
+		var sp harness.Span
+		if a.Old != nil {
+			sp.Old, sp.Clipped = a.Old.Text, a.Old.Cut
+		}
+		if a.New != nil {
+			sp.New, sp.Clipped = a.New.Text, sp.Clipped || a.New.Cut
+		}
+		return sp
+	case name == "Write" && a.Contents != nil:
+		return harness.Span{New: a.Contents.Text, Whole: true, Clipped: a.Contents.Cut}
+	}
+	return harness.Span{}
 }
 
 // buildSession turns one IDE conversation, its bubbles in order, into the

@@ -237,3 +237,113 @@ func unflatten(name string) string {
 	}
 	return filepath.Join(append(parts, ids...)...)
 }
+
+// TestCorpusOutcomes checks the outcomes and spans of every real store
+// against its rows, decoded with encoding/json: each bash call that
+// recorded an exit status has a command record with exactly that exit,
+// no command record has an exit its rows lack, a call marked "error" has
+// a failed record, and each applied edit or write with new text has a
+// record of its file carrying non-empty new text.
+func TestCorpusOutcomes(t *testing.T) {
+	var exits, spans int
+	for _, path := range corpusStores(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			h, err := ReadStore(context.Background(), path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			byID := map[string]*harness.Session{}
+			for i := range h.Sessions {
+				byID[h.Sessions[i].ID] = &h.Sessions[i]
+			}
+			db, err := openForTest(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			rows, err := db.Query(`SELECT session_id, data FROM part`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			type call struct {
+				sid, cmd string
+				exit     int
+			}
+			rawExits := map[call]bool{}
+			for rows.Next() {
+				var sid, data string
+				if err := rows.Scan(&sid, &data); err != nil {
+					t.Fatal(err)
+				}
+				var p struct {
+					Tool  string `json:"tool"`
+					State struct {
+						Status   string         `json:"status"`
+						Input    map[string]any `json:"input"`
+						Metadata struct {
+							Exit *int `json:"exit"`
+						} `json:"metadata"`
+					} `json:"state"`
+				}
+				if err := json.Unmarshal([]byte(data), &p); err != nil {
+					t.Fatal(err)
+				}
+				s := byID[IDPrefix+sid]
+				if s == nil {
+					continue
+				}
+				in := p.State.Input
+				switch {
+				case p.Tool == "bash" && p.State.Status == "completed" && p.State.Metadata.Exit != nil:
+					exits++
+					c := call{sid, strings.TrimSpace(in["command"].(string)), *p.State.Metadata.Exit}
+					rawExits[c] = true
+					if !hasOutcome(s, func(r harness.Record) bool {
+						return r.Kind == harness.CommandRecord && r.Value == c.cmd && r.Outcome.Exit != nil && *r.Outcome.Exit == c.exit
+					}) {
+						t.Errorf("bash %.60q exited %d; no record says so", c.cmd, c.exit)
+					}
+				case p.State.Status == "error" && (p.Tool == "bash" || p.Tool == "edit" || p.Tool == "write"):
+					if !hasOutcome(s, func(r harness.Record) bool { return r.Outcome.Status == harness.Failed }) {
+						t.Errorf("%s failed; no record says so", p.Tool)
+					}
+				case (p.Tool == "edit" || p.Tool == "write") && p.State.Status == "completed":
+					text, _ := in["newString"].(string)
+					if p.Tool == "write" {
+						text, _ = in["content"].(string)
+					}
+					if text == "" {
+						continue
+					}
+					spans++
+					file := relative(in["filePath"].(string), s.Project)
+					if !hasOutcome(s, func(r harness.Record) bool {
+						return r.Kind == harness.FileRecord && r.Value == file && r.Span.New != "" && r.Span.Whole == (p.Tool == "write")
+					}) {
+						t.Errorf("%s of %s has no record with its new text", p.Tool, file)
+					}
+				}
+			}
+			for _, s := range h.Sessions {
+				for _, r := range s.Records {
+					if r.Outcome.Exit != nil && !rawExits[call{strings.TrimPrefix(s.ID, IDPrefix), r.Value, *r.Outcome.Exit}] {
+						t.Errorf("command %.60q has exit %d, which no row records", r.Value, *r.Outcome.Exit)
+					}
+				}
+			}
+		})
+	}
+	if exits < 20 || spans < 10 {
+		t.Errorf("checked %d exits and %d spans: too few to mean anything", exits, spans)
+	}
+}
+
+func hasOutcome(s *harness.Session, match func(harness.Record) bool) bool {
+	for _, r := range s.Records {
+		if match(r) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,6 +1,9 @@
 package opencode
 
-import "github.com/deja-dev/deja/internal/jsonscan"
+import (
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/jsonscan"
+)
 
 // The JSON of messages and parts is walked for the few fields deja uses;
 // a tool's output, a file's content and a message's summary diffs (which
@@ -53,6 +56,10 @@ func decodeMessage(sc *jsonscan.Scanner, data []byte, m *messageInfo) bool {
 func decodePart(sc *jsonscan.Scanner, data []byte, p *partInfo) bool {
 	sc.Reset(data)
 	var text []byte
+	// A call's output and edit text stay raw (aliasing data) until the
+	// tool is known: a read's output, the bulk of a store, is never
+	// unescaped.
+	var call rawCall
 	ok := sc.Object(func(key []byte) bool {
 		switch string(key) {
 		case "id":
@@ -87,7 +94,19 @@ func decodePart(sc *jsonscan.Scanner, data []byte, p *partInfo) bool {
 				case "status":
 					p.Status = sc.String()
 				case "input":
-					sc.Object(func(key []byte) bool { return p.Input.field(sc, key) })
+					sc.Object(func(key []byte) bool { return call.input(sc, key, &p.Input) })
+				case "output":
+					call.output = sc.RawString()
+				case "metadata":
+					sc.Object(func(key []byte) bool {
+						// exit is null when the command was killed by a
+						// signal: no status then.
+						if string(key) != "exit" || sc.Kind() == 'n' {
+							return false
+						}
+						call.exit, call.hasExit = int(sc.Int()), true
+						return true
+					})
 				default:
 					return false
 				}
@@ -101,7 +120,88 @@ func decodePart(sc *jsonscan.Scanner, data []byte, p *partInfo) bool {
 	if ok && p.Type == "text" {
 		p.Text = jsonscan.Unescape(text)
 	}
+	if ok && p.Type == "tool" {
+		call.resolve(p)
+	}
 	return ok
+}
+
+// rawCall is what a tool part holds of its call's result and edit text,
+// still escaped.
+type rawCall struct {
+	output   []byte
+	exit     int
+	hasExit  bool
+	old, new []byte
+	replace  bool // oldString or newString was there
+	edits    [][2][]byte
+	content  []byte
+}
+
+func (c *rawCall) input(sc *jsonscan.Scanner, key []byte, in *toolInput) bool {
+	switch string(key) {
+	case "oldString":
+		c.old, c.replace = sc.RawString(), true
+	case "newString":
+		c.new, c.replace = sc.RawString(), true
+	case "content":
+		c.content = sc.RawString()
+	case "edits":
+		sc.Array(func() {
+			var e [2][]byte
+			sc.Object(func(key []byte) bool {
+				switch string(key) {
+				case "oldString":
+					e[0] = sc.RawString()
+				case "newString":
+					e[1] = sc.RawString()
+				default:
+					return false
+				}
+				return true
+			})
+			c.edits = append(c.edits, e)
+		})
+	default:
+		return in.field(sc, key)
+	}
+	return true
+}
+
+// resolve sets p's outcome and edit text from the call, for the tools
+// that make records. A bash call's status comes from its exit status
+// alone: "completed" says only that the tool returned. A file tool's
+// "completed" or "error" is whether its edit was applied.
+func (c *rawCall) resolve(p *partInfo) {
+	switch {
+	case shellTools[p.Tool]:
+		switch {
+		case p.Status == "error":
+			p.Outcome.Status = harness.Failed
+		case p.Status == "completed" && c.hasExit:
+			p.Outcome.Status, p.Outcome.Exit = harness.StatusOfExit(c.exit), harness.ExitStatus(c.exit)
+		}
+		if p.Status == "completed" && len(c.output) > 0 {
+			p.Outcome.Output = harness.ClipOutput(jsonscan.Unescape(c.output))
+		}
+	case editTools[p.Tool]:
+		switch p.Status {
+		case "completed":
+			p.Outcome.Status = harness.Succeeded
+		case "error":
+			p.Outcome.Status = harness.Failed
+		}
+		if c.replace {
+			p.Spans = append(p.Spans, replacement(c.old, c.new))
+		}
+		for _, e := range c.edits {
+			p.Spans = append(p.Spans, replacement(e[0], e[1]))
+		}
+		if c.content != nil {
+			s, cut := harness.ClipSpan(jsonscan.Unescape(c.content))
+			p.Spans = append(p.Spans, harness.Span{New: s, Whole: true, Clipped: cut})
+		}
+	}
 }
 
 func (in *toolInput) field(sc *jsonscan.Scanner, key []byte) bool {
@@ -148,4 +248,11 @@ func decodeSession(sc *jsonscan.Scanner, data []byte, s *sessionInfo) bool {
 		}
 		return true
 	})
+}
+
+// replacement is the span of one oldString/newString pair.
+func replacement(oldRaw, newRaw []byte) harness.Span {
+	o, cutOld := harness.ClipSpan(jsonscan.Unescape(oldRaw))
+	n, cutNew := harness.ClipSpan(jsonscan.Unescape(newRaw))
+	return harness.Span{Old: o, New: n, Clipped: cutOld || cutNew}
 }

@@ -1,5 +1,7 @@
 package opencode
 
+import "github.com/deja-dev/deja/harness"
+
 // sessionInfo is one session row (or session file): what deja needs of it.
 type sessionInfo struct {
 	ID        string
@@ -39,6 +41,12 @@ type partInfo struct {
 	Tool      string
 	Status    string
 	Input     toolInput
+	// Outcome is how a bash or file tool call ended (state.status,
+	// metadata.exit, state.output), decoded only for those tools.
+	Outcome harness.Outcome
+	// Spans are an edit call's oldString/newString, each of a multiedit
+	// call's edits, or a write call's content, clipped.
+	Spans []harness.Span
 	// Files are a patch part's changed files.
 	Files []string
 }

@@ -47,7 +47,7 @@ func buildSession(info sessionInfo, msgs []messageInfo) harness.Session {
 		}
 	}
 	turn := -1
-	seen := map[harness.Record]bool{}
+	seen := map[recordKey]bool{}
 	for i, m := range msgs {
 		line := i + 1
 		var when time.Time
@@ -81,10 +81,11 @@ func buildSession(info sessionInfo, msgs []messageInfo) harness.Session {
 		for _, p := range m.Parts {
 			for _, r := range partRecords(p, s.Project) {
 				r.Turn, r.Line = turn, line
-				key := r
-				key.Line = 0
-				if !seen[key] {
-					seen[key] = true
+				// A patch part's bare record of a file that a tool call
+				// of the turn already recorded says nothing more.
+				key, bare := keyOf(r), keyOf(harness.Record{Kind: r.Kind, Value: r.Value, Action: r.Action, Turn: r.Turn})
+				if !seen[key] && (key != bare || !seen[bare]) {
+					seen[key], seen[bare] = true, true
 					s.Records = append(s.Records, r)
 				}
 			}
@@ -93,9 +94,27 @@ func buildSession(info sessionInfo, msgs []messageInfo) harness.Session {
 	return s
 }
 
-// partRecords returns the records one part yields. A tool still pending
-// has not run and one that failed touched no file, so their file calls
-// yield none; a command is recorded once it was started. A patch part
+// recordKey is a record without its line, and with its exit status by
+// value, so that a call repeated in a turn with the same outcome is kept
+// once.
+type recordKey struct {
+	r    harness.Record
+	exit int
+}
+
+func keyOf(r harness.Record) recordKey {
+	k := recordKey{r: r, exit: -1}
+	k.r.Line = 0
+	if r.Outcome.Exit != nil {
+		k.exit, k.r.Outcome.Exit = *r.Outcome.Exit, nil
+	}
+	return k
+}
+
+// partRecords returns the records one part yields, with the call's
+// outcome and, for an applied edit, one record per replaced span. A tool
+// still pending has not run and a read that failed touched no file, so
+// they yield none; a command is recorded once it was started. A patch part
 // lists the files a step changed, whichever tool changed them.
 func partRecords(p partInfo, project string) []harness.Record {
 	switch p.Type {
@@ -114,10 +133,13 @@ func partRecords(p partInfo, project string) []harness.Record {
 	switch {
 	case shellTools[p.Tool]:
 		if cmd := strings.TrimSpace(p.Input.Command); cmd != "" && p.Status != "pending" {
-			return []harness.Record{{Kind: harness.CommandRecord, Value: cmd}}
+			return []harness.Record{{Kind: harness.CommandRecord, Value: cmd, Outcome: p.Outcome}}
 		}
 	case editTools[p.Tool], readTools[p.Tool]:
-		if p.Status == "pending" || p.Status == "error" {
+		// A failed read touched nothing; a failed edit is kept, marked
+		// failed and without its text, so recall can tell what did not
+		// land.
+		if p.Status == "pending" || (p.Status == "error" && !editTools[p.Tool]) {
 			return nil
 		}
 		action := harness.Read
@@ -131,9 +153,20 @@ func partRecords(p partInfo, project string) []harness.Record {
 			files = []string{f}
 		}
 		var out []harness.Record
-		for _, f := range files {
-			if v := relative(f, project); v != "" {
-				out = append(out, harness.Record{Kind: harness.FileRecord, Value: v, Action: action})
+		for i, f := range files {
+			v := relative(f, project)
+			if v == "" {
+				continue
+			}
+			r := harness.Record{Kind: harness.FileRecord, Value: v, Action: action, Outcome: p.Outcome}
+			// The spans are filePath's, the first file; one record each.
+			if i > 0 || p.Input.FilePath == "" || p.Status != "completed" || len(p.Spans) == 0 {
+				out = append(out, r)
+				continue
+			}
+			for _, sp := range p.Spans {
+				r.Span = sp
+				out = append(out, r)
 			}
 		}
 		return out
