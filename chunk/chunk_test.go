@@ -149,3 +149,23 @@ func BenchmarkTextsLongAnswer(b *testing.B) {
 		Texts(Turn{User: "Why does the import stall?", Assistant: answer}, DefaultBudget)
 	}
 }
+
+func TestAFailedEditIsNoEdit(t *testing.T) {
+	s := harness.Session{Messages: []harness.Message{{Role: harness.User, Text: "fix it", Turn: 0}}, Records: []harness.Record{
+		{Kind: harness.FileRecord, Value: "a.go", Action: harness.Edited, Outcome: harness.Outcome{Status: harness.Failed}},
+		{Kind: harness.FileRecord, Value: "b.go", Action: harness.Edited, Outcome: harness.Outcome{Status: harness.Failed}},
+		{Kind: harness.FileRecord, Value: "b.go", Action: harness.Edited, Outcome: harness.Outcome{Status: harness.Succeeded}, Span: harness.Span{Old: "x", New: "y"}},
+		{Kind: harness.CommandRecord, Value: "go test ./...", Outcome: harness.Outcome{Status: harness.Failed, Exit: harness.ExitStatus(1), Output: "FAIL"}},
+	}}
+	turns := Turns(s)
+	if len(turns) != 1 {
+		t.Fatalf("turns: %+v", turns)
+	}
+	tr := turns[0]
+	if strings.Join(tr.Files, ",") != "a.go,b.go" || tr.Actions[0] != harness.Read || tr.Actions[1] != harness.Edited {
+		t.Errorf("files %v actions %v", tr.Files, tr.Actions)
+	}
+	if len(tr.Work.Edits) != 3 || len(tr.Work.Runs) != 1 || *tr.Work.Runs[0].Exit != 1 || tr.Work.Edits[2].Seq != 2 {
+		t.Errorf("work %+v", tr.Work)
+	}
+}

@@ -82,6 +82,12 @@ func Turns(s harness.Session) []Turn {
 		}
 		t.Work.addRecord(r, v, seq[r.Turn])
 		seq[r.Turn]++
+		if r.Action == harness.Edited && r.Outcome.Status == harness.Failed {
+			// An edit its harness refused or could not apply changed
+			// nothing: the file was only looked at. Work keeps the
+			// failed edit.
+			r.Action = harness.Read
+		}
 		key := recordKey{r.Turn, r.Kind, v}
 		i, ok := seen[key]
 		switch {

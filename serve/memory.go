@@ -29,6 +29,9 @@ type Memory struct {
 	// Harnesses are the harness names a request may filter by; nil takes
 	// any name.
 	Harnesses []string
+	// Keep keeps a note (text, project, tags) in the store and returns its
+	// ID: the remember tool. Nil where the process cannot write the store.
+	Keep func(ctx context.Context, text, project string, tags []string) (string, error)
 }
 
 // ErrBadRequest marks an error in what a client asked, as opposed to a

@@ -54,6 +54,17 @@ type RecallHit struct {
 	KeywordRank  *int     `json:"keyword_rank"`
 	SemanticRank *int     `json:"semantic_rank"`
 	Similarity   *float64 `json:"similarity"`
+	// Mark is the verdict someone gave this turn or its session ('deja
+	// mark'): a rejected approach is said to be one, with why.
+	Mark *RecallMark `json:"mark,omitempty"`
+}
+
+// RecallMark is a result's mark, its texts inert.
+type RecallMark struct {
+	Verdict string `json:"verdict"`
+	Target  string `json:"target"`
+	Why     string `json:"why,omitempty"`
+	By      string `json:"by"`
 }
 
 // AnswerPreview and QuestionPreview are how many characters (runes) of a
@@ -107,6 +118,9 @@ func NewRecallOutput(r *recall.Answer) RecallOutput {
 			h.SemanticRank = &rank
 			sim := round(float64(res.Similarity), 3)
 			h.Similarity = &sim
+		}
+		if m := res.Mark; m != nil {
+			h.Mark = &RecallMark{Verdict: quote.Line(m.Verdict), Target: quote.Line(m.Target), Why: quote.Text(preview(m.Why, QuestionPreview)), By: quote.Line(m.By)}
 		}
 		out.Results = append(out.Results, h)
 	}
@@ -180,6 +194,12 @@ func (o RecallOutput) entries(here string, now time.Time, why func(int) string) 
 		}
 		if len(h.Commands) > 0 {
 			fmt.Fprintf(&q, "ran: %s\n", joinLines(h.Commands, "; "))
+		}
+		if m := h.Mark; m != nil {
+			// Said outside the quote, by deja: whoever marked it judged
+			// the approach; why they did is their words, quoted.
+			fmt.Fprintf(&b, "   (marked %s by %s: what this %s did was judged %s; the reason is quoted below)\n", m.Verdict, m.By, markedWhat(m.Target), m.Verdict)
+			fmt.Fprintf(&q, "marked %s because: %s\n", m.Verdict, oneLine(m.Why, 300))
 		}
 		b.WriteString(quote.Block(q.String(), origins.Imported(h.History)))
 		if h.RecordsCut > 0 {
@@ -270,4 +290,12 @@ func RespelledNote(rs []recall.Respelling) string {
 		fmt.Fprintf(&b, "note: read %q for %q\n", quote.Line(r.Read), quote.Line(r.Typed))
 	}
 	return b.String()
+}
+
+// markedWhat is what a mark's target names: a turn or a whole session.
+func markedWhat(target string) string {
+	if strings.Contains(target, "/") {
+		return "turn"
+	}
+	return "session"
 }

@@ -278,3 +278,38 @@ func quoted(fill func(add func(string))) string {
 	fill(func(l string) { b.WriteString(l + "\n") })
 	return "\n" + quote.Block(b.String(), false)
 }
+
+// RememberRequest asks deja to keep a note.
+type RememberRequest struct {
+	Text    string   `json:"text" jsonschema:"the note: a finding, decision or convention worth finding again (at most 8000 bytes)"`
+	Project string   `json:"project,omitempty" jsonschema:"the project directory the note is about (absolute, or ~/…)"`
+	Tags    []string `json:"tags,omitempty" jsonschema:"labels for the note"`
+}
+
+// RememberOutput names the note kept.
+type RememberOutput struct {
+	ID string `json:"id"`
+}
+
+// Remember keeps a note through m.Keep, which the process serving the
+// tools sets (it writes the store); without it the tool says it cannot.
+func (m *Memory) Remember(ctx context.Context, req RememberRequest) (RememberOutput, error) {
+	if strings.TrimSpace(req.Text) == "" {
+		return RememberOutput{}, badRequest("text is empty: say what to remember")
+	}
+	if m.Keep == nil {
+		return RememberOutput{}, badRequest("this server cannot keep notes: run 'deja remember' instead")
+	}
+	project := ""
+	if p := strings.TrimSpace(req.Project); p != "" {
+		var err error
+		if project, err = recall.ResolveProject(p); err != nil {
+			return RememberOutput{}, badRequest("project: %v", err)
+		}
+	}
+	id, err := m.Keep(ctx, req.Text, project, req.Tags)
+	if err != nil {
+		return RememberOutput{}, badRequest("%v", err)
+	}
+	return RememberOutput{ID: id}, nil
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/deja-dev/deja/harness/copilot"
 	"github.com/deja-dev/deja/harness/cursor"
 	"github.com/deja-dev/deja/harness/gemini"
+	"github.com/deja-dev/deja/harness/note"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
 	"github.com/deja-dev/deja/harness/qwen"
@@ -95,6 +96,13 @@ func enabledHarnesses(cfg config.Config) harness.Registry {
 		}
 	}
 	return reg
+}
+
+// withNotes is reg with deja's own notes first ('deja remember', 'deja
+// mark'): 'deja index' reads the notes file again as a history it knows,
+// and no agent's reader may claim it.
+func withNotes(reg harness.Registry) harness.Registry {
+	return append(harness.Registry{note.Reader{}}, reg...)
 }
 
 // discoverOptions are one harness's places: the environment, the home

@@ -199,7 +199,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 	bar := newProgressBar(io)
 	iopts := index.Options{
 		Paths:     paths,
-		Harnesses: enabledHarnesses(cfg),
+		Harnesses: withNotes(enabledHarnesses(cfg)),
 		Budget:    cfg.Chunk.Budget,
 		Full:      opts.full,
 		Progress:  bar.update,

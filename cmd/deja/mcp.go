@@ -14,12 +14,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/harness/note"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/serve"
 )
 
 const mcpLong = `Serve deja's memory to one agent over MCP on stdin and stdout. The agent
-starts 'deja mcp' itself and gets seven tools, all read-only:
+starts 'deja mcp' itself and gets eight tools, all read-only but remember:
 
   recall    past turns that match a query, by meaning or exact words
             (the fields of 'deja recall --json', and readable text)
@@ -32,6 +33,7 @@ starts 'deja mcp' itself and gets seven tools, all read-only:
   how       how this machine ran a command before, and how often
             each command line worked
   fix       what was run after an error until it stopped
+  remember  keep a note (a finding, a decision) that recall finds
 
 It answers from the histories of every agent deja reads:
 
@@ -240,6 +242,9 @@ func openMemory(ctx context.Context, io *IO, cfg config.Config) (*serve.Memory, 
 		return nil, err
 	}
 	m := &serve.Memory{Store: sto, Mode: mode, Limit: cfg.Recall.Limit, Harnesses: knownHarnesses().Names()}
+	m.Keep = func(ctx context.Context, text, project string, tags []string) (string, error) {
+		return keepNote(ctx, io, cfg, note.Line{Text: text, Project: project, Tags: tags})
+	}
 	// A server says which embedder answers every time it starts: it is
 	// its log's first line, not a notice repeated before each result.
 	logged := *io

@@ -276,6 +276,9 @@ func printRecall(io *IO, r *recall.Answer, served *serve.RecallOutput) {
 		if len(res.Commands) > 0 {
 			fmt.Fprintf(io.Out, "   %s %s\n", io.paint(sgrDim, "ran:  "), io.highlight(cutTo(quote.Line(strings.Join(res.Commands, "; ")), records), r.Query))
 		}
+		if m := res.Mark; m != nil {
+			fmt.Fprintf(io.Out, "   %s %s %s\n", io.paint(sgrDim, "marked:"), quote.Line(m.Verdict), cutTo(quote.Line(oneLine(m.Why, records)), records))
+		}
 		if served != nil && i < len(served.Results) && served.Results[i].RecordsCut > 0 {
 			fmt.Fprintf(io.Out, "   (… %d more files and commands cut by deja serve: 'deja show %s' lists them)\n",
 				served.Results[i].RecordsCut, serve.TurnRef(session, res.Turn))

@@ -101,6 +101,8 @@ func newRootCmd(io *IO) *cobra.Command {
 		newFixCmd(io),
 		newFrictionCmd(io),
 		newRestoreCmd(io),
+		newRememberCmd(io),
+		newMarkCmd(io),
 	)
 	addColorFlag(root, io)
 	markUsageErrors(root)

@@ -174,6 +174,28 @@ func TestMCPCommandOverStdio(t *testing.T) {
 	if err != nil || !res.IsError {
 		t.Errorf("recall without a query: %v, isError %v; want an MCP error", err, res != nil && res.IsError)
 	}
+	// remember keeps a note the next recall finds, ahead of the turns.
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "remember", Arguments: map[string]any{
+		"text": "the docker image shrinks to 80 MB on a distroless base; token ghp_" + "R7mK2pQ9xL4vT8nW3sY6bJ1cF5hD0gA2eZ7u", "tags": []string{"docker"}}})
+	if err != nil || res.IsError {
+		t.Fatalf("remember: %v %+v", err, res)
+	}
+	data, _ = json.Marshal(res.StructuredContent)
+	var kept serve.RememberOutput
+	if json.Unmarshal(data, &kept) != nil || !strings.HasPrefix(kept.ID, "note-") {
+		t.Fatalf("remember answered %s", data)
+	}
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"query": "distroless base image size", "limit": 1}})
+	if err != nil || res.IsError {
+		t.Fatalf("recall of the note: %v %+v", err, res)
+	}
+	data, _ = json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(data), `"session_id":"`+kept.ID+`"`) || strings.Contains(string(data), "R7mK2pQ9xL4vT8nW3sY6bJ1cF5hD0gA2eZ7u") {
+		t.Errorf("recall after remember (the note first, its token redacted): %s", data)
+	}
+	if res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "remember", Arguments: map[string]any{"text": "  "}}); err != nil || !res.IsError {
+		t.Errorf("remember of nothing: %v, isError %v; want an MCP error", err, res != nil && res.IsError)
+	}
 	cs.Close()
 	cancel()
 	if err := <-done; err != nil {

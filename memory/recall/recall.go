@@ -169,6 +169,9 @@ type Result struct {
 	KeywordRank  int
 	SemanticRank int
 	Similarity   float32
+	// Mark is the verdict someone gave the turn or its session ('deja
+	// mark'), nil when none.
+	Mark *Mark
 }
 
 // Recall finds the past turns that best match the query.
@@ -283,6 +286,10 @@ func Recall(ctx context.Context, s *store.Store, opts Options) (*Answer, error) 
 	}
 	r.Results, err = results(ctx, s, ranked)
 	if err != nil {
+		return nil, err
+	}
+	notesFirst(r.Results)
+	if err := attachMarks(ctx, s, r.Results); err != nil {
 		return nil, err
 	}
 	if len(r.Results) == 0 && r.Note == "" {

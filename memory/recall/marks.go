@@ -1,0 +1,76 @@
+package recall
+
+import (
+	"context"
+	"strings"
+
+	"github.com/deja-dev/deja/harness/note"
+	"github.com/deja-dev/deja/memory/store"
+)
+
+// Mark is a person's or an agent's verdict on a recalled turn's session or
+// the turn itself ('deja mark'): every later result from it carries it.
+type Mark struct {
+	Verdict string // note.Accepted or note.Rejected
+	Target  string // SESSION or SESSION/TURN, as marked
+	Why     string
+	// By is the note that holds the mark ('deja forget' of it unmarks).
+	By string
+}
+
+// attachMarks gives each result the newest mark of its turn, or else of
+// its session. Marks are notes ('note' sessions) whose text opens with
+// note's mark line; a store has few.
+func attachMarks(ctx context.Context, s *store.Store, results []Result) error {
+	if len(results) == 0 {
+		return nil
+	}
+	rows, err := s.Read().QueryContext(ctx, `SELECT s.id, t.user FROM sessions s JOIN turns t ON t.session_id = s.id
+		WHERE s.harness = ? AND t.turn = 0 ORDER BY s.started_ns, s.id`, note.Name)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	marks := map[string]*Mark{}
+	for rows.Next() {
+		var id, text string
+		if err := rows.Scan(&id, &text); err != nil {
+			return err
+		}
+		if verdict, target, why, ok := note.ReadMark(text); ok {
+			marks[target] = &Mark{Verdict: verdict, Target: target, Why: why, By: id} // newest last
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(marks) == 0 {
+		return nil
+	}
+	for i := range results {
+		r := &results[i]
+		if m := marks[store.TurnRef(r.SessionID, r.Turn)]; m != nil {
+			r.Mark = m
+		} else if m := marks[r.SessionID]; m != nil {
+			r.Mark = m
+		}
+	}
+	return nil
+}
+
+// noteAhead is how close a note's score must come to the turn ranked
+// just above it to go before it: a note is what someone chose to keep,
+// so of two answers about as relevant it is the better one.
+const noteAhead = 0.9
+
+// notesFirst moves each note ahead of the turns of agents' sessions ranked
+// just above it whose scores it comes within noteAhead of.
+func notesFirst(results []Result) {
+	isNote := func(r Result) bool { return strings.HasPrefix(r.SessionID, note.Name+"-") }
+	for i := len(results) - 2; i >= 0; i-- {
+		a, b := results[i], results[i+1]
+		if isNote(b) && !isNote(a) && a.Score > 0 && b.Score >= noteAhead*a.Score {
+			results[i], results[i+1] = b, a
+		}
+	}
+}
