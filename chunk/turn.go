@@ -59,6 +59,9 @@ func Turns(s harness.Session) []Turn {
 		if t.Time.IsZero() && !m.Time.IsZero() {
 			t.Time = m.Time
 		}
+		if m.Time.After(t.Work.End) {
+			t.Work.End = m.Time
+		}
 		text := strings.TrimSpace(m.Text)
 		if text == "" {
 			continue
@@ -106,6 +109,11 @@ func Turns(s harness.Session) []Turn {
 		}
 	}
 	kept := turns[:0]
+	for i := range turns {
+		if turns[i].Work.Empty() {
+			turns[i].Work.End = time.Time{} // no work, nothing to date
+		}
+	}
 	for _, t := range turns {
 		if t.User != "" || t.Assistant != "" || len(t.Files) > 0 || len(t.Commands) > 0 {
 			kept = append(kept, t)

@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/deja-dev/deja/harness"
 )
@@ -15,6 +16,10 @@ type Work struct {
 	Edits []Edit `json:"edits,omitempty"`
 	// Dropped counts the runs and edits past MaxRuns and MaxEdits.
 	Dropped int `json:"dropped,omitempty"`
+	// End is when the turn's last message was written, where the harness
+	// records times: its edits were made by then (a file changed after
+	// it changed since the turn).
+	End time.Time `json:"end,omitzero"`
 }
 
 // Run is one command a turn ran, in the order it ran.
@@ -75,9 +80,9 @@ func DecodeWork(s string) Work {
 	return w
 }
 
-// addRecord adds a record's outcome or span to the work; records without
-// either add nothing, so a harness that records no outcomes stores no
-// work.
+// addRecord adds a command record's outcome, or an edit record's span or
+// outcome, to the work; records without them (and reads) add nothing, so
+// a harness that records no outcomes stores no work.
 func (w *Work) addRecord(r harness.Record, value string, seq int) {
 	switch {
 	case r.Kind == harness.CommandRecord && r.Outcome.Known():
@@ -86,7 +91,7 @@ func (w *Work) addRecord(r harness.Record, value string, seq int) {
 			return
 		}
 		w.Runs = append(w.Runs, Run{Seq: seq, Command: value, Status: r.Outcome.Status, Exit: r.Outcome.Exit, Output: r.Outcome.Output})
-	case r.Kind == harness.FileRecord && (r.Span.Recorded() || r.Outcome.Status != ""):
+	case r.Kind == harness.FileRecord && r.Action == harness.Edited && (r.Span.Recorded() || r.Outcome.Status != ""):
 		if len(w.Edits) == MaxEdits {
 			w.Dropped++
 			return

@@ -57,6 +57,29 @@ type RecallHit struct {
 	// Mark is the verdict someone gave this turn or its session ('deja
 	// mark'): a rejected approach is said to be one, with why.
 	Mark *RecallMark `json:"mark,omitempty"`
+	// Changed says how many of the files the turn edited changed on this
+	// machine since, of how many it could look at; absent when none did
+	// or it cannot tell (it never says a file is unchanged).
+	Changed *ChangedFiles `json:"changed_since,omitempty"`
+}
+
+// ChangedFiles is how many of the files a turn edited changed since.
+type ChangedFiles struct {
+	Files int `json:"files"`
+	Of    int `json:"of"`
+}
+
+// ChangedNote says a turn's edits are older than the files, or nothing.
+func ChangedNote(changed, of int) string {
+	switch {
+	case changed == 0 || of == 0:
+		return ""
+	case of == 1:
+		return "the file it edited changed since"
+	case changed == of:
+		return fmt.Sprintf("all %d files it edited changed since", of)
+	}
+	return fmt.Sprintf("%d of the %d files it edited changed since", changed, of)
 }
 
 // RecallMark is a result's mark, its texts inert.
@@ -118,6 +141,9 @@ func NewRecallOutput(r *recall.Answer) RecallOutput {
 			h.SemanticRank = &rank
 			sim := round(float64(res.Similarity), 3)
 			h.Similarity = &sim
+		}
+		if res.Changed > 0 && res.ChangedOf > 0 {
+			h.Changed = &ChangedFiles{Files: res.Changed, Of: res.ChangedOf}
 		}
 		if m := res.Mark; m != nil {
 			h.Mark = &RecallMark{Verdict: quote.Line(m.Verdict), Target: quote.Line(m.Target), Why: quote.Text(preview(m.Why, QuestionPreview)), By: quote.Line(m.By)}
@@ -194,6 +220,9 @@ func (o RecallOutput) entries(here string, now time.Time, why func(int) string) 
 		}
 		if len(h.Commands) > 0 {
 			fmt.Fprintf(&q, "ran: %s\n", joinLines(h.Commands, "; "))
+		}
+		if c := h.Changed; c != nil {
+			fmt.Fprintf(&b, "   (%s: read it as it was then)\n", ChangedNote(c.Files, c.Of))
 		}
 		if m := h.Mark; m != nil {
 			// Said outside the quote, by deja: whoever marked it judged

@@ -205,6 +205,9 @@ func (o BlameOutput) Text(path string) string {
 			if t.Edits > 0 {
 				outcome += fmt.Sprintf(" · +%d -%d lines", t.Added, t.Removed)
 			}
+			if t.ChangedSince {
+				outcome += " · the file changed since"
+			}
 		}
 		fmt.Fprintf(&b, "%d. %s · %s · %s%s · %s\n", i+1, t.How, t.Ref, day(t.Time), outcome, t.File)
 	}

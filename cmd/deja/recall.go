@@ -276,6 +276,9 @@ func printRecall(io *IO, r *recall.Answer, served *serve.RecallOutput) {
 		if len(res.Commands) > 0 {
 			fmt.Fprintf(io.Out, "   %s %s\n", io.paint(sgrDim, "ran:  "), io.highlight(cutTo(quote.Line(strings.Join(res.Commands, "; ")), records), r.Query))
 		}
+		if note := serve.ChangedNote(res.Changed, res.ChangedOf); note != "" {
+			fmt.Fprintf(io.Out, "   %s %s\n", io.paint(sgrDim, "since: "), note)
+		}
 		if m := res.Mark; m != nil {
 			fmt.Fprintf(io.Out, "   %s %s %s\n", io.paint(sgrDim, "marked:"), quote.Line(m.Verdict), cutTo(quote.Line(oneLine(m.Why, records)), records))
 		}

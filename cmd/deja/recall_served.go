@@ -143,6 +143,9 @@ func recallOf(o *serve.RecallOutput) *recall.Answer {
 		if h.Similarity != nil {
 			res.Similarity = float32(*h.Similarity)
 		}
+		if c := h.Changed; c != nil {
+			res.Changed, res.ChangedOf = c.Files, c.Of
+		}
 		if m := h.Mark; m != nil {
 			res.Mark = &recall.Mark{Verdict: m.Verdict, Target: m.Target, Why: m.Why, By: m.By}
 		}

@@ -72,6 +72,7 @@ func openWork(cmd *cobra.Command, opts workOptions) (*store.Store, recall.Scope,
 func printJSON(io *IO, v any, found bool) error {
 	enc := json.NewEncoder(io.Out)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // commands hold && and < as typed
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
@@ -147,6 +148,9 @@ words. PATH is as you would type it in the project: relative, or absolute.
 					how += " (" + outcomeWord(it.Outcome, nil) + ")"
 					if it.Edits > 0 {
 						how += fmt.Sprintf(" +%d -%d", it.Added, it.Removed)
+					}
+					if it.ChangedSince {
+						how += ", changed since"
 					}
 				}
 				fmt.Fprintf(io.Out, "%s  %s  %s\n", turnLine(it.Turn), how, quote.Line(it.File))

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/memory/stale"
 	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/memory/store/segment"
 )
@@ -172,6 +174,14 @@ type Result struct {
 	// Mark is the verdict someone gave the turn or its session ('deja
 	// mark'), nil when none.
 	Mark *Mark
+	// Edited are the files the turn edited, Done when its edits were all
+	// made (its last message, or the next turn's start; zero when the
+	// harness records no such time), and Changed how many of the
+	// ChangedOf of them that exist here changed since (by modification
+	// time; ChangedOf 0: it cannot tell).
+	Edited             []string
+	Done               time.Time
+	Changed, ChangedOf int
 }
 
 // Recall finds the past turns that best match the query.
@@ -292,6 +302,12 @@ func Recall(ctx context.Context, s *store.Store, opts Options) (*Answer, error) 
 	if err := attachMarks(ctx, s, r.Results); err != nil {
 		return nil, err
 	}
+	for i := range r.Results {
+		res := &r.Results[i]
+		if res.From == "" { // a team's turn edited another machine's files
+			res.Changed, res.ChangedOf = stale.Changed(ctx, res.Project, res.Edited, res.Done, false)
+		}
+	}
 	if len(r.Results) == 0 && r.Note == "" {
 		r.Note = "no past turn matches: nothing means the same above the similarity floor, and no turn holds these words"
 		if r.RealizedMode == Keyword {
@@ -409,12 +425,17 @@ func results(ctx context.Context, s *store.Store, ranked []fused) ([]Result, err
 	out := make([]Result, 0, len(ranked))
 	for _, f := range ranked {
 		var r Result
-		var files, commands string
+		var files, commands, actions, end string
 		var started *string
+		var next int64
+		// A turn's edits were made by its last message (its work's end),
+		// or else by the next turn's start.
 		err := s.Read().QueryRowContext(ctx, `
-			SELECT t.session_id, t.turn, t.line, t.user, t.assistant, t.files, t.commands, s.started, s.path, s.project
-			FROM turns t JOIN sessions s ON s.id = t.session_id WHERE t.id = ?`, f.turnID).
-			Scan(&r.SessionID, &r.Turn, &r.Line, &r.User, &r.Assistant, &files, &commands, &started, &r.History, &r.Project)
+			SELECT t.session_id, t.turn, t.line, t.user, t.assistant, t.files, t.commands, s.started, s.path, s.project,
+				t.actions, coalesce(json_extract(unpack(w.work), '$.end'), ''),
+				coalesce((SELECT min(n.time_ns) FROM turn_rows n WHERE n.session_id = t.session_id AND n.turn > t.turn), 0)
+			FROM turns t JOIN sessions s ON s.id = t.session_id LEFT JOIN turn_work w ON w.turn_id = t.id WHERE t.id = ?`, f.turnID).
+			Scan(&r.SessionID, &r.Turn, &r.Line, &r.User, &r.Assistant, &files, &commands, &started, &r.History, &r.Project, &actions, &end, &next)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue // forgotten between the lists and now
 		}
@@ -425,6 +446,16 @@ func results(ctx context.Context, s *store.Store, ranked []fused) ([]Result, err
 			r.Started, _ = time.Parse(time.RFC3339, *started)
 		}
 		r.Files, r.Commands = store.SplitLines(files), store.SplitLines(commands)
+		for i, a := range store.SplitLines(actions) {
+			if a == string(harness.Edited) && i < len(r.Files) {
+				r.Edited = append(r.Edited, r.Files[i])
+			}
+		}
+		if t, err := time.Parse(time.RFC3339Nano, end); err == nil {
+			r.Done = t
+		} else if next != 0 {
+			r.Done = time.Unix(0, next).UTC()
+		}
 		r.From = store.FromOf(r.History)
 		r.Score = f.score
 		r.KeywordRank, r.SemanticRank, r.Similarity = f.keywordRank, f.semanticRank, f.similarity

@@ -4,10 +4,12 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/stale"
 	"github.com/deja-dev/deja/memory/store"
 )
 
@@ -40,6 +42,11 @@ type BlameItem struct {
 	Removed int `json:"lines_removed,omitempty"`
 	// Restorable says an edit's old text is whole, for 'deja restore'.
 	Restorable bool `json:"restorable,omitempty"`
+	// ChangedSince says the file changed on this machine after the turn
+	// edited it (modified, committed or deleted since); false says only
+	// that nothing shows a change, or that it cannot tell.
+	ChangedSince bool `json:"changed_since,omitempty"`
+	done         time.Time
 }
 
 // Blame returns the turns that edited path (then those that added or read
@@ -80,11 +87,23 @@ func Blame(ctx context.Context, s *store.Store, sc recall.Scope, path string, li
 	var out []BlameItem
 	for _, items := range byHow {
 		for _, it := range items {
-			if len(out) == limit {
-				return out, nil
+			if len(out) < limit {
+				out = append(out, it)
 			}
-			out = append(out, it)
 		}
+	}
+	// Whether the file changed since each edit: one look a project.
+	looked := map[string]stale.File{}
+	for i, it := range out {
+		if it.How != Edited {
+			continue
+		}
+		f, ok := looked[it.Project]
+		if !ok {
+			f = stale.Look(ctx, it.Project, it.File)
+			looked[it.Project] = f
+		}
+		out[i].ChangedSince = f.ChangedSince(it.done)
 	}
 	return out, nil
 }
@@ -105,7 +124,7 @@ func rank(how string) int {
 
 // touched is how the row's records touched the file, if they name it.
 func touched(r row, asked string) (BlameItem, bool) {
-	it := BlameItem{Turn: r.Turn}
+	it := BlameItem{Turn: r.Turn, done: r.done}
 	best := -1
 	for i, f := range r.files {
 		if !sameFile(f, asked, r.Project) {

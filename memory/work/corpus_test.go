@@ -110,10 +110,16 @@ func TestCorpusWork(t *testing.T) {
 		return path.Join(project, f)
 	}
 	asked, edits := map[string]bool{}, 0
+	failed := 0
 	for _, st := range turns {
 		for i, f := range st.files {
 			if i < len(st.actions) && st.actions[i] == string(harness.Edited) && st.project != "" {
 				asked[abs(st.project, f)] = true
+			}
+		}
+		for _, e := range st.work.Edits {
+			if st.project != "" {
+				asked[abs(st.project, e.File)] = true
 			}
 		}
 	}
@@ -127,13 +133,29 @@ func TestCorpusWork(t *testing.T) {
 				continue
 			}
 			edits++
+			if it.How == EditFailed {
+				failed++
+			}
 			st := turns[it.Ref]
 			did := false
-			for i, f := range st.files {
-				did = did || abs(st.project, f) == file && i < len(st.actions) && st.actions[i] == string(harness.Edited)
+			if it.How == Edited {
+				for i, f := range st.files {
+					did = did || abs(st.project, f) == file && i < len(st.actions) && st.actions[i] == string(harness.Edited)
+				}
+			} else {
+				// A failed edit: the turn recorded an edit of the file
+				// that failed, and none that did not.
+				for _, e := range st.work.Edits {
+					if abs(st.project, e.File) == file {
+						did = e.Status == harness.Failed
+						if !did {
+							break
+						}
+					}
+				}
 			}
 			if !did {
-				t.Errorf("blame %s: %s is called an edit, but it recorded files %q actions %q in %s", file, it.Ref, st.files, st.actions, st.project)
+				t.Errorf("blame %s: %s is called %s, but it recorded files %q actions %q edits %+v in %s", file, it.Ref, it.How, st.files, st.actions, st.work.Edits, st.project)
 			}
 		}
 	}
@@ -213,8 +235,8 @@ func TestCorpusWork(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d turns, %d files asked of blame (%d edits returned), %d invocations asked of how (%d command lines), %d runs' outcomes checked",
-		len(turns), len(asked), edits, len(keys), lines, checked)
+	t.Logf("%d turns, %d files asked of blame (%d edits returned, %d of them failed), %d invocations asked of how (%d command lines), %d runs' outcomes checked",
+		len(turns), len(asked), edits, failed, len(keys), lines, checked)
 	if checked == 0 {
 		t.Fatal("no run with an outcome in the corpus")
 	}

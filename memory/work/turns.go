@@ -32,6 +32,9 @@ type row struct {
 	actions  []string
 	commands []string
 	work     chunk.Work
+	// done is when the turn's edits were all made: its work's end, or
+	// the next turn's start; zero when unknown.
+	done time.Time
 }
 
 // questionChars bounds the question an answer carries: its first line
@@ -48,7 +51,8 @@ const candidates = 2000
 func readRows(ctx context.Context, s *store.Store, sc recall.Scope, cond string, args []any, limit int) ([]row, error) {
 	where, sargs := sc.Sql()
 	q := `SELECT t.id, t.session_id, t.turn, s.harness, s.project, coalesce(t.time_ns, s.started_ns, 0),
-			substr(t.user, 1, ` + fmt.Sprint(questionChars*2) + `), t.files, t.actions, t.commands, coalesce(unpack(w.work), '')
+			substr(t.user, 1, ` + fmt.Sprint(questionChars*2) + `), t.files, t.actions, t.commands, coalesce(unpack(w.work), ''),
+			coalesce((SELECT min(n.time_ns) FROM turn_rows n WHERE n.session_id = t.session_id AND n.turn > t.turn), 0)
 		FROM turns t JOIN sessions s ON s.id = t.session_id LEFT JOIN turn_work w ON w.turn_id = t.id
 		WHERE ` + where + ` AND (` + cond + `)
 		ORDER BY coalesce(t.time_ns, s.started_ns) IS NULL, coalesce(t.time_ns, s.started_ns) DESC, t.session_id, t.turn DESC
@@ -61,9 +65,9 @@ func readRows(ctx context.Context, s *store.Store, sc recall.Scope, cond string,
 	var out []row
 	for rows.Next() {
 		var r row
-		var ns int64
+		var ns, next int64
 		var user, files, actions, commands, work string
-		if err := rows.Scan(&r.id, &r.Session, &r.Index, &r.Harness, &r.Project, &ns, &user, &files, &actions, &commands, &work); err != nil {
+		if err := rows.Scan(&r.id, &r.Session, &r.Index, &r.Harness, &r.Project, &ns, &user, &files, &actions, &commands, &work, &next); err != nil {
 			return nil, err
 		}
 		r.Ref = store.TurnRef(r.Session, r.Index)
@@ -73,6 +77,9 @@ func readRows(ctx context.Context, s *store.Store, sc recall.Scope, cond string,
 		r.Question = firstLine(user, questionChars)
 		r.files, r.actions, r.commands = store.SplitLines(files), store.SplitLines(actions), store.SplitLines(commands)
 		r.work = chunk.DecodeWork(work)
+		if r.done = r.work.End; r.done.IsZero() && next != 0 {
+			r.done = time.Unix(0, next).UTC()
+		}
 		out = append(out, r)
 	}
 	return out, rows.Err()

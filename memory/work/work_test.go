@@ -2,8 +2,12 @@ package work
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/memtest"
@@ -207,5 +211,62 @@ func TestSignatureGroupsTheSameErrorFromOtherPlaces(t *testing.T) {
 	}
 	if a, b := Signature("error: undefined: tenantID"), Signature("error: undefined: orderID"); a == b {
 		t.Errorf("two errors read the same: %q", a)
+	}
+}
+
+// TestBlameAndRecallSayAFileChangedSince: an edit older than the file's
+// modification time, or than a commit of it, is said to be older; one
+// newer than both says nothing, as does a project not on this machine.
+func TestBlameAndRecallSayAFileChangedSince(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "app.go")
+	if err := os.WriteFile(file, []byte("package app\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edit := edited(0, "app.go", "a", "b", harness.Succeeded)
+	s := indexed(t,
+		session("old", dir, day(1), []string{"first change to app"}, edit),
+		session("gone", "/nowhere/here", day(1), []string{"change app elsewhere"}, edit),
+	)
+	check := func(want bool) {
+		t.Helper()
+		items, err := Blame(context.Background(), s, recall.Scope{Project: dir}, "app.go", 5)
+		if err != nil || len(items) != 1 || items[0].ChangedSince != want {
+			t.Fatalf("blame: %+v, %v; want changed since %v", items, err, want)
+		}
+		items, err = Blame(context.Background(), s, recall.Scope{Project: "/nowhere/here"}, "app.go", 5)
+		if err != nil || len(items) != 1 || items[0].ChangedSince {
+			t.Fatalf("blame of another machine's project: %+v, %v", items, err)
+		}
+		ans, err := recall.Recall(context.Background(), s, recall.Options{Query: "app.go", Mode: recall.Keyword, Scope: recall.Scope{Project: dir}})
+		if err != nil || len(ans.Results) != 1 || (ans.Results[0].Changed == 1) != want || ans.Results[0].ChangedOf != 1 {
+			t.Fatalf("recall: %+v, %v; want changed %v", ans.Results, err, want)
+		}
+	}
+	// Written now, after the turn of March 1.
+	check(true)
+	// Modified before the turn ended, and no repository.
+	if err := os.Chtimes(file, day(1), day(1)); err != nil {
+		t.Fatal(err)
+	}
+	check(false)
+	// A commit after the turn (mtime untouched) shows the change.
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "app.go"},
+		{"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "x", "--date", day(20).Format(time.RFC3339)}} {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_COMMITTER_DATE="+day(20).Format(time.RFC3339))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if err := os.Chtimes(file, day(1), day(1)); err != nil {
+		t.Fatal(err)
+	}
+	items, err := Blame(context.Background(), s, recall.Scope{Project: dir}, "app.go", 5)
+	if err != nil || len(items) != 1 || !items[0].ChangedSince {
+		t.Fatalf("blame after a later commit: %+v, %v", items, err)
 	}
 }
