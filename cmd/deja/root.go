@@ -103,6 +103,7 @@ func newRootCmd(io *IO) *cobra.Command {
 		newRestoreCmd(io),
 		newRememberCmd(io),
 		newMarkCmd(io),
+		newHandoffCmd(io),
 	)
 	addColorFlag(root, io)
 	markUsageErrors(root)
