@@ -60,3 +60,39 @@ func escaped(b []byte, i int) bool {
 	}
 	return n%2 == 1
 }
+
+// AnyValue reports whether some string value of key in a JSON line, at
+// any depth, is one want accepts, reading only the values after the key
+// (the line is not decoded: a tool's answer may be megabytes). Values
+// with escapes are read up to their first quote, which is enough for the
+// ids agents give tool calls (toolu_…, call_…), which hold none.
+func AnyValue(line []byte, key string, want func(string) bool) bool {
+	quoted := []byte(`"` + key + `"`)
+	for at := 0; ; {
+		i := bytes.Index(line[at:], quoted)
+		if i < 0 {
+			return false
+		}
+		i += at
+		at = i + len(quoted)
+		if escaped(line, i) {
+			continue
+		}
+		rest := bytes.TrimLeft(line[at:], " \t\r\n")
+		if len(rest) == 0 || rest[0] != ':' {
+			continue
+		}
+		rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+		if len(rest) == 0 || rest[0] != '"' {
+			continue
+		}
+		end := bytes.IndexByte(rest[1:], '"')
+		if end < 0 {
+			return false
+		}
+		if want(string(rest[1 : 1+end])) {
+			return true
+		}
+		at = len(line) - len(rest) + 1 + end
+	}
+}

@@ -31,3 +31,18 @@ func TestTopKeysReadsTheTopLevelBeforeACut(t *testing.T) {
 		}
 	}
 }
+
+func TestAnyValueReadsOnlyTheKeysValues(t *testing.T) {
+	line := []byte(`{"content":[{"type":"tool_result","tool_use_id" : "toolu_2","content":"\"tool_use_id\":\"toolu_1\""},{"tool_use_id":"toolu_3"}]}`)
+	seen := map[string]bool{}
+	AnyValue(line, "tool_use_id", func(id string) bool { seen[id] = true; return false })
+	if !seen["toolu_2"] || !seen["toolu_3"] || seen["toolu_1"] || len(seen) != 2 {
+		t.Errorf("values read: %v (an escaped key inside a string is no key)", seen)
+	}
+	if !AnyValue(line, "tool_use_id", func(id string) bool { return id == "toolu_3" }) {
+		t.Error("toolu_3 not found")
+	}
+	if AnyValue([]byte(`{"tool_use_id": 7}`), "tool_use_id", func(string) bool { return true }) {
+		t.Error("a number read as a string value")
+	}
+}

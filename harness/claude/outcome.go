@@ -40,30 +40,10 @@ func (p *parser) awaited(raw []byte) bool {
 	if len(p.pending) == 0 {
 		return false
 	}
-	key := []byte(`"tool_use_id"`)
-	for rest := raw; ; {
-		i := bytes.Index(rest, key)
-		if i < 0 {
-			return false
-		}
-		rest = bytes.TrimLeft(rest[i+len(key):], " \t\r\n")
-		if len(rest) == 0 || rest[0] != ':' {
-			continue
-		}
-		rest = bytes.TrimLeft(rest[1:], " \t\r\n")
-		if len(rest) == 0 || rest[0] != '"' {
-			continue
-		}
-		// Claude Code's ids (toolu_…) hold no escapes: a quote ends them.
-		end := bytes.IndexByte(rest[1:], '"')
-		if end < 0 {
-			return false
-		}
-		if _, ok := p.pending[string(rest[1:1+end])]; ok {
-			return true
-		}
-		rest = rest[1+end:]
-	}
+	return harness.AnyValue(raw, "tool_use_id", func(id string) bool {
+		_, ok := p.pending[id]
+		return ok
+	})
 }
 
 // results sets the outcome of each pending call a tool's answer ends. The
