@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,6 +54,15 @@ func corpusFiles(t *testing.T) []string {
 		t.Skip("no corpus in ../shared")
 	}
 	return files
+}
+
+// runsOutput is every output of the turn's runs.
+func (st stored) runsOutput() string {
+	var b strings.Builder
+	for _, r := range st.work.Runs {
+		b.WriteString(r.Output + "\n")
+	}
+	return b.String()
 }
 
 // stored is a turn's records as the store holds them.
@@ -104,7 +114,8 @@ func TestCorpusWork(t *testing.T) {
 
 	// blame: precision 1.0 on edits, asked by absolute path.
 	abs := func(project, f string) string {
-		if path.IsAbs(f) || project == "" {
+		f, project = strings.ReplaceAll(f, `\`, "/"), strings.ReplaceAll(project, `\`, "/")
+		if isAbs(f) || project == "" {
 			return f
 		}
 		return path.Join(project, f)
@@ -201,6 +212,71 @@ func TestCorpusWork(t *testing.T) {
 		t.Fatal("how found no command in the corpus")
 	}
 
+	// friction and fix: each error hit its sessions, and each session fix
+	// names printed the error it was asked.
+	errs, err := Friction(ctx, s, all, 2, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := 0
+	for _, f := range errs {
+		if f.Sessions < 2 {
+			t.Errorf("friction %q: %d sessions", f.Error, f.Sessions)
+		}
+		st := turns[f.Last.Ref]
+		printed := false
+		for _, r := range st.work.Runs {
+			printed = printed || r.Status == harness.Failed && Signature(r.Output) == f.Error
+		}
+		if !printed {
+			t.Errorf("friction %q: its last run %s printed no such error", f.Error, f.Last.Ref)
+		}
+		probe := strings.Trim(strings.ReplaceAll(strings.ReplaceAll(f.Error, "N", ""), "…/", ""), " :")
+		if len(probe) < 8 {
+			continue
+		}
+		items, err := Fix(ctx, s, all, probe, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range items {
+			if !strings.Contains(normal(turns[it.Ref].runsOutput()), normal(probe)) {
+				t.Errorf("fix %q: %s printed no such error", probe, it.Ref)
+			}
+			if it.Fixed {
+				fixed++
+			}
+		}
+	}
+
+	// restore: each recorded old text comes back whole from its turn.
+	restored := 0
+	for ref, st := range turns {
+		for _, e := range st.work.Edits {
+			if e.Old == "" || e.Clipped || restored >= 200 || st.project == "" {
+				continue
+			}
+			session, turn, _ := strings.Cut(ref, "/")
+			n, err := strconv.Atoi(turn)
+			if err != nil {
+				continue
+			}
+			r, err := Restore(ctx, s, all, abs(st.project, e.File), session, &n)
+			if err != nil {
+				t.Errorf("restore %s of %s: %v", e.File, ref, err)
+				continue
+			}
+			found := false
+			for _, got := range r.Edits {
+				found = found || got.Old == e.Old
+			}
+			if !found {
+				t.Errorf("restore %s of %s did not give back its old text", e.File, ref)
+			}
+			restored++
+		}
+	}
+
 	// Outcomes: each file history parsed again, each turn's runs as its
 	// harness recorded them.
 	checked := 0
@@ -235,8 +311,8 @@ func TestCorpusWork(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d turns, %d files asked of blame (%d edits returned, %d of them failed), %d invocations asked of how (%d command lines), %d runs' outcomes checked",
-		len(turns), len(asked), edits, failed, len(keys), lines, checked)
+	t.Logf("%d turns, %d files asked of blame (%d edits returned, %d of them failed), %d invocations asked of how (%d command lines), %d errors in 2+ sessions (%d fixed sessions), %d edits restored, %d runs' outcomes checked",
+		len(turns), len(asked), edits, failed, len(keys), lines, len(errs), fixed, restored, checked)
 	if checked == 0 {
 		t.Fatal("no run with an outcome in the corpus")
 	}
