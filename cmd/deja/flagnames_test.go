@@ -29,6 +29,7 @@ var otherTools = map[string]bool{
 	"model":                true, // aider
 	"clipboard":            true, // xsel
 	"input":                true, // xsel
+	"prompt":               true, // opencode (deja handoff --to opencode)
 }
 
 // TestMessagesNameRealFlags reads every string in deja's command sources
