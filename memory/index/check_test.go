@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/internal/racebuild"
 	"github.com/deja-dev/deja/memory/memtest"
 	"github.com/deja-dev/deja/memory/recall"
@@ -269,4 +270,77 @@ func BenchmarkCheck(b *testing.B) {
 			b.Fatalf("Check = %q, %v", problems, err)
 		}
 	}
+}
+
+// TestSchemaUpgradeFrom8AddsTheWorkTable: a store of schema 8 has no
+// turn_work; opening it adds the table and its checksum triggers, Check
+// finds nothing wrong, and 'deja index --full' gives its turns their work.
+func TestSchemaUpgradeFrom8AddsTheWorkTable(t *testing.T) {
+	s, path := memtest.Fixture(t)
+	emb := memtest.NewWordsEmbedder()
+	ctx := context.Background()
+	// A store of schema 8 holds what deja read before records had
+	// outcomes: the same turns, hashed without work.
+	if _, err := Index(ctx, s, Options{Paths: []string{path}, Embedder: emb, Harnesses: harness.Registry{noOutcomes{}}}); err != nil {
+		t.Fatal(err)
+	}
+	count := func() (n int) {
+		t.Helper()
+		if err := memtest.RawDB(t, s).QueryRow(`SELECT count(*) FROM turn_work`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count(); n != 0 {
+		t.Fatalf("read without outcomes, the store holds %d work rows", n)
+	}
+	for _, stmt := range []string{`DELETE FROM turn_work`, `DROP TRIGGER turn_work_ledger_i`, `DROP TRIGGER turn_work_ledger_d`,
+		`DROP TRIGGER turn_work_ledger_u`, `DROP TABLE turn_work`, `UPDATE meta SET value = '8' WHERE key = 'schema'`} {
+		if _, err := memtest.RawDB(t, s).Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	dir := s.Dir()
+	s.Close()
+	s, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := count(); n != 0 {
+		t.Fatalf("after the upgrade turn_work holds %d rows", n)
+	}
+	if problems, err := check.Check(ctx, s); err != nil || len(problems) > 0 {
+		t.Fatalf("Check after the upgrade = %q, %v", problems, err)
+	}
+	if _, err := Index(ctx, s, Options{Paths: []string{path}, Embedder: emb, Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(); n == 0 {
+		t.Errorf("after --full no turn has its work")
+	}
+	if problems, err := check.Check(ctx, s); err != nil || len(problems) > 0 {
+		t.Errorf("Check after --full = %q, %v", problems, err)
+	}
+}
+
+// noOutcomes is the aider reader as deja read histories before records
+// carried outcomes and spans.
+type noOutcomes struct{}
+
+func (noOutcomes) Name() string { return aider.Reader{}.Name() }
+func (noOutcomes) Discover(o harness.DiscoverOptions) harness.Discovery {
+	return aider.Reader{}.Discover(o)
+}
+func (noOutcomes) Sniff(path string, head []byte) error { return aider.Reader{}.Sniff(path, head) }
+func (noOutcomes) ValidID(id string) bool               { return aider.Reader{}.ValidID(id) }
+func (noOutcomes) Parse(data []byte, opts harness.ParseOptions) *harness.History {
+	h := aider.Reader{}.Parse(data, opts)
+	for i := range h.Sessions {
+		for j := range h.Sessions[i].Records {
+			r := &h.Sessions[i].Records[j]
+			r.Outcome, r.Span = harness.Outcome{}, harness.Span{}
+		}
+	}
+	return h
 }
