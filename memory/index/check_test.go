@@ -344,3 +344,33 @@ func (noOutcomes) Parse(data []byte, opts harness.ParseOptions) *harness.History
 	}
 	return h
 }
+
+// TestTurnsStoredBeforeOutcomesContinueTheirSessions: a store indexed
+// before records had outcomes (its turns hashed without work) indexed
+// again, after a session grew and with --full, keeps each session once:
+// a turn that gained its work is the same turn, not a rewritten session.
+func TestTurnsStoredBeforeOutcomesContinueTheirSessions(t *testing.T) {
+	s, path := memtest.Fixture(t)
+	emb := memtest.NewWordsEmbedder()
+	ctx := context.Background()
+	if _, err := Index(ctx, s, Options{Paths: []string{path}, Embedder: emb, Harnesses: harness.Registry{noOutcomes{}}}); err != nil {
+		t.Fatal(err)
+	}
+	before := sessionIDs(t, s)
+	memtest.AppendFile(t, path, "\n#### and one more question about the pool\n\nThe pool holds ten connections.\n")
+	mustIndex(t, s, emb, path)
+	if got := sessionIDs(t, s); len(got) != len(before) {
+		t.Fatalf("sessions %v after the grown history was read with outcomes, were %v", got, before)
+	}
+	if _, err := Index(ctx, s, Options{Paths: []string{path}, Embedder: emb, Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := sessionIDs(t, s); len(got) != len(before) {
+		t.Fatalf("sessions %v after --full, were %v", got, before)
+	}
+	var work int
+	memtest.RawDB(t, s).QueryRow(`SELECT count(*) FROM turn_work`).Scan(&work)
+	if work == 0 {
+		t.Error("no turn gained its work")
+	}
+}

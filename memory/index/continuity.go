@@ -170,7 +170,9 @@ func continues(ctx context.Context, s *store.Store, ks store.KnownSession, pl *s
 	lastRead := turns[len(turns)-1].Index
 	for j, t := range turns {
 		old, ok := pl.stored[t.Index]
-		if !ok || old.Hash == pl.hashes[j] {
+		if !ok || old.Hash == pl.hashes[j] || old.Hash == t.BareHash() {
+			// A turn stored before records had outcomes hashed without
+			// its work: read again with it, it is the same turn.
 			continue
 		}
 		if t.Index != lastStored && t.Index != lastRead {
