@@ -26,8 +26,9 @@ type Outcome struct {
 	// Exit is the command's exit status, nil where the harness does not
 	// record one.
 	Exit *int
-	// Output is the head and tail of what the command printed, cut by
-	// ClipOutput; empty where the harness kept none.
+	// Output is what the command printed, bounded by ClipOutput (and in
+	// the store, once redacted, by StoredOutput); empty where the harness
+	// kept none.
 	Output string
 }
 
@@ -37,9 +38,9 @@ func (o Outcome) Known() bool { return o.Status != "" || o.Exit != nil || o.Outp
 
 // Span is what an edit replaced, where the harness records it: the old
 // and new text of a string replacement or patch hunk, or the whole new
-// content of a file written (Whole, Old empty). Old and New are cut by
-// ClipSpan; Clipped says one of them lost its middle, so the old text
-// cannot be restored from it.
+// content of a file written (Whole, Old empty). Old and New are bounded
+// by ClipSpan (in the store, once redacted, by StoredSpan); Clipped says
+// one of them lost its middle, so the old text cannot be restored from it.
 type Span struct {
 	Old, New string
 	Whole    bool
@@ -49,42 +50,64 @@ type Span struct {
 // Recorded reports whether the span holds any text.
 func (s Span) Recorded() bool { return s.Old != "" || s.New != "" }
 
-// Bounds of what a record keeps of a call's output and of an edit's text:
-// enough to recognise an error and its cause, and to restore an ordinary
-// edit, while a turn stays small beside its words.
+// Bounds of what a record keeps of a call's output and of an edit's text.
+// A reader bounds what it holds (ClipOutput, ClipSpan: generous, so that
+// a secret is never cut in two where the store's cut falls); the index
+// redacts the whole of it and only then cuts it to what the store keeps
+// (StoredOutput, StoredSpan): a secret cut before redaction could no
+// longer be recognised, and its tail would be kept.
 const (
-	// OutputHead and OutputTail are the bytes of output kept from each
-	// end; the middle is replaced by a line saying how much was left out.
+	// OutputHead and OutputTail are the bytes of output the store keeps
+	// from each end; the middle is replaced by a line saying how much was
+	// left out. Enough to recognise an error and its cause.
 	OutputHead = 600
 	OutputTail = 900
-	// SpanMax is the longest old or new text an edit record keeps whole.
+	// SpanMax is the longest old or new text an edit keeps whole in the
+	// store, enough to restore an ordinary edit.
 	SpanMax = 16 << 10
+	// ReadOutput and ReadSpan bound what a reader holds of one output and
+	// of one edit's text, head and tail halves.
+	ReadOutput = 64 << 10
+	ReadSpan   = 256 << 10
 )
 
-// ClipOutput returns a command's output with its middle left out when it
-// is longer than OutputHead+OutputTail bytes, cut at line ends where one
-// is near and never inside a UTF-8 character; surrounding blank lines
-// and a trailing newline are trimmed.
+// ClipOutput bounds a command's output as a reader holds it: whole up to
+// ReadOutput bytes, else its two ends with a line saying how much was
+// left out between; surrounding line ends are trimmed. The index cuts it
+// further (StoredOutput) after redacting it.
 func ClipOutput(s string) string {
 	s = strings.Trim(s, "\r\n")
-	if len(s) <= OutputHead+OutputTail {
-		return s
-	}
-	head := cutBack(s[:OutputHead])
-	tail := cutFront(s[len(s)-OutputTail:])
-	left := s[len(head) : len(s)-len(tail)]
-	return head + "\n[… " + strconv.Itoa(strings.Count(left, "\n")+1) + " lines, " + strconv.Itoa(len(left)) + " bytes left out …]\n" + tail
+	out, _ := clip(s, ReadOutput/2, ReadOutput/2)
+	return out
 }
 
-// ClipSpan returns an edit's text whole when it is at most SpanMax bytes,
-// else its head and tail, and whether it cut.
-func ClipSpan(s string) (string, bool) {
-	if len(s) <= SpanMax {
+// StoredOutput is a redacted output cut to what the store keeps: its
+// first OutputHead and last OutputTail bytes, cut at line ends where one
+// is near and never inside a UTF-8 character.
+func StoredOutput(s string) string {
+	out, _ := clip(s, OutputHead, OutputTail)
+	return out
+}
+
+// ClipSpan bounds an edit's text as a reader holds it, and says whether
+// it cut; the index cuts it further (StoredSpan) after redacting it.
+func ClipSpan(s string) (string, bool) { return clip(s, ReadSpan/2, ReadSpan/2) }
+
+// StoredSpan is a redacted edit text as the store keeps it: whole up to
+// SpanMax bytes, else its ends, and whether it cut (the old text can then
+// not be restored).
+func StoredSpan(s string) (string, bool) { return clip(s, SpanMax/2, SpanMax/2) }
+
+// clip is s whole when it is at most head+tail bytes, else its first
+// head and last tail bytes around a line saying what was left out.
+func clip(s string, head, tail int) (string, bool) {
+	if len(s) <= head+tail {
 		return s, false
 	}
-	head := cutBack(s[:SpanMax/2])
-	tail := cutFront(s[len(s)-SpanMax/2:])
-	return head + "\n[… " + strconv.Itoa(len(s)-len(head)-len(tail)) + " bytes left out …]\n" + tail, true
+	h := cutBack(s[:head])
+	t := cutFront(s[len(s)-tail:])
+	left := s[len(h) : len(s)-len(t)]
+	return h + "\n[… " + strconv.Itoa(strings.Count(left, "\n")+1) + " lines, " + strconv.Itoa(len(left)) + " bytes left out …]\n" + t, true
 }
 
 // cutBack shortens a head to its last line end when one is in its last
@@ -139,9 +162,9 @@ func CheckOutcome(r Record) error {
 		return errors.New("status " + strconv.Quote(string(o.Status)))
 	case o.Exit != nil && o.Status != StatusOfExit(*o.Exit):
 		return errors.New("exit status " + strconv.Itoa(*o.Exit) + " with status " + strconv.Quote(string(o.Status)))
-	case len(o.Output) > OutputHead+OutputTail+80:
+	case len(o.Output) > ReadOutput+80:
 		return errors.New("output of " + strconv.Itoa(len(o.Output)) + " bytes")
-	case len(sp.Old) > SpanMax+80 || len(sp.New) > SpanMax+80:
+	case len(sp.Old) > ReadSpan+80 || len(sp.New) > ReadSpan+80:
 		return errors.New("span over its bound")
 	case r.Kind == CommandRecord && sp.Recorded():
 		return errors.New("a command with an edit span")

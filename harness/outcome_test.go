@@ -16,7 +16,7 @@ func TestClipOutputKeepsBothEnds(t *testing.T) {
 		b.WriteString(strings.Repeat("é", i%7+1) + " noise line\n")
 	}
 	b.WriteString("error: the last line says why\n")
-	got := ClipOutput(b.String())
+	got := StoredOutput(ClipOutput(b.String()))
 	if !strings.HasPrefix(got, "FIRST LINE\n") || !strings.HasSuffix(got, "error: the last line says why") {
 		t.Fatalf("ends lost: %q … %q", got[:40], got[len(got)-40:])
 	}
@@ -33,7 +33,7 @@ func TestClipOutputKeepsBothEnds(t *testing.T) {
 
 func TestClipOutputNeverSplitsACharacter(t *testing.T) {
 	// One long line of three-byte characters: no line end to cut at.
-	got := ClipOutput(strings.Repeat("界", 2000))
+	got := StoredOutput(strings.Repeat("界", 2000))
 	if !utf8.ValidString(got) {
 		t.Fatalf("invalid UTF-8 after clipping")
 	}
@@ -43,7 +43,7 @@ func TestClipSpan(t *testing.T) {
 	if s, cut := ClipSpan("old text"); s != "old text" || cut {
 		t.Fatalf("short span: %q %v", s, cut)
 	}
-	s, cut := ClipSpan(strings.Repeat("line of code\n", 3000))
+	s, cut := StoredSpan(strings.Repeat("line of code\n", 3000))
 	if !cut || len(s) > SpanMax+80 {
 		t.Fatalf("long span: %d bytes, cut %v", len(s), cut)
 	}
@@ -53,7 +53,7 @@ func TestCheckOutcomeRefuses(t *testing.T) {
 	for name, r := range map[string]Record{
 		"status":       {Kind: CommandRecord, Value: "x", Outcome: Outcome{Status: "maybe"}},
 		"exit":         {Kind: CommandRecord, Value: "x", Outcome: Outcome{Status: Succeeded, Exit: ExitStatus(1)}},
-		"output":       {Kind: CommandRecord, Value: "x", Outcome: Outcome{Output: strings.Repeat("a", 5000)}},
+		"output":       {Kind: CommandRecord, Value: "x", Outcome: Outcome{Output: strings.Repeat("a", ReadOutput+100)}},
 		"command span": {Kind: CommandRecord, Value: "x", Span: Span{Old: "a"}},
 		"whole":        {Kind: FileRecord, Value: "f", Span: Span{Old: "a", New: "b", Whole: true}},
 	} {

@@ -44,6 +44,13 @@ func redactSession(s *harness.Session) int {
 				n += k
 			}
 		}
+		// Cut to what the store keeps only now: a secret the cut went
+		// through would no longer be recognised.
+		r.Outcome.Output = harness.StoredOutput(r.Outcome.Output)
+		var oldCut, newCut bool
+		r.Span.Old, oldCut = harness.StoredSpan(r.Span.Old)
+		r.Span.New, newCut = harness.StoredSpan(r.Span.New)
+		r.Span.Clipped = r.Span.Clipped || oldCut || newCut
 	}
 	return n
 }

@@ -2,6 +2,7 @@ package store
 
 import (
 	"github.com/deja-dev/deja/chunk"
+	"github.com/deja-dev/deja/harness"
 	"slices"
 
 	"github.com/deja-dev/deja/memory/redact"
@@ -41,21 +42,35 @@ func redactRemote(turns []RemoteTurn) []RemoteTurn {
 	return out
 }
 
-// RedactWork removes secrets from every text of a turn's work: the
-// commands, their output and the edits' files and spans. It returns a
-// copy; w is left as it was.
+// RedactWork removes secrets from every text of a turn's work (the
+// commands, their output, the edits' files and spans) and holds it to the
+// bounds deja's own index keeps (a team member's deja may send more). It
+// returns a copy; w is left as it was.
 func RedactWork(w chunk.Work) chunk.Work {
+	if len(w.Runs) > chunk.MaxRuns {
+		w.Dropped += len(w.Runs) - chunk.MaxRuns
+		w.Runs = w.Runs[:chunk.MaxRuns]
+	}
+	if len(w.Edits) > chunk.MaxEdits {
+		w.Dropped += len(w.Edits) - chunk.MaxEdits
+		w.Edits = w.Edits[:chunk.MaxEdits]
+	}
 	w.Runs, w.Edits = slices.Clone(w.Runs), slices.Clone(w.Edits)
 	for i := range w.Runs {
 		r := &w.Runs[i]
 		r.Command, _ = redact.Text(r.Command)
 		r.Output, _ = redact.Text(r.Output)
+		r.Output = harness.StoredOutput(r.Output)
 	}
 	for i := range w.Edits {
 		e := &w.Edits[i]
 		e.File, _ = redact.Text(e.File)
 		e.Old, _ = redact.Text(e.Old)
 		e.New, _ = redact.Text(e.New)
+		var oldCut, newCut bool
+		e.Old, oldCut = harness.StoredSpan(e.Old)
+		e.New, newCut = harness.StoredSpan(e.New)
+		e.Clipped = e.Clipped || oldCut || newCut
 	}
 	return w
 }

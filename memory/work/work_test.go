@@ -2,6 +2,7 @@ package work
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -268,5 +269,31 @@ func TestBlameAndRecallSayAFileChangedSince(t *testing.T) {
 	items, err := Blame(context.Background(), s, recall.Scope{Project: dir}, "app.go", 5)
 	if err != nil || len(items) != 1 || !items[0].ChangedSince {
 		t.Fatalf("blame after a later commit: %+v, %v", items, err)
+	}
+}
+
+// TestALongOutputIsRedactedWholeBeforeItIsCut: a private key printed by a
+// command, longer than the store keeps of an output, is redacted whole:
+// cut first, its tail (the key's last lines and END line) would no longer
+// read as a key and would be stored.
+func TestALongOutputIsRedactedWholeBeforeItIsCut(t *testing.T) {
+	var pem strings.Builder
+	pem.WriteString("-----BEGIN RSA PRIVATE KEY-----\n")
+	line := "MIIJKAIBAAKCAgEAu8Ql2x" // varied below so no line repeats
+	for i := range 50 {
+		fmt.Fprintf(&pem, "%s%02dQm9vbGVhbkxvbmdLZXlNYXRlcmlhbEZvclRoZVRlc3RT%02dZWNyZXQ%s\n", line, i, 99-i, strings.Repeat(string(rune('A'+i%26)), 4))
+	}
+	pem.WriteString("-----END RSA PRIVATE KEY-----")
+	s := indexed(t, session("k", project, day(1), []string{"show the deploy key"},
+		ran(0, "cat deploy/id_rsa", 0, pem.String())))
+	var stored string
+	if err := memtest.RawDB(t, s).QueryRow(`SELECT unpack(work) FROM turn_work`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stored, "Qm9vbGVhbkxvbmdLZXlNYXRlcmlhbEZvclRoZVRlc3RT") || strings.Contains(stored, "END RSA PRIVATE KEY") && !strings.Contains(stored, "redacted") {
+		t.Fatalf("key material stored:\n%s", stored)
+	}
+	if len(stored) > harness.OutputHead+harness.OutputTail+500 {
+		t.Errorf("the output was not cut to what the store keeps: %d bytes", len(stored))
 	}
 }
