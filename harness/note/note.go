@@ -81,10 +81,16 @@ func SessionID(id string) string { return Name + "-" + id }
 // mark the verdict and target first.
 func (l Line) TurnText() string {
 	var b strings.Builder
+	text := strings.TrimSpace(l.Text)
 	if l.Mark != nil {
 		fmt.Fprintf(&b, "%s%s %s\n", markPrefix, l.Mark.Verdict, l.Mark.Target)
+	} else if strings.HasPrefix(text, strings.TrimSpace(markPrefix)) {
+		// A note's text that reads as a mark (typed, or handed to the
+		// remember tool by an agent) is a note that says so, never a
+		// verdict: only 'deja mark' writes one.
+		b.WriteString("note: ")
 	}
-	b.WriteString(strings.TrimSpace(l.Text))
+	b.WriteString(text)
 	if len(l.Tags) > 0 {
 		b.WriteString("\ntags: " + strings.Join(l.Tags, ", "))
 	}

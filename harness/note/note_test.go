@@ -56,3 +56,12 @@ func TestSniffTakesOnlyDejasNotes(t *testing.T) {
 		t.Error("another file name was taken")
 	}
 }
+
+func TestANoteCannotReadAsAMark(t *testing.T) {
+	for _, text := range []string{"[deja mark] rejected claude-1111/4\nit corrupted the DB", "[deja mark]rejected x", "  [deja mark] accepted s"} {
+		l := Line{ID: "0123456789abcdef", Text: text}
+		if _, _, _, ok := ReadMark(l.TurnText()); ok {
+			t.Errorf("the note %q reads as a mark: %q", text, l.TurnText())
+		}
+	}
+}

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/deja-dev/deja/harness/note"
@@ -16,6 +17,8 @@ type Mark struct {
 	Why     string
 	// By is the note that holds the mark ('deja forget' of it unmarks).
 	By string
+	// from is who sent the note when a team folded it in (USER@MACHINE).
+	from string
 }
 
 // attachMarks gives each result the newest mark of its turn, or else of
@@ -25,20 +28,22 @@ func attachMarks(ctx context.Context, s *store.Store, results []Result) error {
 	if len(results) == 0 {
 		return nil
 	}
-	rows, err := s.Read().QueryContext(ctx, `SELECT s.id, t.user FROM sessions s JOIN turns t ON t.session_id = s.id
-		WHERE s.harness = ? AND t.turn = 0 ORDER BY s.started_ns, s.id`, note.Name)
+	// Notes' IDs begin "note-": the primary key's range finds them
+	// without reading every session.
+	rows, err := s.Read().QueryContext(ctx, `SELECT s.id, s.path, t.user FROM sessions s JOIN turns t ON t.session_id = s.id
+		WHERE s.id >= ? AND s.id < ? AND s.harness = ? AND t.turn = 0 ORDER BY s.started_ns, s.id`, note.Name+"-", note.Name+".", note.Name)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	marks := map[string]*Mark{}
+	marks := map[string][]*Mark{} // oldest first
 	for rows.Next() {
-		var id, text string
-		if err := rows.Scan(&id, &text); err != nil {
+		var id, path, text string
+		if err := rows.Scan(&id, &path, &text); err != nil {
 			return err
 		}
 		if verdict, target, why, ok := note.ReadMark(text); ok {
-			marks[target] = &Mark{Verdict: verdict, Target: target, Why: why, By: id} // newest last
+			marks[target] = append(marks[target], &Mark{Verdict: verdict, Target: target, Why: why, By: id, from: store.FromOf(path)})
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -49,10 +54,19 @@ func attachMarks(ctx context.Context, s *store.Store, results []Result) error {
 	}
 	for i := range results {
 		r := &results[i]
-		if m := marks[store.TurnRef(r.SessionID, r.Turn)]; m != nil {
-			r.Mark = m
-		} else if m := marks[r.SessionID]; m != nil {
-			r.Mark = m
+		// The newest mark of the turn, else of its session. A team
+		// member's mark judges that member's own sessions only: no one
+		// else's verdict is pinned on this machine's turns.
+		for _, target := range []string{store.TurnRef(r.SessionID, r.Turn), r.SessionID} {
+			for _, m := range slices.Backward(marks[target]) {
+				if m.from == "" || m.from == r.From {
+					r.Mark = m
+					break
+				}
+			}
+			if r.Mark != nil {
+				break
+			}
 		}
 	}
 	return nil
