@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/deja-dev/deja/harness/note"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/memory/work"
@@ -83,14 +84,20 @@ Agents: ` + strings.Join(handoffAgents(), ", ") + `.`,
 						sc.Project = p
 					}
 				}
-				l, err := digest.ListSessions(ctx, sto, sc, 1, false)
+				l, err := digest.ListSessions(ctx, sto, sc, 0, false)
 				if err != nil {
 					return err
 				}
-				if len(l.Sessions) == 0 {
+				// The newest agent's session: a note is no work to carry on.
+				for _, si := range l.Sessions {
+					if si.Harness != note.Name {
+						session = si.ID
+						break
+					}
+				}
+				if session == "" {
 					return exitError{code: 1, msg: "no session to hand over: 'deja index' first, or name one (deja sessions lists them)"}
 				}
-				session = l.Sessions[0].ID
 			}
 			h, err := work.NewHandoff(ctx, sto, session)
 			if err != nil {
@@ -113,6 +120,11 @@ Agents: ` + strings.Join(handoffAgents(), ", ") + `.`,
 			command := start(file)
 			if h.Project != "" {
 				command = "cd " + shellQuote(h.Project) + " && " + command
+			}
+			if !quote.Inert(command) {
+				// The project's path holds what a terminal would act on;
+				// a command to paste must not carry it.
+				return exitError{code: 1, msg: fmt.Sprintf("the digest is in %s, but the session's project path holds control characters, so deja prints no command to start %s: change to the project yourself", file, to)}
 			}
 			if asJSON {
 				return printJSON(io, struct {

@@ -92,16 +92,17 @@ func Blame(ctx context.Context, s *store.Store, sc recall.Scope, path string, li
 			}
 		}
 	}
-	// Whether the file changed since each edit: one look a project.
+	// Whether the file changed since each edit: one look a file.
 	looked := map[string]stale.File{}
 	for i, it := range out {
 		if it.How != Edited {
 			continue
 		}
-		f, ok := looked[it.Project]
+		key := it.Project + "\x00" + it.File
+		f, ok := looked[key]
 		if !ok {
 			f = stale.Look(ctx, it.Project, it.File)
-			looked[it.Project] = f
+			looked[key] = f
 		}
 		out[i].ChangedSince = f.ChangedSince(it.done)
 	}
@@ -159,8 +160,8 @@ func touched(r row, asked string) (BlameItem, bool) {
 		it.Edits++
 		it.Added += lines(e.New)
 		it.Removed += lines(e.Old)
-		if e.Old != "" && !e.Clipped && !e.Whole {
-			it.Restorable = true
+		if e.Old != "" && !e.Clipped && !e.Whole && e.Status != harness.Failed {
+			it.Restorable = true // a failed edit replaced nothing
 		}
 		switch e.Status {
 		case harness.Failed:

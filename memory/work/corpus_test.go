@@ -253,7 +253,7 @@ func TestCorpusWork(t *testing.T) {
 	restored := 0
 	for ref, st := range turns {
 		for _, e := range st.work.Edits {
-			if e.Old == "" || e.Clipped || restored >= 200 || st.project == "" {
+			if e.Old == "" || e.Clipped || e.Status == harness.Failed || restored >= 200 || st.project == "" {
 				continue
 			}
 			session, turn, _ := strings.Cut(ref, "/")

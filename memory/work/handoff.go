@@ -136,7 +136,7 @@ func NewHandoff(ctx context.Context, s *store.Store, session string) (*Handoff, 
 	if len(d.Turns) > 0 && strings.TrimSpace(d.Turns[len(d.Turns)-1].Assistant) == "" {
 		h.Open = append(h.Open, "the last question has no answer in the session")
 	}
-	h.Decided, err = decisions(ctx, s, session)
+	h.Decided, err = decisions(ctx, s, session, store.FromOf(d.History))
 	if err != nil {
 		return nil, err
 	}
@@ -144,19 +144,23 @@ func NewHandoff(ctx context.Context, s *store.Store, session string) (*Handoff, 
 	return h, nil
 }
 
-// decisions are the marks given the session or its turns, oldest first.
-func decisions(ctx context.Context, s *store.Store, session string) ([]string, error) {
-	rows, err := s.Read().QueryContext(ctx, `SELECT t.user FROM sessions s JOIN turns t ON t.session_id = s.id
-		WHERE s.harness = ? AND t.turn = 0 ORDER BY s.started_ns`, note.Name)
+// decisions are the marks given the session or its turns, oldest first:
+// this machine's, and those of the member whose session it is (from).
+func decisions(ctx context.Context, s *store.Store, session, from string) ([]string, error) {
+	rows, err := s.Read().QueryContext(ctx, `SELECT s.path, t.user FROM sessions s JOIN turns t ON t.session_id = s.id
+		WHERE s.id >= ? AND s.id < ? AND s.harness = ? AND t.turn = 0 ORDER BY s.started_ns`, note.Name+"-", note.Name+".", note.Name)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
-		var text string
-		if err := rows.Scan(&text); err != nil {
+		var path, text string
+		if err := rows.Scan(&path, &text); err != nil {
 			return nil, err
+		}
+		if by := store.FromOf(path); by != "" && by != from {
+			continue
 		}
 		verdict, target, why, ok := note.ReadMark(text)
 		if ok && (target == session || strings.HasPrefix(target, session+"/")) {

@@ -43,7 +43,14 @@ func Restore(ctx context.Context, s *store.Store, sc recall.Scope, path, session
 		return Restorable{}, err
 	}
 	for _, r := range rows {
-		edits := editsOf(r, asked)
+		// A failed edit replaced nothing: its old text is still in the
+		// file, and restoring it would restore nothing.
+		var edits []chunk.Edit
+		for _, e := range editsOf(r, asked) {
+			if e.Status != harness.Failed {
+				edits = append(edits, e)
+			}
+		}
 		for _, e := range edits {
 			if e.Old != "" {
 				return Restorable{Turn: r.Turn, File: e.File, Edits: edits}, nil

@@ -297,3 +297,22 @@ func TestALongOutputIsRedactedWholeBeforeItIsCut(t *testing.T) {
 		t.Errorf("the output was not cut to what the store keeps: %d bytes", len(stored))
 	}
 }
+
+// TestAFailedEditIsNotRestored: the old text of an edit that failed never
+// left the file; restore gives the newest edit that was applied.
+func TestAFailedEditIsNotRestored(t *testing.T) {
+	s := indexed(t,
+		session("a", project, day(1), []string{"first"}, edited(0, "app.py", "x = 1", "x = 2", harness.Succeeded)),
+		session("b", project, day(2), []string{"second"}, edited(0, "app.py", "x = 2 # not there", "x = 3", harness.Failed)),
+	)
+	r, err := Restore(context.Background(), s, all, "app.py", "", nil)
+	if err != nil || r.Ref != "worktest-a/0" || r.Edits[0].Old != "x = 1" {
+		t.Fatalf("restore: %+v, %v", r, err)
+	}
+	items, _ := Blame(context.Background(), s, all, "app.py", 5)
+	for _, it := range items {
+		if it.Ref == "worktest-b/0" && (it.Restorable || it.How != EditFailed) {
+			t.Errorf("the failed edit: %+v", it)
+		}
+	}
+}
