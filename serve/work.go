@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,12 +94,20 @@ func (m *Memory) Blame(ctx context.Context, req BlameRequest) (BlameOutput, erro
 		return out, err
 	}
 	items, err := work.Blame(ctx, m.Store.Store, sc, req.Path, limit)
+	out.Turns = append(out.Turns, InertBlame(items)...)
+	return out, err
+}
+
+// InertBlame is a blame's turns with every text from a history made
+// inert, as an agent or a script is handed them.
+func InertBlame(items []work.BlameItem) []work.BlameItem {
+	out := make([]work.BlameItem, 0, len(items))
 	for _, it := range items {
 		it.Turn = inertTurn(it.Turn)
 		it.File = quote.Line(it.File)
-		out.Turns = append(out.Turns, it)
+		out = append(out, it)
 	}
-	return out, err
+	return out
 }
 
 // How answers how commands holding a text were run, and how often that
@@ -113,11 +122,21 @@ func (m *Memory) How(ctx context.Context, req HowRequest) (HowOutput, error) {
 		return out, err
 	}
 	groups, err := work.How(ctx, m.Store.Store, sc, req.Text, limit)
-	for _, g := range groups {
-		g.Invocation = quote.Line(g.Invocation)
+	for _, g := range InertHow(groups) {
 		if len(g.Commands) > maxWork {
 			g.Commands = g.Commands[:maxWork]
 		}
+		out.Groups = append(out.Groups, g)
+	}
+	return out, err
+}
+
+// InertHow is a how's groups with every text from a history made inert.
+func InertHow(groups []work.HowGroup) []work.HowGroup {
+	out := make([]work.HowGroup, 0, len(groups))
+	for _, g := range groups {
+		g.Invocation = quote.Line(g.Invocation)
+		g.Commands = slices.Clone(g.Commands)
 		for i, c := range g.Commands {
 			c.Command = oneLine(c.Command, workLine)
 			c.Last = inertTurn(c.Last)
@@ -127,9 +146,9 @@ func (m *Memory) How(ctx context.Context, req HowRequest) (HowOutput, error) {
 			}
 			g.Commands[i] = c
 		}
-		out.Groups = append(out.Groups, g)
+		out = append(out, g)
 	}
-	return out, err
+	return out
 }
 
 // Fix answers what was run after an error, until it stopped.
@@ -143,9 +162,17 @@ func (m *Memory) Fix(ctx context.Context, req FixRequest) (FixOutput, error) {
 		return out, err
 	}
 	items, err := work.Fix(ctx, m.Store.Store, sc, req.Error, limit)
+	out.Sessions = append(out.Sessions, InertFix(items)...)
+	return out, err
+}
+
+// InertFix is a fix's sessions with every text from a history made inert.
+func InertFix(items []work.FixItem) []work.FixItem {
+	out := make([]work.FixItem, 0, len(items))
 	for _, it := range items {
 		it.Turn = inertTurn(it.Turn)
 		it.Command, it.Line = oneLine(it.Command, workLine), oneLine(it.Line, workLine)
+		it.Next, it.Edited = slices.Clone(it.Next), slices.Clone(it.Edited)
 		for i, s := range it.Next {
 			s.Ref, s.Command = quote.Line(s.Ref), oneLine(s.Command, workLine)
 			it.Next[i] = s
@@ -158,9 +185,27 @@ func (m *Memory) Fix(ctx context.Context, req FixRequest) (FixOutput, error) {
 			c.Ref, c.Command = quote.Line(c.Ref), oneLine(c.Command, workLine)
 			it.Confirmed = &c
 		}
-		out.Sessions = append(out.Sessions, it)
+		out = append(out, it)
 	}
-	return out, err
+	return out
+}
+
+// InertFriction is a friction's errors with every text from a history
+// made inert.
+func InertFriction(items []work.FrictionItem) []work.FrictionItem {
+	out := make([]work.FrictionItem, 0, len(items))
+	for _, f := range items {
+		f.Error, f.Command, f.Last = oneLine(f.Error, workLine), oneLine(f.Command, workLine), inertTurn(f.Last)
+		f.Harnesses, f.Projects = slices.Clone(f.Harnesses), slices.Clone(f.Projects)
+		for i := range f.Harnesses {
+			f.Harnesses[i] = quote.Line(f.Harnesses[i])
+		}
+		for i := range f.Projects {
+			f.Projects[i] = quote.Line(f.Projects[i])
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // inertTurn is a work turn with its history's texts made inert and its
@@ -197,7 +242,7 @@ func (o BlameOutput) Text(path string) string {
 		return fmt.Sprintf("No indexed turn edited, read or named %s.\n", quote.Line(path))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d turns touched %s, edits first, newest first. Each: how · turn · day · outcome · question asked. 'show' reads a turn whole; a rejected or failed edit did not change the file.\n", len(o.Turns), quote.Line(path))
+	fmt.Fprintf(&b, "%d turns touched the file, edits first, newest first. Each: how · turn · day · outcome; the file as each turn names it and the question asked are quoted below by number. 'show' reads a turn whole; a failed edit did not change the file.\n", len(o.Turns))
 	for i, t := range o.Turns {
 		outcome := ""
 		if t.How == work.Edited || t.How == work.EditFailed {
@@ -209,11 +254,14 @@ func (o BlameOutput) Text(path string) string {
 				outcome += " · the file changed since"
 			}
 		}
-		fmt.Fprintf(&b, "%d. %s · %s · %s%s · %s\n", i+1, t.How, t.Ref, day(t.Time), outcome, t.File)
+		fmt.Fprintf(&b, "%d. %s · %s · %s%s\n", i+1, t.How, t.Ref, day(t.Time), outcome)
 	}
 	return b.String() + quoted(func(add func(string)) {
 		for i, t := range o.Turns {
-			add(fmt.Sprintf("%d. %s", i+1, t.Question))
+			add(fmt.Sprintf("%d. file: %s", i+1, t.File))
+			if t.Question != "" {
+				add(fmt.Sprintf("   asked: %s", t.Question))
+			}
 		}
 	})
 }
@@ -225,8 +273,8 @@ func (o HowOutput) Text(text string) string {
 	var b strings.Builder
 	b.WriteString("Commands past sessions ran, by invocation, each with its runs (worked/failed/not recorded), the newest that worked first; the command lines are quoted below by number.\n")
 	n := 0
-	for _, g := range o.Groups {
-		fmt.Fprintf(&b, "%s: %d runs, %d worked, %d failed, %d not recorded\n", g.Invocation, g.Runs, g.Worked, g.Failed, g.Unknown)
+	for gi, g := range o.Groups {
+		fmt.Fprintf(&b, "invocation %c: %d runs, %d worked, %d failed, %d not recorded\n", 'A'+rune(gi%26), g.Runs, g.Worked, g.Failed, g.Unknown)
 		for _, c := range g.Commands {
 			n++
 			last := statusWord(c.LastStatus, c.LastExit)
@@ -235,7 +283,8 @@ func (o HowOutput) Text(text string) string {
 	}
 	return b.String() + quoted(func(add func(string)) {
 		n := 0
-		for _, g := range o.Groups {
+		for gi, g := range o.Groups {
+			add(fmt.Sprintf("invocation %c: %s", 'A'+rune(gi%26), g.Invocation))
 			for _, c := range g.Commands {
 				n++
 				add(fmt.Sprintf("%d. %s", n, c.Command))

@@ -133,7 +133,7 @@ Agents: ` + strings.Join(handoffAgents(), ", ") + `.`,
 					Command string        `json:"command"`
 					Text    string        `json:"text"`
 					Digest  *work.Handoff `json:"digest"`
-				}{to, file, command, text, h}, true)
+				}{to, file, command, text, inertHandoff(*h)}, true)
 			}
 			fmt.Fprint(io.Out, quote.Text(text))
 			fmt.Fprintf(io.Out, "\nWritten to %s. Start %s with it:\n  %s\n", file, to, command)
@@ -153,4 +153,24 @@ func handoffAgents() []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// inertHandoff is a handoff digest with its history's texts made inert,
+// as a script or an agent reads it.
+func inertHandoff(h work.Handoff) *work.Handoff {
+	h.Session, h.Harness, h.Project = quote.Line(h.Session), quote.Line(h.Harness), quote.Line(h.Project)
+	h.Goal, h.LastAsk, h.Ended = quote.Line(h.Goal), quote.Line(h.LastAsk), quote.Line(h.Ended)
+	lines := func(in []string) []string {
+		out := make([]string, len(in))
+		for i, s := range in {
+			out[i] = quote.Line(s)
+		}
+		return out
+	}
+	h.Decided, h.Edited, h.Open = lines(h.Decided), lines(h.Edited), lines(h.Open)
+	h.Commands = slices.Clone(h.Commands)
+	for i := range h.Commands {
+		h.Commands[i].Command, h.Commands[i].Error = quote.Line(h.Commands[i].Command), quote.Line(h.Commands[i].Error)
+	}
+	return &h
 }

@@ -136,7 +136,7 @@ words. PATH is as you would type it in the project: relative, or absolute.
 				return printJSON(io, struct {
 					Path  string           `json:"path"`
 					Turns []work.BlameItem `json:"turns"`
-				}{args[0], nonNil(items)}, len(items) > 0)
+				}{args[0], serve.InertBlame(items)}, len(items) > 0)
 			}
 			if len(items) == 0 {
 				fmt.Fprintf(io.Out, "no indexed turn edited, read or named %s\n", quote.Line(args[0]))
@@ -194,7 +194,7 @@ Runs whose harness recorded no outcome are counted as unknown.`,
 				return printJSON(io, struct {
 					Text   string          `json:"text"`
 					Groups []work.HowGroup `json:"groups"`
-				}{text, nonNil(groups)}, len(groups) > 0)
+				}{text, serve.InertHow(groups)}, len(groups) > 0)
 			}
 			if len(groups) == 0 {
 				fmt.Fprintf(io.Out, "no indexed turn ran a command holding %s\n", quote.Line(text))
@@ -261,7 +261,7 @@ Only commands whose harness recorded their output can be found.`,
 				return printJSON(io, struct {
 					Error    string         `json:"error"`
 					Sessions []work.FixItem `json:"sessions"`
-				}{text, nonNil(items)}, len(items) > 0)
+				}{text, serve.InertFix(items)}, len(items) > 0)
 			}
 			if len(items) == 0 {
 				fmt.Fprintf(io.Out, "no recorded command output holds %s\n", quote.Line(text))
@@ -323,7 +323,7 @@ the same error in another place or run counts once.`,
 			if opts.json {
 				return printJSON(io, struct {
 					Errors []work.FrictionItem `json:"errors"`
-				}{nonNil(items)}, len(items) > 0)
+				}{serve.InertFriction(items)}, len(items) > 0)
 			}
 			if len(items) == 0 {
 				fmt.Fprintf(io.Out, "no error was printed by failed commands in %d or more sessions\n", least)
@@ -475,12 +475,4 @@ func lineCount(s string) int {
 		return 0
 	}
 	return strings.Count(strings.TrimSuffix(s, "\n"), "\n") + 1
-}
-
-// nonNil is s, or an empty slice, so JSON shows [] rather than null.
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
