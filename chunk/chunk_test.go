@@ -169,3 +169,25 @@ func TestAFailedEditIsNoEdit(t *testing.T) {
 		t.Errorf("work %+v", tr.Work)
 	}
 }
+
+func TestShrunkWorkKeepsOutcomesAndFiles(t *testing.T) {
+	big := strings.Repeat("line of a written file\n", 2000)
+	w := Work{Runs: []Run{{Command: "go test ./...", Status: harness.Failed, Exit: harness.ExitStatus(1), Output: "FAIL"}}}
+	for range 10 {
+		w.Edits = append(w.Edits, Edit{File: "gen.go", Status: harness.Succeeded, New: big, Whole: true})
+	}
+	got := w.Shrunk(100 << 10)
+	if n := len(got.Encode()); n > 100<<10 {
+		t.Fatalf("shrunk to %d bytes", n)
+	}
+	if len(got.Edits) != 10 || got.Edits[0].File != "gen.go" || !got.Edits[0].Clipped || got.Edits[9].New == "" ||
+		got.Runs[0].Output != "FAIL" || *got.Runs[0].Exit != 1 {
+		t.Errorf("shrunk work: %d edits, first %+v, last kept %v, run %+v", len(got.Edits), got.Edits[0].Clipped, got.Edits[9].New != "", got.Runs[0])
+	}
+	if w.Edits[0].New == "" {
+		t.Error("Shrunk changed the work it was given")
+	}
+	if small := (Work{Runs: w.Runs}); small.Shrunk(100<<10).Encode() != small.Encode() {
+		t.Error("work within the bound changed")
+	}
+}

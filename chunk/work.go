@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/deja-dev/deja/harness"
@@ -99,4 +100,32 @@ func (w *Work) addRecord(r harness.Record, value string, seq int) {
 		w.Edits = append(w.Edits, Edit{Seq: seq, File: value, Status: r.Outcome.Status, Old: r.Span.Old, New: r.Span.New,
 			Whole: r.Span.Whole, Clipped: r.Span.Clipped})
 	}
+}
+
+// Shrunk is the work within max bytes encoded, for a message with a size
+// limit (a team's): the edits' texts go first, newest edit last to go, so
+// outcomes and the edits' files stay; an edit that lost its texts is
+// Clipped (it cannot be restored). Work within max is returned as it is.
+func (w Work) Shrunk(max int) Work {
+	if len(w.Encode()) <= max {
+		return w
+	}
+	w.Edits = slices.Clone(w.Edits)
+	for i := range w.Edits {
+		e := &w.Edits[i]
+		if e.Old != "" || e.New != "" {
+			e.Old, e.New, e.Clipped = "", "", true
+			if len(w.Encode()) <= max {
+				return w
+			}
+		}
+	}
+	w.Runs = slices.Clone(w.Runs)
+	for i := range w.Runs {
+		w.Runs[i].Output = ""
+		if len(w.Encode()) <= max {
+			return w
+		}
+	}
+	return w
 }

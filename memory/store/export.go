@@ -61,6 +61,11 @@ func (s *Store) teamTables(ctx context.Context) error {
 	return nil
 }
 
+// MaxSharedWork bounds a shared turn's work encoded: a team's messages
+// have a size limit (NATS's default payload is 1 MB), and a turn of many
+// whole-file edits would pass it and fail every publish.
+const MaxSharedWork = 128 << 10
+
 // SharedTurn is one stored turn with the facts of its session, as team
 // memory sends it. Its texts are the store's, so already redacted.
 type SharedTurn struct {
@@ -143,6 +148,7 @@ func (s *Store) UnsentTurns(ctx context.Context, projects []string, after int64,
 		}
 		t.Files, t.Commands = SplitLines(files), SplitLines(commands)
 		if w := chunk.DecodeWork(work); !w.Empty() {
+			w = w.Shrunk(MaxSharedWork)
 			t.Work = &w
 		}
 		out = append(out, t)

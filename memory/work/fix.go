@@ -51,11 +51,14 @@ const (
 // spacing aside), the fixed ones first, newest first, at most limit.
 func Fix(ctx context.Context, s *store.Store, sc recall.Scope, text string, limit int) ([]FixItem, error) {
 	want := normal(text)
-	probe := longestWord(text)
-	if want == "" || probe == "" {
+	if want == "" {
 		return nil, nil
 	}
-	rows, err := readRows(ctx, s, sc, `w.work IS NOT NULL AND instr(lower(unpack(w.work)), ?) > 0`, []any{strings.ToLower(probe)}, candidates)
+	cond, args := `w.work IS NOT NULL`, []any(nil)
+	if probe := longestWord(text); probe != "" {
+		cond, args = cond+` AND instr(lower(unpack(w.work)), ?) > 0`, []any{strings.ToLower(probe)}
+	}
+	rows, err := readRows(ctx, s, sc, cond, args, candidates)
 	if err != nil {
 		return nil, err
 	}
@@ -174,12 +177,15 @@ func normal(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
 }
 
-// longestWord is text's longest run of letters and digits: the store is
-// searched for it before each output is checked whole (JSON escapes
-// quotes and angle brackets, so the whole text is not searched there).
+// longestWord is text's longest run of ASCII letters and digits: the
+// store is searched for it before each output is checked whole (JSON
+// escapes quotes and angle brackets, so the whole text is not searched
+// there, and SQLite's lower() folds ASCII alone); "" when it has none.
 func longestWord(text string) string {
 	best := ""
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return r >= unicode.MaxASCII || !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
 		if len(w) > len(best) {
 			best = w
 		}

@@ -316,3 +316,14 @@ func TestAFailedEditIsNotRestored(t *testing.T) {
 		}
 	}
 }
+
+func TestFixFindsAnErrorInAnyScript(t *testing.T) {
+	s := indexed(t, session("u", project, day(1), []string{"run it"},
+		ran(0, "python3 app.py", 1, "Traceback:\nОшибка: ФАЙЛ не найден")))
+	for _, q := range []string{"ошибка: файл НЕ найден", "Ошибка: ФАЙЛ"} {
+		got, err := Fix(context.Background(), s, all, q, 5)
+		if err != nil || len(got) != 1 {
+			t.Errorf("fix %q: %+v, %v", q, got, err)
+		}
+	}
+}
