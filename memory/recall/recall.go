@@ -425,15 +425,16 @@ func results(ctx context.Context, s *store.Store, ranked []fused) ([]Result, err
 	out := make([]Result, 0, len(ranked))
 	for _, f := range ranked {
 		var r Result
-		var files, commands, actions, end string
+		var files, commands, actions string
 		var started *string
-		var next int64
+		var end, next int64
 		// A turn's edits were made by its last message (its work's end),
 		// or else by the next turn's start.
 		err := s.Read().QueryRowContext(ctx, `
 			SELECT t.session_id, t.turn, t.line, t.user, t.assistant, t.files, t.commands, s.started, s.path, s.project,
-				t.actions, coalesce(json_extract(unpack(w.work), '$.end'), ''),
-				coalesce((SELECT min(n.time_ns) FROM turn_rows n WHERE n.session_id = t.session_id AND n.turn > t.turn), 0)
+				t.actions, coalesce(w.end_ns, 0),
+				coalesce((SELECT n.time_ns FROM turn_rows n WHERE n.session_id = t.session_id AND n.turn > t.turn
+					AND n.time_ns IS NOT NULL ORDER BY n.turn LIMIT 1), 0)
 			FROM turns t JOIN sessions s ON s.id = t.session_id LEFT JOIN turn_work w ON w.turn_id = t.id WHERE t.id = ?`, f.turnID).
 			Scan(&r.SessionID, &r.Turn, &r.Line, &r.User, &r.Assistant, &files, &commands, &started, &r.History, &r.Project, &actions, &end, &next)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -451,8 +452,8 @@ func results(ctx context.Context, s *store.Store, ranked []fused) ([]Result, err
 				r.Edited = append(r.Edited, r.Files[i])
 			}
 		}
-		if t, err := time.Parse(time.RFC3339Nano, end); err == nil {
-			r.Done = t
+		if end != 0 {
+			r.Done = time.Unix(0, end).UTC()
 		} else if next != 0 {
 			r.Done = time.Unix(0, next).UTC()
 		}

@@ -237,7 +237,7 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 				return err
 			}
 			if t.Work != nil {
-				if err := PutWork(ctx, st.insWork, id, t.Work.Encode()); err != nil {
+				if err := PutWork(ctx, st.insWork, id, *t.Work); err != nil {
 					return err
 				}
 			}

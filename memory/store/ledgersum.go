@@ -33,7 +33,7 @@ var LedgerTables = []ledgerTable{
 	{"files", "path, project, size, mtime_ns, last_offset, last_ordinal, fingerprint, indexed_at, harness, full_pending"},
 	{"sessions", "id, path, project, ordinal, started, started_ns, header, offset, end_offset, present, harness, parent, subagent, marker"},
 	{"turn_rows", "id, session_id, turn, line, hash, user, assistant, files, commands, actions, time_ns, chars"},
-	{"turn_work", "turn_id, work"},
+	{"turn_work", "turn_id, work, end_ns"},
 }
 
 // ledgerKey is meta's row of the checksum.

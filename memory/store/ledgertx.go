@@ -172,7 +172,7 @@ func (l *LedgerTx) PutTurn(session string, t chunk.Turn, hash string, packed Pac
 	if err != nil {
 		return 0, err
 	}
-	if err := PutWork(l.Ctx, l.st.insWork, id, t.Work.Encode()); err != nil {
+	if err := PutWork(l.Ctx, l.st.insWork, id, t.Work); err != nil {
 		return 0, err
 	}
 	return id, l.keywords.add(session, t.Index, keywordRow{id, t.User, t.Assistant, files, commands})

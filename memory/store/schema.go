@@ -56,9 +56,9 @@ const SchemaVersion = "9"
 //
 // Work (schema 9): turn_work holds, for a turn whose harness recorded
 // them, the outcomes of its commands and the spans of its edits
-// (chunk.Work as JSON, deflated like a turn's text where that pays), one
-// row per turn that has any, deleted with its turn; the ledger's checksum
-// covers it. A store of schema 8 gains the empty table: its turns gain
+// (chunk.Work as JSON, deflated like a turn's text where that pays, and
+// its end apart), one row per turn that has any, deleted with its turn;
+// the ledger's checksum covers it. A store of schema 8 gains the empty table: its turns gain
 // work when their histories are read again ('deja index --full').
 //
 // Keyword rows in bulk (schema 5): no insert trigger on turns; whoever
@@ -205,7 +205,10 @@ ALTER TABLE vectors7 RENAME TO vectors;
 const workSchema = `
 CREATE TABLE IF NOT EXISTS turn_work (
 	turn_id INTEGER PRIMARY KEY REFERENCES turn_rows(id) ON DELETE CASCADE,
-	work    NOT NULL
+	work    NOT NULL,
+	-- end_ns is when the turn's last message was written (the work's
+	-- end), NULL when unknown: recall dates an edit by it unpacked.
+	end_ns  INTEGER
 );
 `
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/store/segment"
 )
@@ -79,16 +80,22 @@ const insertTurn = `INSERT INTO turn_rows(session_id, turn, line, hash, user, as
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // insertWork stores a turn's work (chunk.Work.Encode), packed where
-// that pays.
-const insertWork = `INSERT OR REPLACE INTO turn_work(turn_id, work) VALUES (?, ?)`
+// that pays, and when its last message was written, which recall reads
+// without unpacking the work.
+const insertWork = `INSERT OR REPLACE INTO turn_work(turn_id, work, end_ns) VALUES (?, ?, ?)`
 
 // PutWork stores a turn's work with insertWork, and nothing for a turn
 // that has none.
-func PutWork(ctx context.Context, stmt *sql.Stmt, turnID int64, work string) error {
-	if work == "" {
+func PutWork(ctx context.Context, stmt *sql.Stmt, turnID int64, w chunk.Work) error {
+	text := w.Encode()
+	if text == "" {
 		return nil
 	}
-	_, err := stmt.ExecContext(ctx, turnID, packed(work))
+	var end any
+	if !w.End.IsZero() {
+		end = w.End.UnixNano()
+	}
+	_, err := stmt.ExecContext(ctx, turnID, packed(text), end)
 	return err
 }
 

@@ -59,19 +59,17 @@ func Blame(ctx context.Context, s *store.Store, sc recall.Scope, path string, li
 	if base == "" || base == "." || base == "/" {
 		return nil, nil
 	}
-	rows, err := readRows(ctx, s, sc, `instr(t.files, ?) > 0`, []any{base}, candidates)
-	if err != nil {
-		return nil, err
-	}
 	var byHow [5][]BlameItem
 	seen := map[int64]bool{}
-	for _, r := range rows {
-		it, ok := touched(r, asked)
-		if !ok {
-			continue
+	err := scanRows(ctx, s, sc, `instr(t.files, ?) > 0`, []any{base}, candidates, withAll, func(r row) error {
+		if it, ok := touched(r, asked); ok {
+			seen[r.id] = true
+			byHow[rank(it.How)] = append(byHow[rank(it.How)], it)
 		}
-		seen[r.id] = true
-		byHow[rank(it.How)] = append(byHow[rank(it.How)], it)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if n := len(byHow[0]) + len(byHow[1]) + len(byHow[2]) + len(byHow[3]); n < limit {
 		words := asked
@@ -202,7 +200,7 @@ func discussed(ctx context.Context, s *store.Store, sc recall.Scope, asked strin
 		return nil, nil
 	}
 	phrase := `{user assistant} : "` + strings.Join(words, " ") + `"`
-	rows, err := readRows(ctx, s, sc, `t.id IN (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ?)`, []any{phrase}, candidates)
+	rows, err := readRows(ctx, s, sc, `t.id IN (SELECT rowid FROM turns_fts WHERE turns_fts MATCH ?)`, []any{phrase}, candidates, withNeither)
 	if err != nil {
 		return nil, err
 	}

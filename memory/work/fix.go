@@ -58,15 +58,11 @@ func Fix(ctx context.Context, s *store.Store, sc recall.Scope, text string, limi
 	if probe := longestWord(text); probe != "" {
 		cond, args = cond+` AND instr(lower(unpack(w.work)), ?) > 0`, []any{strings.ToLower(probe)}
 	}
-	rows, err := readRows(ctx, s, sc, cond, args, candidates)
-	if err != nil {
-		return nil, err
-	}
 	done := map[string]bool{}
 	var out []FixItem
-	for _, r := range rows {
+	err := scanRows(ctx, s, sc, cond, args, candidates, withOutputs, func(r row) error {
 		if done[r.Session] {
-			continue
+			return nil
 		}
 		// The session's last run whose output holds the error.
 		at := -1
@@ -76,14 +72,18 @@ func Fix(ctx context.Context, s *store.Store, sc recall.Scope, text string, limi
 			}
 		}
 		if at < 0 {
-			continue
+			return nil
 		}
 		done[r.Session] = true
 		it, err := after(ctx, s, r, at, want)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		out = append(out, it)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(out, func(a, b FixItem) int {
 		if a.Fixed != b.Fixed {

@@ -36,17 +36,13 @@ const frictionRows = 20000
 // Friction returns the errors that failed commands in scope printed in at
 // least min sessions, the most sessions first, at most limit.
 func Friction(ctx context.Context, s *store.Store, sc recall.Scope, min, limit int) ([]FrictionItem, error) {
-	rows, err := readRows(ctx, s, sc, `w.work IS NOT NULL AND instr(unpack(w.work), '"status":"failed"') > 0`, nil, frictionRows)
-	if err != nil {
-		return nil, err
-	}
 	type group struct {
 		FrictionItem
 		sessions, harnesses, projects map[string]bool
 	}
 	groups := map[string]*group{}
 	var order []string
-	for _, r := range rows {
+	err := scanRows(ctx, s, sc, `w.work IS NOT NULL AND instr(unpack(w.work), '"status":"failed"') > 0`, nil, frictionRows, withOutputs, func(r row) error {
 		for _, x := range r.work.Runs {
 			if x.Status != harness.Failed {
 				continue
@@ -67,6 +63,10 @@ func Friction(ctx context.Context, s *store.Store, sc recall.Scope, min, limit i
 			g.harnesses[r.Harness] = true
 			g.projects[r.Project] = true
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	var out []FrictionItem
 	for _, sig := range order {

@@ -72,15 +72,12 @@ func NewHandoff(ctx context.Context, s *store.Store, session string) (*Handoff, 
 	if h.LastAsk == h.Goal {
 		h.LastAsk = ""
 	}
-	rows, err := readRows(ctx, s, recall.Scope{Session: session, Subagents: true}, "1", nil, candidates)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(rows, func(a, b row) int { return a.Index - b.Index })
 	edited, read := map[string]bool{}, map[string]bool{}
 	commands := map[string]*Command{}
 	var order []string
-	for _, r := range rows {
+	// Turns come newest first, and each turn's runs are read from its
+	// last: the first run of a command seen is its last.
+	err = scanRows(ctx, s, recall.Scope{Session: session, Subagents: true}, "1", nil, candidates, withOutputs, func(r row) error {
 		for i, f := range r.files {
 			if i < len(r.actions) && r.actions[i] == string(harness.Edited) {
 				edited[f] = true
@@ -88,22 +85,25 @@ func NewHandoff(ctx context.Context, s *store.Store, session string) (*Handoff, 
 				read[f] = true
 			}
 		}
-		for _, x := range runsOf(r) {
+		runs := runsOf(r)
+		for i := len(runs) - 1; i >= 0; i-- {
+			x := runs[i]
 			line := strings.Join(strings.Fields(x.command), " ")
 			c := commands[line]
 			if c == nil {
-				c = &Command{Command: cut(line, handoffLine)}
+				c = &Command{Command: cut(line, handoffLine), Last: x.status, Exit: x.exit}
+				if x.status == harness.Failed {
+					c.Error = cut(Signature(x.output), handoffLine)
+				}
 				commands[line] = c
 				order = append(order, line)
 			}
 			c.add(x.status)
-			c.Last, c.Exit = x.status, x.exit
-			if x.status == harness.Failed {
-				c.Error = cut(Signature(x.output), handoffLine)
-			} else {
-				c.Error = ""
-			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	h.Edited = sortedKeys(edited)
 	for f := range read {

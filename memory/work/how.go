@@ -88,16 +88,12 @@ func How(ctx context.Context, s *store.Store, sc recall.Scope, text string, limi
 	if want == "" {
 		return nil, nil
 	}
-	rows, err := readRows(ctx, s, sc, `instr(lower(t.commands), ?) > 0`, []any{want}, candidates*5)
-	if err != nil {
-		return nil, err
-	}
 	groups := map[string]*HowGroup{}
 	commands := map[string]*HowCommand{}
 	var order []string
-	// rows come newest first; runs within a turn are in order, so the
+	// Turns come newest first; runs within a turn are in order, so the
 	// last of a turn is its newest.
-	for _, r := range rows {
+	err := scanRows(ctx, s, sc, `instr(lower(t.commands), ?) > 0`, []any{want}, candidates*5, withNeither, func(r row) error {
 		runs := runsOf(r)
 		for i := len(runs) - 1; i >= 0; i-- {
 			x := runs[i]
@@ -128,6 +124,10 @@ func How(ctx context.Context, s *store.Store, sc recall.Scope, text string, limi
 				c.LastWorked = &t
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	var out []HowGroup
 	for _, key := range order {

@@ -38,11 +38,8 @@ func Restore(ctx context.Context, s *store.Store, sc recall.Scope, path, session
 		cond += ` AND t.turn = ?`
 		args = append(args, *turn)
 	}
-	rows, err := readRows(ctx, s, sc, `w.work IS NOT NULL AND `+cond, args, candidates)
-	if err != nil {
-		return Restorable{}, err
-	}
-	for _, r := range rows {
+	var found *Restorable
+	err := scanRows(ctx, s, sc, `w.work IS NOT NULL AND `+cond, args, candidates, withAll, func(r row) error {
 		// A failed edit replaced nothing: its old text is still in the
 		// file, and restoring it would restore nothing.
 		var edits []chunk.Edit
@@ -53,9 +50,17 @@ func Restore(ctx context.Context, s *store.Store, sc recall.Scope, path, session
 		}
 		for _, e := range edits {
 			if e.Old != "" {
-				return Restorable{Turn: r.Turn, File: e.File, Edits: edits}, nil
+				found = &Restorable{Turn: r.Turn, File: e.File, Edits: edits}
+				return errStop
 			}
 		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return Restorable{}, err
+	case found == nil:
+		return Restorable{}, ErrNoEdit
 	}
-	return Restorable{}, ErrNoEdit
+	return *found, nil
 }
