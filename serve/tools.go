@@ -16,7 +16,8 @@ sessions to list recent sessions, optionally of one project; related, before
 starting on a task or a file, for what past sessions already did about it;
 blame for the turns that edited a file and how each edit went; how for the
 way this machine ran a command before and how often it worked; fix for what
-was run after an error until it stopped; remember to keep a finding or a
+was run after an error until it stopped; friction for errors that keep
+coming back; restore for the text an edit replaced; remember to keep a finding or a
 decision as a note that recall ranks ahead of past turns as relevant. A
 result marked rejected was tried and judged wrong: read why before you
 follow it.
@@ -74,12 +75,40 @@ func NewMCPServer(m *Memory, version string) *mcp.Server {
 		Annotations: readOnly,
 	}, m.fixTool)
 	mcp.AddTool(s, &mcp.Tool{
+		Name:        "friction",
+		Title:       "Errors that keep coming back",
+		Description: "List the errors failed commands printed in several past sessions (3 by default, or sessions), the most sessions first, with the last run that printed each: what tends to go wrong in this project or on this machine. Filters: project, since, harness, limit.",
+		Annotations: readOnly,
+	}, m.frictionTool)
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "restore",
+		Title:       "The text an edit replaced",
+		Description: "Read the text the newest recorded edit of a file replaced (or the edit of the turn session names, SESSION/TURN), with the text it wrote, as the agent's harness recorded them, to compare with the file now or put back by hand. It writes nothing.",
+		Annotations: readOnly,
+	}, m.restoreTool)
+	mcp.AddTool(s, &mcp.Tool{
 		Name:        "remember",
 		Title:       "Keep a note",
 		Description: "Keep a note in deja's memory: a finding, a decision or a convention worth finding again (\"orders queries always take the tenant predicate\"), optionally of a project and with tags. recall finds it like a past turn and puts it ahead of one about as relevant. It is redacted like a turn before it is kept. Returns the note's ID.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(false), IdempotentHint: false, OpenWorldHint: new(false)},
 	}, m.rememberTool)
 	return s
+}
+
+func (m *Memory) frictionTool(ctx context.Context, _ *mcp.CallToolRequest, in FrictionRequest) (*mcp.CallToolResult, FrictionOutput, error) {
+	out, err := m.Friction(ctx, in)
+	if err != nil {
+		return nil, FrictionOutput{}, err
+	}
+	return textResult(out.Text()), out, nil
+}
+
+func (m *Memory) restoreTool(ctx context.Context, _ *mcp.CallToolRequest, in RestoreRequest) (*mcp.CallToolResult, RestoreOutput, error) {
+	out, err := m.Restore(ctx, in)
+	if err != nil {
+		return nil, RestoreOutput{}, err
+	}
+	return textResult(out.Text()), out, nil
 }
 
 func (m *Memory) rememberTool(ctx context.Context, _ *mcp.CallToolRequest, in RememberRequest) (*mcp.CallToolResult, RememberOutput, error) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/memory/work"
 	"github.com/deja-dev/deja/quote"
@@ -364,4 +365,128 @@ func (m *Memory) Remember(ctx context.Context, req RememberRequest) (RememberOut
 		return RememberOutput{}, badRequest("%v", err)
 	}
 	return RememberOutput{ID: id}, nil
+}
+
+// FrictionRequest asks which errors keep coming back.
+type FrictionRequest struct {
+	Sessions int `json:"sessions,omitempty" jsonschema:"only errors seen in at least this many sessions (default 3)"`
+	WorkScope
+}
+
+// FrictionOutput is the friction tool's answer.
+type FrictionOutput struct {
+	Errors []work.FrictionItem `json:"errors"`
+}
+
+// Friction answers which errors failed commands printed in several
+// sessions.
+func (m *Memory) Friction(ctx context.Context, req FrictionRequest) (FrictionOutput, error) {
+	out := FrictionOutput{Errors: []work.FrictionItem{}}
+	least := req.Sessions
+	if least < 0 {
+		return out, badRequest("sessions is %d: use a positive number", least)
+	}
+	if least == 0 {
+		least = work.MinSessions
+	}
+	sc, limit, err := m.workScope(ctx, req.WorkScope)
+	if err != nil {
+		return out, err
+	}
+	items, err := work.Friction(ctx, m.Store.Store, sc, least, limit)
+	out.Errors = append(out.Errors, InertFriction(items)...)
+	return out, err
+}
+
+func (o FrictionOutput) Text() string {
+	if len(o.Errors) == 0 {
+		return "No error was printed by failed commands in that many sessions.\n"
+	}
+	var b strings.Builder
+	b.WriteString("Errors failed commands printed in several sessions, the most first; the error lines and commands are quoted below by number.\n")
+	for i, f := range o.Errors {
+		fmt.Fprintf(&b, "%d. %d sessions, %d runs · last %s\n", i+1, f.Sessions, f.Runs, f.Last.Ref)
+	}
+	return b.String() + quoted(func(add func(string)) {
+		for i, f := range o.Errors {
+			add(fmt.Sprintf("%d. %s", i+1, f.Error))
+			add(fmt.Sprintf("   last run: %s", f.Command))
+		}
+	})
+}
+
+// RestoreRequest asks for the text an edit replaced.
+type RestoreRequest struct {
+	Path    string `json:"path" jsonschema:"the file, relative to its project or absolute"`
+	Session string `json:"session,omitempty" jsonschema:"the turn whose edit to read, as SESSION/TURN (default: the newest edit with old text)"`
+	Project string `json:"project,omitempty" jsonschema:"only sessions of histories in this directory or below it"`
+}
+
+// RestoreOutput is the restore tool's answer: the turn and its edits of
+// the file, each with the text it replaced (inert), at most MaxEditText
+// characters of each.
+type RestoreOutput struct {
+	Ref   string        `json:"ref"`
+	File  string        `json:"file"`
+	Edits []RestoreEdit `json:"edits"`
+}
+
+// RestoreEdit is one edit of a restore.
+type RestoreEdit struct {
+	Old     string `json:"old"`
+	New     string `json:"new"`
+	Whole   bool   `json:"whole,omitempty"`
+	Clipped bool   `json:"clipped,omitempty"`
+}
+
+// Restore answers with the text the newest (or the named turn's) edit of
+// a file replaced. It writes nothing: the agent decides what to do with it.
+func (m *Memory) Restore(ctx context.Context, req RestoreRequest) (RestoreOutput, error) {
+	if strings.TrimSpace(req.Path) == "" {
+		return RestoreOutput{}, badRequest("path is empty: name the file, as in store/query.go")
+	}
+	sc, _, err := m.workScope(ctx, WorkScope{Project: req.Project})
+	if err != nil {
+		return RestoreOutput{}, err
+	}
+	var session string
+	var turn *int
+	if strings.TrimSpace(req.Session) != "" {
+		if session, turn, err = ParseTurnRef(req.Session); err != nil {
+			return RestoreOutput{}, badRequest("session: %v", err)
+		}
+		if session, err = digest.ResolveSession(ctx, m.Store.Store, session); err != nil {
+			return RestoreOutput{}, fmt.Errorf("%w: %v", ErrNotFound, err)
+		}
+	}
+	r, err := work.Restore(ctx, m.Store.Store, sc, req.Path, session, turn)
+	if errors.Is(err, work.ErrNoEdit) {
+		return RestoreOutput{}, fmt.Errorf("%w: %s: %v", ErrNotFound, quote.Line(req.Path), err)
+	}
+	if err != nil {
+		return RestoreOutput{}, err
+	}
+	out := RestoreOutput{Ref: quote.Line(r.Ref), File: quote.Line(r.File), Edits: []RestoreEdit{}}
+	for _, e := range r.Edits {
+		out.Edits = append(out.Edits, RestoreEdit{Old: quote.Text(e.Old), New: quote.Text(e.New), Whole: e.Whole, Clipped: e.Clipped})
+	}
+	return out, nil
+}
+
+func (o RestoreOutput) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The edits %s made to the file, each with the text it replaced (old) and wrote (new), quoted below by number. A clipped text lost its middle and cannot be put back; a whole-file write recorded no old text.\n", o.Ref)
+	return b.String() + quoted(func(add func(string)) {
+		add("file: " + o.File)
+		for i, e := range o.Edits {
+			state := ""
+			switch {
+			case e.Clipped:
+				state = " (clipped)"
+			case e.Whole:
+				state = " (whole file written)"
+			}
+			add(fmt.Sprintf("%d.%s old:\n%s\n%d. new:\n%s", i+1, state, e.Old, i+1, e.New))
+		}
+	})
 }

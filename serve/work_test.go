@@ -50,10 +50,31 @@ func TestWorkToolsAnswerAndShowAHostileHistoryInert(t *testing.T) {
 		t.Errorf("fix: the error line is not in the quoted block:\n%s", text(res))
 	}
 
+	var fr FrictionOutput
+	res = call(t, cs, "friction", map[string]any{"sessions": 1}, &fr)
+	if res.IsError || len(fr.Errors) != 1 || fr.Errors[0].Sessions != 1 {
+		t.Fatalf("friction: error %v, %+v\n%s", res.IsError, fr.Errors, text(res))
+	}
+	checkInert(t, "friction", text(res))
+	checkFields(t, "friction structured", fr.Errors[0].Error, fr.Errors[0].Command)
+
+	var rs RestoreOutput
+	res = call(t, cs, "restore", map[string]any{"path": hostileFile}, &rs)
+	if res.IsError || len(rs.Edits) != 1 || rs.Edits[0].Old != "a" || rs.Edits[0].New != "b" {
+		t.Fatalf("restore: error %v, %+v\n%s", res.IsError, rs, text(res))
+	}
+	checkInert(t, "restore", text(res))
+	checkFields(t, "restore structured", rs.File, rs.Ref)
+	if res := call(t, cs, "restore", map[string]any{"path": "never/edited.go"}, nil); !res.IsError {
+		t.Errorf("restore of a file no turn edited: not an error:\n%s", text(res))
+	}
+
 	for tool, args := range map[string]map[string]any{
-		"blame": {"path": " "},
-		"how":   {"text": ""},
-		"fix":   {"error": "x", "since": "the other day"},
+		"blame":    {"path": " "},
+		"how":      {"text": ""},
+		"fix":      {"error": "x", "since": "the other day"},
+		"friction": {"sessions": -1},
+		"restore":  {"path": ""},
 	} {
 		if res := call(t, cs, tool, args, nil); !res.IsError {
 			t.Errorf("%s %v: not refused:\n%s", tool, args, text(res))

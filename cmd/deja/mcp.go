@@ -20,7 +20,7 @@ import (
 )
 
 const mcpLong = `Serve deja's memory to one agent over MCP on stdin and stdout. The agent
-starts 'deja mcp' itself and gets eight tools, all read-only but remember:
+starts 'deja mcp' itself and gets ten tools, all read-only but remember:
 
   recall    past turns that match a query, by meaning or exact words
             (the fields of 'deja recall --json', and readable text)
@@ -33,6 +33,8 @@ starts 'deja mcp' itself and gets eight tools, all read-only but remember:
   how       how this machine ran a command before, and how often
             each command line worked
   fix       what was run after an error until it stopped
+  friction  errors failed commands hit in several sessions
+  restore   the text a past edit of a file replaced
   remember  keep a note (a finding, a decision) that recall finds
 
 It answers from the histories of every agent deja reads:

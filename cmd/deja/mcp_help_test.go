@@ -44,7 +44,7 @@ func TestMCPHelpNamesEveryTool(t *testing.T) {
 			t.Errorf("the help does not name the tool %q", tool.Name)
 		}
 	}
-	words := map[int]string{1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+	words := map[int]string{1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
 	if !strings.Contains(mcpLong, "gets "+words[len(list.Tools)]+" tools") {
 		t.Errorf("the help does not say it offers %d tools", len(list.Tools))
 	}
