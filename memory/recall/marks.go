@@ -28,29 +28,9 @@ func attachMarks(ctx context.Context, s *store.Store, results []Result) error {
 	if len(results) == 0 {
 		return nil
 	}
-	// Notes' IDs begin "note-": the primary key's range finds them
-	// without reading every session.
-	rows, err := s.Read().QueryContext(ctx, `SELECT s.id, s.path, t.user FROM sessions s JOIN turns t ON t.session_id = s.id
-		WHERE s.id >= ? AND s.id < ? AND s.harness = ? AND t.turn = 0 ORDER BY s.started_ns, s.id`, note.Name+"-", note.Name+".", note.Name)
-	if err != nil {
+	marks, err := loadMarks(ctx, s)
+	if err != nil || len(marks) == 0 {
 		return err
-	}
-	defer rows.Close()
-	marks := map[string][]*Mark{} // oldest first
-	for rows.Next() {
-		var id, path, text string
-		if err := rows.Scan(&id, &path, &text); err != nil {
-			return err
-		}
-		if verdict, target, why, ok := note.ReadMark(text); ok {
-			marks[target] = append(marks[target], &Mark{Verdict: verdict, Target: target, Why: why, By: id, from: store.FromOf(path)})
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if len(marks) == 0 {
-		return nil
 	}
 	for i := range results {
 		r := &results[i]
@@ -70,6 +50,43 @@ func attachMarks(ctx context.Context, s *store.Store, results []Result) error {
 		}
 	}
 	return nil
+}
+
+// loadMarks reads the marks once until the store changes (the recall
+// cache's Invalidate): every recall asks for them.
+func loadMarks(ctx context.Context, s *store.Store) (map[string][]*Mark, error) {
+	c := rc(s)
+	c.mu.Lock()
+	marks := c.marks
+	c.mu.Unlock()
+	if marks != nil {
+		return marks, nil
+	}
+	// Notes' IDs begin "note-": the primary key's range finds them
+	// without reading every session.
+	rows, err := s.Read().QueryContext(ctx, `SELECT s.id, s.path, t.user FROM sessions s JOIN turns t ON t.session_id = s.id
+		WHERE s.id >= ? AND s.id < ? AND s.harness = ? AND t.turn = 0 ORDER BY s.started_ns, s.id`, note.Name+"-", note.Name+".", note.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	marks = map[string][]*Mark{} // oldest first
+	for rows.Next() {
+		var id, path, text string
+		if err := rows.Scan(&id, &path, &text); err != nil {
+			return nil, err
+		}
+		if verdict, target, why, ok := note.ReadMark(text); ok {
+			marks[target] = append(marks[target], &Mark{Verdict: verdict, Target: target, Why: why, By: id, from: store.FromOf(path)})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.marks = marks
+	c.mu.Unlock()
+	return marks, nil
 }
 
 // noteAhead is how close a note's score must come to the turn ranked

@@ -480,6 +480,8 @@ type recallCache struct {
 	// vocab is the keyword index's vocabulary, sorted, when a
 	// long-running process loaded it (PreloadVocabulary).
 	vocab []vocabTerm
+	// marks are the notes' marks by target, oldest first, once read.
+	marks map[string][]*Mark
 	// reading and building make one cold read of a segment and one build
 	// of the missing collections at a time: recalls that arrive together
 	// (or during a service's Preload) wait for it instead of repeating it.
@@ -498,6 +500,7 @@ func (c *recallCache) Invalidate() {
 	c.sets = nil
 	c.turns = nil
 	c.vocab = nil
+	c.marks = nil
 	c.mu.Unlock()
 }
 
