@@ -152,7 +152,7 @@ func readDetails(ctx context.Context, s *store.Store, ids []int64, need reading)
 		for i := range r.work.Edits {
 			if !need.spans {
 				e := &r.work.Edits[i]
-						e.Old, e.New = "", ""
+				e.Old, e.New = "", ""
 			}
 		}
 		if !need.outputs {
