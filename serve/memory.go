@@ -62,6 +62,9 @@ type RecallRequest struct {
 	// Here is the asking agent's project: answers say which turns are
 	// from it and which from other projects.
 	Here string `json:"here,omitempty" jsonschema:"your current project directory: each answer then says whether a turn is from this project or another"`
+	// Commits asks for staleness by git as well as by modification
+	// time (recall.Options.Commits); a hook leaves it out.
+	Commits bool `json:"commits,omitempty" jsonschema:"also say when a git commit since touched a file a turn edited (one git process; by file times alone without it)"`
 }
 
 // Recall answers a request from the warm store. An error about the
@@ -109,7 +112,7 @@ func (m *Memory) Recall(ctx context.Context, req RecallRequest) (*recall.Answer,
 	} else if err != nil {
 		return nil, err
 	}
-	opts := recall.Options{Query: req.Query, Mode: mode, Scope: sc, Limit: limit}
+	opts := recall.Options{Query: req.Query, Mode: mode, Scope: sc, Limit: limit, Commits: req.Commits}
 	if mode != recall.Keyword {
 		opts.Embedder, opts.NoEmbedder = m.Embedder, m.NoEmbedder
 	}

@@ -144,6 +144,7 @@ func (m *Memory) fixTool(ctx context.Context, _ *mcp.CallToolRequest, in FixRequ
 }
 
 func (m *Memory) recallTool(ctx context.Context, _ *mcp.CallToolRequest, in RecallRequest) (*mcp.CallToolResult, RecallOutput, error) {
+	in.Commits = true // an agent asking wants to know its code moved on
 	r, err := m.Recall(ctx, in)
 	if err != nil {
 		return nil, RecallOutput{}, err

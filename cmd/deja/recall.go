@@ -108,7 +108,7 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 	}
 	// A running 'deja serve' for this data directory answers warm; without
 	// one, recall reads the store itself (recall_served.go).
-	if out := askServer(ctx, io, cfg, opts.query, mode, sc); out != nil {
+	if out := askServer(ctx, io, cfg, opts.query, mode, sc, true); out != nil {
 		return reportRecall(io, recallOf(out), out, opts.json)
 	}
 	sto, err := openStore(ctx, cfg)
@@ -127,7 +127,7 @@ func runRecall(cmd *cobra.Command, io *IO, opts recallOptions) error {
 
 	// This process answers one recall: it reads the vectors a piece at a
 	// time instead of loading them to keep.
-	ropts := recall.Options{Query: opts.query, Mode: mode, Scope: sc, Limit: cfg.Recall.Limit, Once: true}
+	ropts := recall.Options{Query: opts.query, Mode: mode, Scope: sc, Limit: cfg.Recall.Limit, Once: true, Commits: true}
 	if mode != recall.Keyword {
 		var emb embed.Embedder
 		emb, ropts.NoEmbedder = selectEmbedder(ctx, io, cfg)

@@ -31,7 +31,7 @@ import (
 // background for the next recall (startWarm). Over TCP (a server without a socket) the
 // token comes from DEJA_TOKEN.
 func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, mode recall.Mode, sc recall.Scope) *recall.Answer {
-	if out := askServer(ctx, io, cfg, query, mode, sc); out != nil {
+	if out := askServer(ctx, io, cfg, query, mode, sc, false); out != nil {
 		return recallOf(out)
 	}
 	return nil
@@ -40,7 +40,7 @@ func recallServed(ctx context.Context, io *IO, cfg config.Config, query string, 
 // askServer is recallServed's answer as the server sent it, with what it
 // cut to keep the answer short (records_cut, results_cut), which the
 // recall recallOf makes of it no longer holds.
-func askServer(ctx context.Context, io *IO, cfg config.Config, query string, mode recall.Mode, sc recall.Scope) *serve.RecallOutput {
+func askServer(ctx context.Context, io *IO, cfg config.Config, query string, mode recall.Mode, sc recall.Scope, commits bool) *serve.RecallOutput {
 	info, err := serve.ReadInfo(cfg.DataDir)
 	if err != nil || !sameDir(info.DataDir, cfg.DataDir) {
 		startWarm(io, cfg)
@@ -54,7 +54,7 @@ func askServer(ctx context.Context, io *IO, cfg config.Config, query string, mod
 		return nil
 	}
 	req := serve.RecallRequest{Query: query, Mode: string(mode), Limit: cfg.Recall.Limit, Project: sc.Project, Session: sc.Session,
-		Harness: sc.Harness, IncludeSubagents: sc.Subagents, Mine: sc.Mine, From: sc.From}
+		Harness: sc.Harness, IncludeSubagents: sc.Subagents, Mine: sc.Mine, From: sc.From, Commits: commits}
 	if !sc.Since.IsZero() {
 		req.Since = sc.Since.Format(time.RFC3339Nano)
 	}

@@ -66,6 +66,12 @@ type Options struct {
 	// reads them a piece at a time and keeps none, instead of loading
 	// them all to keep for the next recall. The results are the same.
 	Once bool
+	// Commits has a result that edited files in a git repository say so
+	// when a commit since touched one (one git process a project, a few
+	// milliseconds); without it only modification times are read. A
+	// person's or an agent's recall asks for it; a hook's, which runs
+	// before every prompt, does not.
+	Commits bool
 	// scan makes a one-shot recall read the vectors a piece at a time
 	// even where the store holds them: a warm store's collections may
 	// still be being built behind it (see Warm), and a recall that used
@@ -182,6 +188,34 @@ type Result struct {
 	Edited             []string
 	Done               time.Time
 	Changed, ChangedOf int
+}
+
+// markChanged says of each result how many of the files it edited
+// changed since (by modification time, and with commits by the commits of
+// its project's repository since its oldest such result: one git process
+// a project). A team's turn edited another machine's files: it says
+// nothing.
+func markChanged(ctx context.Context, results []Result, commits bool) {
+	since := map[string]time.Time{}
+	for _, r := range results {
+		if r.From == "" && len(r.Edited) > 0 && !r.Done.IsZero() {
+			if t, ok := since[r.Project]; !ok || r.Done.Before(t) {
+				since[r.Project] = r.Done
+			}
+		}
+	}
+	history := map[string][]stale.Commit{}
+	if commits {
+		for project, t := range since {
+			history[project] = stale.Commits(ctx, project, t)
+		}
+	}
+	for i := range results {
+		r := &results[i]
+		if _, ok := since[r.Project]; ok && r.From == "" {
+			r.Changed, r.ChangedOf = stale.Changed(r.Project, r.Edited, r.Done, history[r.Project])
+		}
+	}
 }
 
 // Recall finds the past turns that best match the query.
@@ -302,12 +336,7 @@ func Recall(ctx context.Context, s *store.Store, opts Options) (*Answer, error) 
 	if err := attachMarks(ctx, s, r.Results); err != nil {
 		return nil, err
 	}
-	for i := range r.Results {
-		res := &r.Results[i]
-		if res.From == "" { // a team's turn edited another machine's files
-			res.Changed, res.ChangedOf = stale.Changed(ctx, res.Project, res.Edited, res.Done, false)
-		}
-	}
+	markChanged(ctx, r.Results, opts.Commits)
 	if len(r.Results) == 0 && r.Note == "" {
 		r.Note = "no past turn matches: nothing means the same above the similarity floor, and no turn holds these words"
 		if r.RealizedMode == Keyword {

@@ -13,23 +13,20 @@ import (
 )
 
 // Changed counts the files a past turn edited that changed on this
-// machine since the turn: a file whose modification time is later or
-// that is gone, and with git, one that a commit since then touched where
-// the project is a repository (a git process: blame asks, recall does
-// not, as it answers each prompt of an agent). of is how many of the
-// files it could look at (those of a project directory that exists
-// here); 0 means it cannot tell, and a caller then says nothing. Nothing is ever said to be unchanged: an
+// machine since the turn: a file whose modification time is later or that
+// is gone, or, given the project's commits (Commits), one a commit since
+// then touched. of is how many of the files it could look at (those of a
+// project directory that exists here); 0 means it cannot tell, and a
+// caller then says nothing. Nothing is ever said to be unchanged: an
 // editor may restore a modification time, and a file may change and
 // change back.
-func Changed(ctx context.Context, project string, files []string, since time.Time, git bool) (changed, of int) {
+func Changed(project string, files []string, since time.Time, commits []Commit) (changed, of int) {
 	if since.IsZero() || project == "" || !filepath.IsAbs(project) || len(files) == 0 {
 		return 0, 0
 	}
 	if st, err := os.Stat(project); err != nil || !st.IsDir() {
 		return 0, 0 // another machine's project, or one moved or deleted
 	}
-	var rel []string
-	stale := map[string]bool{}
 	for _, f := range files {
 		p := filepath.FromSlash(f)
 		if !filepath.IsAbs(p) {
@@ -40,27 +37,41 @@ func Changed(ctx context.Context, project string, files []string, since time.Tim
 			continue // outside the project: whose file it is, is not known
 		}
 		of++
-		rel = append(rel, filepath.ToSlash(r))
-		if st, err := os.Stat(p); err != nil || st.ModTime().After(since) {
-			stale[filepath.ToSlash(r)] = true
+		if st, err := os.Stat(p); err != nil || st.ModTime().After(since) || committedAfter(commits, filepath.ToSlash(r), since) {
+			changed++
 		}
 	}
-	if git {
-		for _, f := range committedSince(ctx, project, rel, since) {
-			stale[f] = true
+	return changed, of
+}
+
+// Commit is one commit of a project's repository: when, and the files it
+// touched relative to the project.
+type Commit struct {
+	Time  time.Time
+	Files map[string]bool
+}
+
+func committedAfter(commits []Commit, rel string, since time.Time) bool {
+	for _, c := range commits {
+		if c.Time.After(since) && c.Files[rel] {
+			return true
 		}
 	}
-	return len(stale), of
+	return false
 }
 
 // gitWait bounds the one git command a staleness check runs.
 const gitWait = 2 * time.Second
 
-// committedSince are the files of rel (relative to the project) that a
-// commit since the time touched, where the project is in a git
-// repository and git answers within gitWait; nil otherwise.
-func committedSince(ctx context.Context, project string, rel []string, since time.Time) []string {
-	if len(rel) == 0 || !inRepository(project) {
+// maxCommits bounds the commits read for a staleness check.
+const maxCommits = 2000
+
+// Commits are the commits since the time of the git repository the
+// project is in (at most maxCommits, newest first), with one git process
+// that may take gitWait; nil where the project is in no repository, git is
+// not installed or does not answer in time.
+func Commits(ctx context.Context, project string, since time.Time) []Commit {
+	if project == "" || !filepath.IsAbs(project) || !inRepository(project) {
 		return nil
 	}
 	if _, err := exec.LookPath("git"); err != nil {
@@ -68,23 +79,24 @@ func committedSince(ctx context.Context, project string, rel []string, since tim
 	}
 	ctx, cancel := context.WithTimeout(ctx, gitWait)
 	defer cancel()
-	args := append([]string{"-C", project, "log", "--since=@" + strconv.FormatInt(since.Unix(), 10), "--name-only", "--format=", "--relative", "--"}, rel...)
-	out, err := exec.CommandContext(ctx, "git", args...).Output()
+	out, err := exec.CommandContext(ctx, "git", "-C", project, "log", "--since=@"+strconv.FormatInt(since.Unix(), 10),
+		"--max-count="+strconv.Itoa(maxCommits), "--format=@%ct", "--name-only", "--relative").Output()
 	if err != nil {
 		return nil
 	}
-	want := map[string]bool{}
-	for _, r := range rel {
-		want[r] = true
-	}
-	var got []string
+	var commits []Commit
 	for l := range strings.SplitSeq(string(out), "\n") {
-		if l = strings.TrimSpace(l); want[l] {
-			got = append(got, l)
-			delete(want, l)
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "@"):
+			if sec, err := strconv.ParseInt(l[1:], 10, 64); err == nil {
+				commits = append(commits, Commit{Time: time.Unix(sec, 0), Files: map[string]bool{}})
+			}
+		case l != "" && len(commits) > 0:
+			commits[len(commits)-1].Files[l] = true
 		}
 	}
-	return got
+	return commits
 }
 
 // inRepository reports a directory in a git work tree: it or a parent

@@ -270,6 +270,12 @@ func TestBlameAndRecallSayAFileChangedSince(t *testing.T) {
 	if err != nil || len(items) != 1 || !items[0].ChangedSince {
 		t.Fatalf("blame after a later commit: %+v, %v", items, err)
 	}
+	for _, commits := range []bool{false, true} {
+		ans, err := recall.Recall(context.Background(), s, recall.Options{Query: "app.go", Mode: recall.Keyword, Scope: recall.Scope{Project: dir}, Commits: commits})
+		if err != nil || len(ans.Results) != 1 || (ans.Results[0].Changed == 1) != commits {
+			t.Fatalf("recall after a later commit, asking git %v: %+v, %v", commits, ans.Results, err)
+		}
+	}
 }
 
 // TestALongOutputIsRedactedWholeBeforeItIsCut: a private key printed by a
