@@ -171,8 +171,11 @@ func snapshot(t *testing.T) release {
 	const version = "v0.0.0-installtest"
 	dir := t.TempDir()
 	bin := filepath.Join(t.TempDir(), "deja")
-	build := exec.Command("go", "build", "-ldflags", "-s -w -X main.version="+version, "-o", bin, "./cmd/deja")
+	// Built as .goreleaser.yaml builds a release (TestReleaseConfig holds
+	// it to these): without cgo, paths trimmed, stripped.
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", bin, "./cmd/deja")
 	build.Dir = root
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

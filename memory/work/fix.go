@@ -3,6 +3,7 @@ package work
 import (
 	"context"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -85,15 +86,9 @@ func Fix(ctx context.Context, s *store.Store, sc recall.Scope, text string, limi
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(out, func(a, b FixItem) int {
-		if a.Fixed != b.Fixed {
-			if a.Fixed {
-				return -1
-			}
-			return 1
-		}
-		return 0 // rows came newest first
-	})
+	// Fixed first; rows came newest first. (sort's one shared sorter, not
+	// a generic one per type: the binary's size is budgeted.)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Fixed && !out[j].Fixed })
 	if len(out) > limit {
 		out = out[:limit]
 	}

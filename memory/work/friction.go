@@ -3,7 +3,7 @@ package work
 import (
 	"context"
 	"regexp"
-	"slices"
+	"sort"
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
@@ -78,7 +78,7 @@ func Friction(ctx context.Context, s *store.Store, sc recall.Scope, min, limit i
 		g.Harnesses, g.Projects = sortedKeys(g.harnesses), sortedKeys(g.projects)
 		out = append(out, g.FrictionItem)
 	}
-	slices.SortStableFunc(out, func(a, b FrictionItem) int { return b.Sessions - a.Sessions })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Sessions > out[j].Sessions })
 	if len(out) > limit {
 		out = out[:limit]
 	}

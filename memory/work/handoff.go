@@ -3,7 +3,7 @@ package work
 import (
 	"context"
 	"fmt"
-	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -112,15 +112,8 @@ func NewHandoff(ctx context.Context, s *store.Store, session string) (*Handoff, 
 		}
 	}
 	// Failures first: they are what the next agent must know of.
-	slices.SortStableFunc(order, func(a, b string) int {
-		fa, fb := commands[a].Last == harness.Failed, commands[b].Last == harness.Failed
-		switch {
-		case fa && !fb:
-			return -1
-		case fb && !fa:
-			return 1
-		}
-		return 0
+	sort.SliceStable(order, func(i, j int) bool {
+		return commands[order[i]].Last == harness.Failed && commands[order[j]].Last != harness.Failed
 	})
 	for _, line := range order {
 		c := commands[line]

@@ -2,7 +2,7 @@ package work
 
 import (
 	"context"
-	"slices"
+	"sort"
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
@@ -135,10 +135,10 @@ func How(ctx context.Context, s *store.Store, sc recall.Scope, text string, limi
 		for i := range g.Commands {
 			g.Commands[i] = *commands[g.Commands[i].Command]
 		}
-		slices.SortStableFunc(g.Commands, firstWorked)
+		sort.SliceStable(g.Commands, func(i, j int) bool { return firstWorked(g.Commands[i], g.Commands[j]) < 0 })
 		out = append(out, *g)
 	}
-	slices.SortStableFunc(out, func(a, b HowGroup) int { return firstWorked(a.Commands[0], b.Commands[0]) })
+	sort.SliceStable(out, func(i, j int) bool { return firstWorked(out[i].Commands[0], out[j].Commands[0]) < 0 })
 	if len(out) > limit {
 		out = out[:limit]
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -186,7 +186,7 @@ func readRows(ctx context.Context, s *store.Store, sc recall.Scope, cond string,
 // limit: what came after a turn.
 func sessionRows(ctx context.Context, s *store.Store, session string, from, limit int) ([]row, error) {
 	rows, err := readRows(ctx, s, recall.Scope{Session: session, Subagents: true}, `t.turn >= ? AND t.turn < ?`, []any{from, from + limit}, limit, withOutputs)
-	slices.SortFunc(rows, func(a, b row) int { return a.Index - b.Index })
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Index < rows[j].Index })
 	return rows, err
 }
 
