@@ -38,7 +38,8 @@ else
 	failed+=("go test -race: no C compiler")
 	step go test -count=1 ./...
 fi
-step go test -count=1 ./bench/eval ./memory/index ./internal/release
+step go test -count=1 ./bench/eval ./memory/index ./memory/work ./internal/release
+step go test -count=1 -run 'TestScripts/^work$' ./cmd/deja
 # Short fuzz runs, counted in executions, not seconds: Go 1.26's fuzzing
 # reports "context deadline exceeded" as a failure when a duration runs out
 # while a worker is mid-input on a loaded machine (go.dev/issue/75804,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/deja-dev/deja/internal/racebuild"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,6 +36,14 @@ func TestScripts(t *testing.T) {
 			"mkbinary": mkbinary, "exits": exits, "jsonout": jsonout,
 			"waitserve": waitServe, "waitstopped": waitStopped, "cmprecall": cmpRecall,
 			"natsserver": natsServer, "expandenv": expandEnv, "runhook": runHook,
+		},
+		// [race]: the test binary runs under the race detector; a long
+		// script may skip there, as ./test.sh runs it again without it.
+		Condition: func(cond string) (bool, error) {
+			if cond == "race" {
+				return racebuild.Enabled, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/.config")

@@ -22,6 +22,7 @@ import (
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
 	"github.com/deja-dev/deja/harness/qwen"
+	"github.com/deja-dev/deja/internal/racebuild"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/index"
 	"github.com/deja-dev/deja/memory/memtest"
@@ -80,6 +81,11 @@ type stored struct {
 // and outcome its harness recorded, in order, for every command that has
 // one.
 func TestCorpusWork(t *testing.T) {
+	if racebuild.Enabled {
+		// Every corpus indexed and asked hundreds of questions: ./test.sh
+		// runs this package again without the race detector.
+		t.Skip("runs without -race (./test.sh's step without the race detector)")
+	}
 	files := corpusFiles(t)
 	ctx := context.Background()
 	dir := t.TempDir()
