@@ -2,26 +2,20 @@ package harness_test
 
 import (
 	"encoding/json"
+	"github.com/deja-dev/deja/harness/every"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/claude"
-	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
-	"github.com/deja-dev/deja/harness/copilot"
-	"github.com/deja-dev/deja/harness/cursor"
 	"github.com/deja-dev/deja/harness/gemini"
-	"github.com/deja-dev/deja/harness/opencode"
-	"github.com/deja-dev/deja/harness/pi"
-	"github.com/deja-dev/deja/harness/qwen"
 	"github.com/deja-dev/deja/quote"
 )
 
-var readers = []harness.Reader{aider.Reader{}, claude.Reader{}, cline.Reader{}, codex.Reader{}, copilot.Reader{}, cursor.Reader{}, gemini.Reader{}, opencode.Reader{}, pi.Reader{}, qwen.Reader{}}
+var readers = every.Readers()
 
 // TestEveryReaderAcceptsItsOwnIDs: the shape each reader declares holds
 // every session ID and parent its golden files show, so checking IDs

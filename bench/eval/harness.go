@@ -3,24 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/deja-dev/deja/harness/every"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/harness"
-	"github.com/deja-dev/deja/harness/claude"
-	"github.com/deja-dev/deja/harness/cline"
-	"github.com/deja-dev/deja/harness/codex"
-	"github.com/deja-dev/deja/harness/copilot"
-	"github.com/deja-dev/deja/harness/cursor"
-	"github.com/deja-dev/deja/harness/gemini"
-	"github.com/deja-dev/deja/harness/opencode"
-	"github.com/deja-dev/deja/harness/pi"
-	"github.com/deja-dev/deja/harness/qwen"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/memory/store"
 )
@@ -85,7 +76,7 @@ func stage(paths []string, dir, root string) ([]string, error) {
 
 // registry reads every harness, as 'deja index' does.
 func registry() harness.Registry {
-	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{}, pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+	return every.Readers()
 }
 
 // HarnessCorpus lists the transcripts of one harness corpus.

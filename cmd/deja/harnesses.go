@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/deja-dev/deja/harness/every"
 	"io"
 	"os"
 	"strings"
@@ -13,16 +14,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness"
-	"github.com/deja-dev/deja/harness/claude"
-	"github.com/deja-dev/deja/harness/cline"
-	"github.com/deja-dev/deja/harness/codex"
-	"github.com/deja-dev/deja/harness/copilot"
-	"github.com/deja-dev/deja/harness/cursor"
-	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/note"
-	"github.com/deja-dev/deja/harness/opencode"
-	"github.com/deja-dev/deja/harness/pi"
-	"github.com/deja-dev/deja/harness/qwen"
 	"github.com/deja-dev/deja/userfile"
 )
 
@@ -30,7 +22,7 @@ import (
 // on the command line is offered to them: the formats that sniff for
 // their own first line first, aider, which reads any text, last.
 func knownHarnesses() harness.Registry {
-	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{}, pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+	return every.Readers()
 }
 
 // harnessTitles name each harness as its users know it, in help texts;

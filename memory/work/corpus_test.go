@@ -2,6 +2,7 @@ package work
 
 import (
 	"context"
+	"github.com/deja-dev/deja/harness/every"
 	"io/fs"
 	"os"
 	"path"
@@ -10,28 +11,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/harness"
-	"github.com/deja-dev/deja/harness/claude"
-	"github.com/deja-dev/deja/harness/cline"
-	"github.com/deja-dev/deja/harness/codex"
-	"github.com/deja-dev/deja/harness/copilot"
-	"github.com/deja-dev/deja/harness/cursor"
-	"github.com/deja-dev/deja/harness/gemini"
-	"github.com/deja-dev/deja/harness/opencode"
-	"github.com/deja-dev/deja/harness/pi"
-	"github.com/deja-dev/deja/harness/qwen"
 	"github.com/deja-dev/deja/internal/racebuild"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/index"
 	"github.com/deja-dev/deja/memory/memtest"
 	"github.com/deja-dev/deja/memory/store"
 )
-
-// everyReader is every format deja reads.
-var everyReader = harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-	pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
 
 // corpusFiles are the public histories in ../shared of the agents deja
 // reads; the test skips without them.
@@ -96,7 +83,7 @@ func TestCorpusWork(t *testing.T) {
 	defer s.Close()
 	// Histories no reader claims (a corpus's notes) are problems of the
 	// index, not of this test.
-	if _, err := index.Index(ctx, s, index.Options{Paths: files, Harnesses: everyReader, Embedder: memtest.NewWordsEmbedder()}); err != nil {
+	if _, err := index.Index(ctx, s, index.Options{Paths: files, Harnesses: every.Readers(), Embedder: memtest.NewWordsEmbedder()}); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := memtest.RawDB(t, s).Query(`SELECT t.session_id, t.turn, s.project, t.files, t.actions, t.commands, coalesce(unpack(w.work), '')
@@ -291,7 +278,7 @@ func TestCorpusWork(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := everyReader.Detect(f, data[:min(len(data), 64<<10)])
+		r, err := every.Readers().Detect(f, data[:min(len(data), 64<<10)])
 		fr, ok := r.(harness.FileReader)
 		if err != nil || !ok {
 			continue

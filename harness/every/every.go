@@ -1,0 +1,25 @@
+// Package every names every agent reader deja has, in the order a
+// history is offered to them (Registry.Detect): the one list the command
+// line, the eval and the tests that cover every reader share.
+package every
+
+import (
+	"github.com/deja-dev/deja/aider"
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/cline"
+	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/copilot"
+	"github.com/deja-dev/deja/harness/cursor"
+	"github.com/deja-dev/deja/harness/gemini"
+	"github.com/deja-dev/deja/harness/opencode"
+	"github.com/deja-dev/deja/harness/pi"
+	"github.com/deja-dev/deja/harness/qwen"
+)
+
+// Readers returns every agent reader, a new registry each call (callers
+// may append to it).
+func Readers() harness.Registry {
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
+		pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+}
