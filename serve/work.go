@@ -104,7 +104,7 @@ func (m *Memory) Blame(ctx context.Context, req BlameRequest) (BlameOutput, erro
 func InertBlame(items []work.BlameItem) []work.BlameItem {
 	out := make([]work.BlameItem, 0, len(items))
 	for _, it := range items {
-		it.Turn = inertTurn(it.Turn)
+		it.Turn = InertTurn(it.Turn)
 		it.File = quote.Line(it.File)
 		out = append(out, it)
 	}
@@ -140,9 +140,9 @@ func InertHow(groups []work.HowGroup) []work.HowGroup {
 		g.Commands = slices.Clone(g.Commands)
 		for i, c := range g.Commands {
 			c.Command = oneLine(c.Command, workLine)
-			c.Last = inertTurn(c.Last)
+			c.Last = InertTurn(c.Last)
 			if c.LastWorked != nil {
-				t := inertTurn(*c.LastWorked)
+				t := InertTurn(*c.LastWorked)
 				c.LastWorked = &t
 			}
 			g.Commands[i] = c
@@ -171,7 +171,7 @@ func (m *Memory) Fix(ctx context.Context, req FixRequest) (FixOutput, error) {
 func InertFix(items []work.FixItem) []work.FixItem {
 	out := make([]work.FixItem, 0, len(items))
 	for _, it := range items {
-		it.Turn = inertTurn(it.Turn)
+		it.Turn = InertTurn(it.Turn)
 		it.Command, it.Line = oneLine(it.Command, workLine), oneLine(it.Line, workLine)
 		it.Next, it.Edited = slices.Clone(it.Next), slices.Clone(it.Edited)
 		for i, s := range it.Next {
@@ -196,7 +196,7 @@ func InertFix(items []work.FixItem) []work.FixItem {
 func InertFriction(items []work.FrictionItem) []work.FrictionItem {
 	out := make([]work.FrictionItem, 0, len(items))
 	for _, f := range items {
-		f.Error, f.Command, f.Last = oneLine(f.Error, workLine), oneLine(f.Command, workLine), inertTurn(f.Last)
+		f.Error, f.Command, f.Last = oneLine(f.Error, workLine), oneLine(f.Command, workLine), InertTurn(f.Last)
 		f.Harnesses, f.Projects = slices.Clone(f.Harnesses), slices.Clone(f.Projects)
 		for i := range f.Harnesses {
 			f.Harnesses[i] = quote.Line(f.Harnesses[i])
@@ -209,9 +209,9 @@ func InertFriction(items []work.FrictionItem) []work.FrictionItem {
 	return out
 }
 
-// inertTurn is a work turn with its history's texts made inert and its
+// InertTurn is a work turn with its history's texts made inert and its
 // question cut to a preview.
-func inertTurn(t work.Turn) work.Turn {
+func InertTurn(t work.Turn) work.Turn {
 	t.Ref, t.Session, t.Harness, t.Project = quote.Line(t.Ref), quote.Line(t.Session), quote.Line(t.Harness), quote.Line(t.Project)
 	t.Question = oneLine(t.Question, workLine)
 	return t

@@ -395,6 +395,9 @@ or that wrote the whole file, cannot be restored; the message says so.`,
 				return err
 			}
 			if opts.json {
+				// The turn and the file are made inert; the texts are the
+				// bytes recorded, which is what a script restores.
+				r.Turn, r.File = serve.InertTurn(r.Turn), quote.Line(r.File)
 				return printJSON(io, r, true)
 			}
 			chosen, err := pickEdit(r, edit)
