@@ -6,8 +6,16 @@ import (
 	"sync"
 )
 
-// BuiltinIdentity names the built-in embedder's vectors.
-const BuiltinIdentity = "builtin:glove-100d"
+// BuiltinIdentity names the built-in embedder's vectors: the word table's
+// own name, since vectors of another table must never mix with its own. A
+// changed glove100d.bin needs a new name here and its checksum in
+// builtinTableSHA256 (TestTableChecksumNamesTheIdentity fails until both
+// change): a store then embeds its turns again under the new name.
+const BuiltinIdentity = "builtin:glove-100d-80k"
+
+// builtinTableSHA256 is the SHA-256 of the glove100d.bin that
+// BuiltinIdentity names.
+const builtinTableSHA256 = "9c70aa3f1f3506b75672d8d5100fd7b939cfb308cf038d51e5ff505cfb56dab1"
 
 // sifA is the smooth-inverse-frequency constant: a word's weight is
 // sifA/(sifA+p(w)). With p from Zipf's law over GloVe's 400k-word
@@ -52,7 +60,7 @@ func NewBuiltin() (*Builtin, error) {
 	return &Builtin{table: t}, nil
 }
 
-// Identity returns "builtin:glove-100d".
+// Identity returns "builtin:glove-100d-80k".
 func (b *Builtin) Identity() string { return BuiltinIdentity }
 
 // Dimension returns 100.

@@ -177,8 +177,8 @@ func TestNewBuiltinSharesOneTable(t *testing.T) {
 	if a.table != b.table {
 		t.Error("two NewBuiltin calls opened the table twice")
 	}
-	if a.Identity() != "builtin:glove-100d" {
-		t.Errorf("Identity is %q, want builtin:glove-100d", a.Identity())
+	if a.Identity() != "builtin:glove-100d-80k" {
+		t.Errorf("Identity is %q, want builtin:glove-100d-80k", a.Identity())
 	}
 }
 

@@ -18,7 +18,7 @@ type Embedder interface {
 	// to unit length; a text with no semantic signal yields a zero vector.
 	Embed(ctx context.Context, kind Kind, texts []string) ([][]float32, error)
 	// Identity names the embedder and model, e.g. "ollama:nomic-embed-text"
-	// or "builtin:glove-100d". Vectors of different identities never mix.
+	// or "builtin:glove-100d-80k". Vectors of different identities never mix.
 	Identity() string
 	// Dimension is the length of every vector Embed returns.
 	Dimension() int

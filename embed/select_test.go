@@ -14,15 +14,15 @@ func TestSelectBuiltinNeverTouchesTheNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Identity() != "builtin:glove-100d" {
-		t.Errorf("got %s, want builtin:glove-100d", e.Identity())
+	if e.Identity() != "builtin:glove-100d-80k" {
+		t.Errorf("got %s, want builtin:glove-100d-80k", e.Identity())
 	}
 	for _, path := range []string{"/api/version", "/api/show", "/api/embed"} {
 		if n := fake.count(path); n != 0 {
 			t.Errorf("builtin sent %d requests to %s", n, path)
 		}
 	}
-	if line != "deja: embedding with builtin:glove-100d (embed.provider is builtin)" {
+	if line != "deja: embedding with builtin:glove-100d-80k (embed.provider is builtin)" {
 		t.Errorf("line %q", line)
 	}
 }
@@ -71,10 +71,10 @@ func TestSelectAutoFallsBackToBuiltinAndSaysWhy(t *testing.T) {
 			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("auto took %s to fall back", d)
 			}
-			if e.Identity() != "builtin:glove-100d" {
-				t.Errorf("got %s, want builtin:glove-100d", e.Identity())
+			if e.Identity() != "builtin:glove-100d-80k" {
+				t.Errorf("got %s, want builtin:glove-100d-80k", e.Identity())
 			}
-			if want := "deja: embedding with builtin:glove-100d (" + tc.why + ")"; line != want {
+			if want := "deja: embedding with builtin:glove-100d-80k (" + tc.why + ")"; line != want {
 				t.Errorf("line\n%q\nwant\n%q", line, want)
 			}
 			if strings.Contains(line, "\n") {

@@ -2,7 +2,9 @@ package embed
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"runtime"
 	"strings"
 	"testing"
@@ -13,8 +15,8 @@ func TestTableFindsEveryWordAtItsOwnIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tb.count < 90_000 || tb.dims != 100 {
-		t.Fatalf("table has %d words of %d dimensions, want about 100k of 100", tb.count, tb.dims)
+	if tb.count != 80_080 || tb.dims != 100 {
+		t.Fatalf("table has %d words of %d dimensions, want 80,080 (80,000 and 80 developer words) of 100", tb.count, tb.dims)
 	}
 	for i := range tb.count {
 		w := tb.word(i)
@@ -138,5 +140,15 @@ func TestTableOpensCheaply(t *testing.T) {
 	}
 	if decoded == 0 || decoded > 8 {
 		t.Errorf("one query decompressed %d of %d vector blocks, want a few", decoded, len(tb.decoded))
+	}
+}
+
+// A table of other vectors under the same identity would mix with a
+// store's vectors of the old one: the table's bytes must be the ones the
+// identity names.
+func TestTableChecksumNamesTheIdentity(t *testing.T) {
+	sum := sha256.Sum256([]byte(gloveTable))
+	if got := hex.EncodeToString(sum[:]); got != builtinTableSHA256 {
+		t.Fatalf("glove100d.bin changed (SHA-256 %s, %s names %s): give BuiltinIdentity a new name and set builtinTableSHA256 to the new checksum", got, BuiltinIdentity, builtinTableSHA256)
 	}
 }

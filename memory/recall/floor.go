@@ -1,13 +1,17 @@
 package recall
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/deja-dev/deja/embed"
+)
 
 // Floor is the lowest cosine similarity at which a turn counts as a
 // semantic match for the embedder: below it, vectors of unrelated text
 // still score something, and a nonsense query would get confident-looking
 // hits. Each embedder's scale differs, so each has its own floor.
 //
-// builtin:glove-100d was measured with 'go run ./bench/eval -sweep' on the
+// builtin:glove-100d-80k was measured with 'go run ./bench/eval -sweep' on the
 // aider corpus: out-of-domain queries reach 0.31–0.39 against code
 // conversations, while answers to paraphrases sit at 0.25–0.75. A floor
 // alone must sit above every negative (0.40 clears "how to knit a wool
@@ -18,7 +22,7 @@ import "strings"
 // unrelated text and have not been measured here.
 func Floor(identity string) float32 {
 	switch {
-	case identity == "builtin:glove-100d":
+	case identity == embed.BuiltinIdentity:
 		return 0.35
 	case strings.HasPrefix(identity, "ollama:nomic-embed-text"):
 		return 0.55
@@ -36,7 +40,7 @@ func Floor(identity string) float32 {
 // project is put in front of an agent unasked ('deja hook' at a prompt),
 // and then only as the keyword list's first turn: code talk of one project
 // always resembles another's. Measured with 'go run ./bench/hook'
-// (builtin:glove-100d, the harness corpora's sessions replayed against the
+// (builtin:glove-100d-80k, the harness corpora's sessions replayed against the
 // other half; prompts of sessions whose project had no past that got
 // other projects' turns): the semantic floor alone 18 of 37 answered; both
 // lists required, 18 of 37; both and 0.70, 8 of 37; keyword first and
@@ -53,7 +57,7 @@ func CrossProjectFloor(identity string) float32 {
 // test. The mean is the query's similarity to the documents' centroid: how
 // much the query is about what the store holds at all.
 //
-// builtin:glove-100d, measured on the aider corpus (bench/eval): the
+// builtin:glove-100d-80k, measured on the aider corpus (bench/eval): the
 // negatives' mean similarities are -0.07–0.07 and all but one are below
 // 0.02, the paraphrases' 0.14–0.39 except two that no floor finds (0.01,
 // 0.03); identifiers GloVe barely knows sit low too (createStripedCanvas
@@ -62,7 +66,7 @@ func CrossProjectFloor(identity string) float32 {
 // 2.9–4.7 standard deviations above their mean, the paraphrase targets
 // 0.9–4.2. Ollama models have no measured value and no such test.
 func Domain(identity string) float32 {
-	if identity == "builtin:glove-100d" {
+	if identity == embed.BuiltinIdentity {
 		return 0.05
 	}
 	return 0
@@ -77,7 +81,7 @@ const domainPseudoCount = 50
 // domainPrior is the centroid of a typical store for the embedder, the
 // domain test's prior, or nil when none was measured.
 func domainPrior(identity string) []float32 {
-	if identity == "builtin:glove-100d" {
+	if identity == embed.BuiltinIdentity {
 		return builtinCentroid
 	}
 	return nil

@@ -115,6 +115,7 @@ The webhook handler now retries the provider call three times with exponential b
 	}
 	domain := Domain(emb.Identity())
 	plain, shrunk := mean("banana bread recipe with walnuts")
+	t.Logf("banana: %.4f %.4f", plain, shrunk)
 	if plain < domain || shrunk >= domain+0.03 {
 		t.Errorf("off topic: store mean %.3f, shrunk %.3f; want the store alone to pass it (≥ %.2f) and the shrunk mean near or below", plain, shrunk, domain)
 	}
