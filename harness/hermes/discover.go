@@ -45,7 +45,7 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 		homes = append(homes, place{dir, r})
 		if filepath.Base(filepath.Dir(dir)) == "profiles" {
 			root := filepath.Dir(filepath.Dir(dir))
-			homes = append(homes, place{root, harness.Reason{Kind: "env", From: root, Name: HomeEnv}})
+			homes = append(homes, place{root, r})
 		}
 	default:
 		if opts.Home != "" {

@@ -31,7 +31,7 @@ func ReadStore(ctx context.Context, path string, unchanged func(id, marker strin
 
 // errNotPlain is wrapped by the error for a store whose tables are not
 // plain tables.
-var errNotPlain = errors.New("Hermes Agent's own store holds plain tables")
+var errNotPlain = errors.New("a Hermes Agent store holds plain tables")
 
 func readStore(ctx context.Context, tx *sql.Tx, path string, unchanged func(id, marker string) bool) (*harness.History, error) {
 	cols := map[string]map[string]bool{}

@@ -142,10 +142,12 @@ func (t toolResult) failed() bool {
 // ended fills in r from the tool row that answered its call (tool, the
 // call's tool): a command's exit status and output, an edit applied or
 // refused (a refused edit keeps no text). A read that failed touched no
-// file: its record is emptied, for distinct to drop.
+// file: its record is emptied, for distinct to drop. The result is the
+// row's first JSON value: Hermes appends its own notes after it ("[Tool
+// loop warning: …]" in the corpus, a mid-turn user message).
 func ended(r *harness.Record, tool, content string) {
 	var res toolResult
-	isJSON := json.Unmarshal([]byte(content), &res) == nil
+	isJSON := strings.HasPrefix(content, "{") && json.NewDecoder(strings.NewReader(content)).Decode(&res) == nil
 	switch tool {
 	case "terminal":
 		switch {
