@@ -10,16 +10,21 @@ import (
 )
 
 // notTyped are the openings of the user and assistant rows Hermes writes
-// itself into a conversation: compaction handoffs and summaries, the
-// notes it appends when a background process or a delegation batch ends
-// or a goal continues (a plugin test of hermes-agent lists them as
+// itself into a conversation: compaction handoffs and summaries (and the
+// marker turn it adds when no human turn was kept:
+// agent/context_compressor.py SUMMARY_PREFIX, LEGACY_SUMMARY_PREFIX,
+// _MERGED_PRIOR_CONTEXT_HEADER, COMPRESSION_CONTINUATION_USER_CONTENT),
+// the notes it appends when a background process or a delegation batch
+// ends or a goal continues (a plugin test of hermes-agent lists them as
 // "hermes control messages"), and the background review's prompts that
 // older builds saved into real sessions (hermes_state.py's
 // _REVIEW_HARNESS_PREFIXES). None is what a person typed or the agent
 // answered.
 var notTyped = []string{
 	"[CONTEXT COMPACTION",
+	"[CONTEXT SUMMARY]:",
 	"[PRIOR CONTEXT",
+	"Continue from the compressed conversation context above.",
 	"[ASYNC DELEGATION BATCH COMPLETE",
 	"[IMPORTANT: Background process",
 	"[Your active task list was preserved across context compression]",
@@ -43,6 +48,28 @@ func cronPrompt(text string) string {
 		return strings.TrimSpace(prompt)
 	}
 	return text
+}
+
+// summaryEnd closes a compaction summary; a row that carries the summary
+// and the person's live ask in one (a "compaction carrier",
+// hermes_state_rewind.py) has the ask after it.
+const summaryEnd = "--- END OF CONTEXT SUMMARY"
+
+// prompt is what a person typed in a user row's text: the text, a cron
+// run's prompt without Hermes's header, the live ask after a compaction
+// summary, or "" for a row Hermes wrote itself.
+func prompt(text string) string {
+	text = cronPrompt(text)
+	if typed(text) {
+		return text
+	}
+	if i := strings.LastIndex(text, summaryEnd); i >= 0 {
+		_, ask, _ := strings.Cut(text[i:], "\n")
+		if ask = strings.TrimSpace(ask); ask != "" && typed(ask) {
+			return ask
+		}
+	}
+	return ""
 }
 
 func typed(text string) bool {
@@ -92,7 +119,7 @@ func buildSession(profile string, info sessionRow, rows []messageRow) harness.Se
 		}
 		switch m.Role {
 		case "user":
-			if text := cronPrompt(strings.TrimSpace(contentText(m.Content))); text != "" && typed(text) {
+			if text := prompt(strings.TrimSpace(contentText(m.Content))); text != "" {
 				turn++
 				s.Messages = append(s.Messages, harness.Message{Role: harness.User, Text: text, Turn: turn, Line: line, Time: when})
 			}
