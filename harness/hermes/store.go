@@ -232,7 +232,7 @@ func readMessages(ctx context.Context, tx *sql.Tx, mc map[string]bool, ids []byt
 	for rows.Next() {
 		var sid string
 		var m messageRow
-		var content, calls []byte
+		var content, calls sql.RawBytes
 		var contentOver, callsOver bool
 		if err := rows.Scan(&sid, &m.Role, &content, &contentOver, &calls, &callsOver, &m.ToolCallID, &m.ToolName, &m.Time, &m.Active, &m.Compacted); err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
 // toolCall is one entry of an assistant row's tool_calls, an OpenAI
@@ -147,7 +148,15 @@ func (t toolResult) failed() bool {
 // loop warning: …]" in the corpus, a mid-turn user message).
 func ended(r *harness.Record, tool, content string) {
 	var res toolResult
-	isJSON := strings.HasPrefix(content, "{") && json.NewDecoder(strings.NewReader(content)).Decode(&res) == nil
+	isJSON := false
+	if strings.HasPrefix(content, "{") {
+		data := []byte(content)
+		// Only the first value is decoded; json.Decoder would do it by
+		// growing a buffer (a third of the whole read's time).
+		sc := jsonscan.New(data)
+		sc.Skip()
+		isJSON = sc.Err() == nil && json.Unmarshal(data[:sc.Pos()], &res) == nil
+	}
 	switch tool {
 	case "terminal":
 		switch {
