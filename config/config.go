@@ -122,6 +122,8 @@ var defaults = map[string]any{
 	"cursor.dirs":      "",
 	"gemini.enabled":   true,
 	"gemini.dirs":      "",
+	"hermes.enabled":   true,
+	"hermes.dirs":      "",
 	"opencode.enabled": true,
 	"opencode.dirs":    "",
 	"pi.enabled":       true,

@@ -75,6 +75,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"gemini":   {"gemini-" + uuid + "\U000E0041", "gemini-a b", "gemini-x/y", "gemini-" + strings.Repeat("a", 65)},
 		"qwen":     {"qwen-" + uuid + injection, "qwen-" + uuid + "-agent-a b", "qwen-not-a-uuid", "qwen-" + uuid + "-agent-", "qwen-" + uuid + "-other"},
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
+		"hermes":   {"hermes-20260705_112145_f8a75403" + injection, "hermes-", "hermes-a b", "hermes-work.", "hermes-a.b.c", "hermes-_x", "hermes-" + strings.Repeat("a", 129)},
 		"pi":       {"pi-" + uuid + injection, "pi-", "pi-a b", "omp-.x", "openclaw-a/b", "cursor-" + uuid, "openclaw-" + strings.Repeat("a", 129)},
 	}
 	good := map[string][]string{
@@ -87,6 +88,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"gemini":   {"gemini-" + uuid, "gemini-0123abcd", "gemini-no_header_named_from_file"},
 		"qwen":     {"qwen-" + uuid, "qwen-" + uuid + "-agent-explore-7f3c"},
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},
+		"hermes":   {"hermes-20260705_112145_f8a75403", "hermes-cron_7d1d442b1611_20260706_011911", "hermes-work.20260310_140000_0f1e2d3c"},
 		"pi":       {"pi-" + uuid, "omp-" + uuid, "openclaw-" + uuid, "openclaw-main.2026_a-b"},
 	}
 	for _, r := range readers {

@@ -35,6 +35,7 @@ var harnessTitles = map[string]string{
 	"copilot":  "GitHub Copilot CLI",
 	"cursor":   "Cursor",
 	"gemini":   "Gemini CLI",
+	"hermes":   "Hermes Agent",
 	"opencode": "OpenCode",
 	"pi":       "pi (with OpenClaw and omp)",
 	"qwen":     "Qwen Code",
@@ -45,7 +46,7 @@ var harnessTitles = map[string]string{
 // each: --harness names the harness, and a refusal says which.
 var harnessAliases = map[string]string{
 	"claude-code": "claude", "gemini-cli": "gemini", "copilot-cli": "copilot", "github-copilot": "copilot",
-	"qwen-code": "qwen", "cursor-agent": "cursor", "roo": "cline", "roo-code": "cline", "kilo": "cline",
+	"qwen-code": "qwen", "hermes-agent": "hermes", "cursor-agent": "cursor", "roo": "cline", "roo-code": "cline", "kilo": "cline",
 	"kilo-code": "cline", "openclaw": "pi", "omp": "pi", "oh-my-pi": "pi",
 }
 
