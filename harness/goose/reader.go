@@ -61,9 +61,11 @@ func (Reader) Sniff(path string, head []byte) error {
 		return nil
 	case strings.HasSuffix(path, ".jsonl"):
 		first, _, _ := bytes.Cut(head, []byte("\n"))
-		held := harness.TopKeys(first, "working_dir", "description", "message_count", "role", "created", "content", "type")
-		metadata := held[0] && held[1] && held[2] && !held[3]
-		message := held[3] && held[4] && held[5] && !held[6]
+		// SessionMetadata requires description and message_count
+		// (storage.rs); working_dir came later.
+		held := harness.TopKeys(first, "description", "message_count", "role", "created", "content", "type")
+		metadata := held[0] && held[1] && !held[2]
+		message := held[2] && held[3] && held[4] && !held[5]
 		if metadata || message {
 			return nil
 		}

@@ -19,7 +19,7 @@ const StoreName = "sessions.db"
 
 // errNotPlain is wrapped by the error for a store whose tables are not
 // plain tables.
-var errNotPlain = errors.New("Goose's own store holds plain tables")
+var errNotPlain = errors.New("a Goose store holds plain tables")
 
 // ReadStore reads every session of a Goose store, and of the legacy
 // JSONL files beside it that the store does not hold (readLegacyBeside).
@@ -174,8 +174,11 @@ type sessionRows struct {
 var contentColumn = fmt.Sprintf(`CASE WHEN octet_length(content_json) <= %d THEN CAST(content_json AS BLOB) END`, harness.MaxLine)
 
 // readMessages reads the message rows of the sessions named in ids (a
-// JSON array; nil: every session) in the order Goose reads them back
-// (get_conversation: by timestamp, then as inserted).
+// JSON array; nil: every session) in the order Goose reads them back.
+// get_conversation orders by timestamp, which Goose lets default to the
+// time of the insert, and inserts a conversation's rows in order, so the
+// rowid gives the same order; it walks idx_messages_session where the
+// timestamp sorted every row, its content with it.
 func readMessages(ctx context.Context, tx *sql.Tx, ids []byte, cols map[string]bool, h *harness.History) (map[string]*sessionRows, error) {
 	cond, args := "1", []any(nil)
 	if ids != nil {
@@ -184,7 +187,7 @@ func readMessages(ctx context.Context, tx *sql.Tx, ids []byte, cols map[string]b
 	meta := column(cols, "metadata_json", "NULL")
 	rows, err := tx.QueryContext(ctx, `SELECT CAST(session_id AS TEXT), CAST(COALESCE(role, '') AS TEXT), `+contentColumn+`,
 		COALESCE(created_timestamp, 0), CASE WHEN octet_length(`+meta+`) <= 4096 THEN CAST(`+meta+` AS BLOB) END
-		FROM messages WHERE `+cond+` ORDER BY session_id, `+column(cols, "timestamp", "0")+`, id`, args...)
+		FROM messages WHERE `+cond+` ORDER BY session_id, id`, args...)
 	if err != nil {
 		return nil, err
 	}
