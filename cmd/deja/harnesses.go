@@ -35,6 +35,7 @@ var harnessTitles = map[string]string{
 	"copilot":  "GitHub Copilot CLI",
 	"cursor":   "Cursor",
 	"gemini":   "Gemini CLI",
+	"goose":    "Goose",
 	"opencode": "OpenCode",
 	"pi":       "pi (with OpenClaw and omp)",
 	"qwen":     "Qwen Code",
