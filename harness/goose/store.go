@@ -132,14 +132,21 @@ func column(cols map[string]bool, name, absent string) string {
 	return absent
 }
 
+// short selects a text column no longer than most bytes, else the empty
+// string (an ID or a path of megabytes is no Goose's; octet_length reads
+// the length without the value), and the empty string for NULL.
+func short(col string, most int) string {
+	return fmt.Sprintf(`CASE WHEN octet_length(%s) <= %d THEN CAST(%s AS TEXT) ELSE '' END`, col, most, col)
+}
+
 // readSessions reads the sessions table in creation order, each with its
 // marker: its updated_at and its messages' count and highest rowid (Goose
 // rewrites a conversation by deleting its rows and inserting them again:
 // replace_conversation).
 func readSessions(ctx context.Context, tx *sql.Tx, cols map[string]bool) ([]sessionInfo, error) {
 	rows, err := tx.QueryContext(ctx, `WITH m AS (SELECT session_id, count(*) AS n, max(id) AS last FROM messages GROUP BY session_id)
-		SELECT CAST(s.id AS TEXT), CAST(COALESCE(s.working_dir, '') AS TEXT), CAST(COALESCE(s.created_at, '') AS TEXT),
-			CAST(COALESCE(s.updated_at, '') AS TEXT), CAST(COALESCE(`+column(cols, "session_type", "'user'")+`, '') AS TEXT),
+		SELECT `+short("s.id", 256)+`, `+short("s.working_dir", 4096)+`, `+short("s.created_at", 64)+`,
+			`+short("s.updated_at", 64)+`, `+short(column(cols, "session_type", "'user'"), 64)+`,
 			COALESCE(m.n, 0), COALESCE(m.last, 0)
 		FROM sessions AS s LEFT JOIN m ON m.session_id = s.id
 		WHERE s.id IS NOT NULL
@@ -185,7 +192,7 @@ func readMessages(ctx context.Context, tx *sql.Tx, ids []byte, cols map[string]b
 		cond, args = "session_id IN (SELECT value FROM json_each(?))", []any{ids}
 	}
 	meta := column(cols, "metadata_json", "NULL")
-	rows, err := tx.QueryContext(ctx, `SELECT CAST(session_id AS TEXT), CAST(COALESCE(role, '') AS TEXT), `+contentColumn+`,
+	rows, err := tx.QueryContext(ctx, `SELECT `+short("session_id", 256)+`, `+short("role", 64)+`, `+contentColumn+`,
 		COALESCE(created_timestamp, 0), CASE WHEN octet_length(`+meta+`) <= 4096 THEN CAST(`+meta+` AS BLOB) END
 		FROM messages WHERE `+cond+` ORDER BY session_id, id`, args...)
 	if err != nil {
