@@ -124,6 +124,8 @@ var defaults = map[string]any{
 	"gemini.dirs":      "",
 	"hermes.enabled":   true,
 	"hermes.dirs":      "",
+	"goose.enabled":    true,
+	"goose.dirs":       "",
 	"opencode.enabled": true,
 	"opencode.dirs":    "",
 	"pi.enabled":       true,

@@ -36,6 +36,7 @@ var harnessTitles = map[string]string{
 	"cursor":   "Cursor",
 	"gemini":   "Gemini CLI",
 	"hermes":   "Hermes Agent",
+	"goose":    "Goose",
 	"opencode": "OpenCode",
 	"pi":       "pi (with OpenClaw and omp)",
 	"qwen":     "Qwen Code",

@@ -35,7 +35,8 @@ the extension's task history, so deja refuses it and says so. A pi session
 prints 'pi --session ID' and an omp one 'omp --resume ID' (in the project);
 an OpenClaw session prints 'openclaw tui --session KEY' for the session key
 its sessions.json gives it now, and none once that key holds another session.
-A Qwen Code session prints 'qwen --resume ID', run in the session's project.
+A Qwen Code session prints 'qwen --resume ID', run in the session's project,
+and a Goose one 'goose session --resume --session-id ID'.
 A Hermes Agent session prints 'hermes --resume ID' ('hermes --profile NAME
 --resume ID' for a profile's), in the session's project.
 A cursor-agent CLI chat prints 'cursor-agent --resume ID'; a Cursor IDE

@@ -12,6 +12,7 @@ import (
 	"github.com/deja-dev/deja/harness/copilot"
 	"github.com/deja-dev/deja/harness/cursor"
 	"github.com/deja-dev/deja/harness/gemini"
+	"github.com/deja-dev/deja/harness/goose"
 	"github.com/deja-dev/deja/harness/hermes"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
@@ -22,5 +23,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, hermes.Reader{}, aider.Reader{}}
+		pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, hermes.Reader{}, goose.Reader{}, aider.Reader{}}
 }
