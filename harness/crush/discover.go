@@ -56,7 +56,7 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 			for _, p := range []string{filepath.Join(dir, storeName), filepath.Join(dir, dataDirName, storeName)} {
 				addStore(&f, p, r)
 			}
-			readProjects(&f, filepath.Join(dir, "projects.json"), r)
+			readProjects(&f, filepath.Join(dir, "projects.json"), harness.Reason{Kind: "config", From: dir, Name: "crush.dirs projects.json"})
 		}
 		return f.Result()
 	}

@@ -11,8 +11,8 @@ import (
 
 // schema is a Crush store's tables as its migrations leave them (through
 // 20260127000000_add_read_files_table.sql in internal/db/migrations),
-// written from their column lists, with the trigger that counts a
-// session's messages.
+// written from their column lists, with their indexes and the trigger
+// that counts a session's messages.
 const schema = `CREATE TABLE sessions (
 	id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT NOT NULL,
 	message_count INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER NOT NULL DEFAULT 0,
@@ -25,6 +25,9 @@ CREATE TABLE messages (
 	model TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, finished_at INTEGER,
 	provider TEXT, is_summary_message INTEGER DEFAULT 0 NOT NULL);
 CREATE TABLE read_files (session_id TEXT NOT NULL, path TEXT NOT NULL, read_at INTEGER NOT NULL, PRIMARY KEY (path, session_id));
+CREATE INDEX idx_messages_session_id ON messages (session_id);
+CREATE INDEX idx_messages_created_at ON messages (created_at);
+CREATE INDEX idx_sessions_created_at ON sessions (created_at);
 CREATE TRIGGER count_messages AFTER INSERT ON messages BEGIN
 	UPDATE sessions SET message_count = message_count + 1 WHERE id = new.session_id; END;
 `

@@ -91,5 +91,5 @@ func (Reader) ResumeRefusal(id, project string) string {
 	if rest, ok := strings.CutPrefix(id, IDPrefix); ok && strings.Contains(rest, ".") {
 		return "a Crush sub-agent's session reopens only inside the session that ran it: resume that one"
 	}
-	return "Crush keeps a session in its project's .crush/crush.db and this session's project is not known: run 'crush --session <id>' in the project"
+	return "Crush keeps a session in its project's .crush/crush.db and this session's project is not known: run 'crush --session " + strings.TrimPrefix(id, IDPrefix) + "' in the project"
 }

@@ -149,6 +149,7 @@ type message struct {
 	Created int64
 	Summary bool
 	Parts   []byte
+	row     int64 // the rowid, the order rows of one second were written in
 }
 
 // partsColumn selects a message's parts as bytes, or NULL when they are
@@ -173,9 +174,11 @@ func readMessages(ctx context.Context, tx *sql.Tx, list []byte, skip skipped) (m
 	if list != nil {
 		cond, args = "session_id IN (SELECT value FROM json_each(?))", []any{list}
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT CAST(session_id AS TEXT), COALESCE(CAST(role AS TEXT), ''), COALESCE(CAST(created_at AS INTEGER), 0), `+
+	// Sorted here, not by SQLite, which would carry every row's parts
+	// through its sorter.
+	rows, err := tx.QueryContext(ctx, `SELECT CAST(session_id AS TEXT), COALESCE(CAST(role AS TEXT), ''), COALESCE(CAST(created_at AS INTEGER), 0), rowid, `+
 		summaryColumn+`, parts IS NULL, COALESCE(octet_length(parts) > `+strconv.Itoa(harness.MaxLine)+`, 0), `+partsColumn+`
-		FROM messages WHERE session_id IS NOT NULL AND `+cond+` ORDER BY session_id, 3, rowid`, args...)
+		FROM messages WHERE session_id IS NOT NULL AND `+cond, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +189,7 @@ func readMessages(ctx context.Context, tx *sql.Tx, list []byte, skip skipped) (m
 		var m message
 		var parts sql.RawBytes
 		var none, over bool
-		if err := rows.Scan(&session, &m.Role, &m.Created, &m.Summary, &none, &over, &parts); err != nil {
+		if err := rows.Scan(&session, &m.Role, &m.Created, &m.row, &m.Summary, &none, &over, &parts); err != nil {
 			return nil, err
 		}
 		switch {
@@ -199,6 +202,14 @@ func readMessages(ctx context.Context, tx *sql.Tx, list []byte, skip skipped) (m
 		}
 		m.Parts = append([]byte(nil), parts...)
 		out[session] = append(out[session], m)
+	}
+	for _, msgs := range out {
+		sort.Slice(msgs, func(i, j int) bool {
+			if msgs[i].Created != msgs[j].Created {
+				return msgs[i].Created < msgs[j].Created
+			}
+			return msgs[i].row < msgs[j].row
+		})
 	}
 	return out, rows.Err()
 }
