@@ -77,7 +77,7 @@ func readStore(ctx context.Context, tx *sql.Tx, path string, unchanged func(id, 
 			changed = append(changed, r.ID)
 		}
 	}
-	byID := map[string][]message{}
+	built := map[string]harness.Session{}
 	if len(changed) > 0 {
 		var list []byte
 		if len(changed) < len(ids) {
@@ -85,7 +85,16 @@ func readStore(ctx context.Context, tx *sql.Tx, path string, unchanged func(id, 
 				return nil, err
 			}
 		}
-		if byID, err = readMessages(ctx, tx, list, skip); err != nil {
+		byRow := map[string]sessionRow{}
+		for _, r := range rows {
+			byRow[r.ID] = r
+		}
+		err = readMessages(ctx, tx, list, skip, func(session string, msgs []message) {
+			if id := ids[session]; id != "" {
+				built[session] = buildSession(id, byRow[session], project, msgs, skip)
+			}
+		})
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -100,7 +109,11 @@ func readStore(ctx context.Context, tx *sql.Tx, path string, unchanged func(id, 
 		}
 		s := harness.Session{ID: id, Marker: r.Marker}
 		if read[r.ID] {
-			s = buildSession(id, r, project, byID[r.ID], skip)
+			var ok bool
+			if s, ok = built[r.ID]; !ok {
+				// A session with no messages.
+				s = buildSession(id, r, project, nil, skip)
+			}
 		}
 		s.Ordinal = len(h.Sessions) + 1
 		h.Sessions = append(h.Sessions, s)
@@ -156,14 +169,17 @@ type message struct {
 // over harness.MaxLine: octet_length reads the length without the value.
 var partsColumn = fmt.Sprintf(`CASE WHEN octet_length(parts) <= %d THEN CAST(parts AS BLOB) END`, harness.MaxLine)
 
-// readMessages reads the messages of the sessions named in list (a JSON
-// array; nil: every session), by session, each session's in the order
-// Crush lists them (ListMessagesBySession: created_at), rows of the same
-// second in the order they were written.
-func readMessages(ctx context.Context, tx *sql.Tx, list []byte, skip skipped) (map[string][]message, error) {
+// readMessages calls each with the messages of each session named in
+// list (a JSON array; nil: every session), one session at a time, so that
+// no more than one session's rows are held: in the order Crush lists them
+// (ListMessagesBySession: created_at), rows of the same second in the
+// order they were written. The rows come by session_id, which Crush's
+// index on it gives without a sort, and are put in order here: SQLite's
+// sorter would carry every row's parts.
+func readMessages(ctx context.Context, tx *sql.Tx, list []byte, skip skipped, each func(session string, msgs []message)) error {
 	summary, err := hasColumn(ctx, tx, "messages", "is_summary_message")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	summaryColumn := "0"
 	if summary {
@@ -174,23 +190,39 @@ func readMessages(ctx context.Context, tx *sql.Tx, list []byte, skip skipped) (m
 	if list != nil {
 		cond, args = "session_id IN (SELECT value FROM json_each(?))", []any{list}
 	}
-	// Sorted here, not by SQLite, which would carry every row's parts
-	// through its sorter.
 	rows, err := tx.QueryContext(ctx, `SELECT CAST(session_id AS TEXT), COALESCE(CAST(role AS TEXT), ''), COALESCE(CAST(created_at AS INTEGER), 0), rowid, `+
 		summaryColumn+`, parts IS NULL, COALESCE(octet_length(parts) > `+strconv.Itoa(harness.MaxLine)+`, 0), `+partsColumn+`
-		FROM messages WHERE session_id IS NOT NULL AND `+cond, args...)
+		FROM messages WHERE session_id IS NOT NULL AND `+cond+` ORDER BY session_id`, args...)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	out := map[string][]message{}
+	var current string
+	var msgs []message
+	flush := func() {
+		if len(msgs) == 0 {
+			return
+		}
+		sort.Slice(msgs, func(i, j int) bool {
+			if msgs[i].Created != msgs[j].Created {
+				return msgs[i].Created < msgs[j].Created
+			}
+			return msgs[i].row < msgs[j].row
+		})
+		each(current, msgs)
+		msgs = nil
+	}
 	for rows.Next() {
 		var session string
 		var m message
 		var parts sql.RawBytes
 		var none, over bool
 		if err := rows.Scan(&session, &m.Role, &m.Created, &m.row, &m.Summary, &none, &over, &parts); err != nil {
-			return nil, err
+			return err
+		}
+		if session != current {
+			flush()
+			current = session
 		}
 		switch {
 		case none:
@@ -201,17 +233,13 @@ func readMessages(ctx context.Context, tx *sql.Tx, list []byte, skip skipped) (m
 			continue
 		}
 		m.Parts = append([]byte(nil), parts...)
-		out[session] = append(out[session], m)
+		msgs = append(msgs, m)
 	}
-	for _, msgs := range out {
-		sort.Slice(msgs, func(i, j int) bool {
-			if msgs[i].Created != msgs[j].Created {
-				return msgs[i].Created < msgs[j].Created
-			}
-			return msgs[i].row < msgs[j].row
-		})
+	if err := rows.Err(); err != nil {
+		return err
 	}
-	return out, rows.Err()
+	flush()
+	return nil
 }
 
 // projectOf is the project of the store at path: the directory that
