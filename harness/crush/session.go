@@ -30,7 +30,8 @@ var knownParts = map[string]bool{
 type call struct {
 	tool  string
 	at, n int
-	// spans are a multiedit's records' edits, by the edit's index.
+	// edits are the index, among a multiedit's edits, of each of its
+	// records, in order.
 	edits []int
 }
 
