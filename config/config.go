@@ -118,6 +118,8 @@ var defaults = map[string]any{
 	"codex.dirs":       "",
 	"copilot.enabled":  true,
 	"copilot.dirs":     "",
+	"crush.enabled":    true,
+	"crush.dirs":       "",
 	"cursor.enabled":   true,
 	"cursor.dirs":      "",
 	"gemini.enabled":   true,

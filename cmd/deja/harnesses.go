@@ -33,6 +33,7 @@ var harnessTitles = map[string]string{
 	"cline":    "Cline (with Roo Code and Kilo Code)",
 	"codex":    "Codex",
 	"copilot":  "GitHub Copilot CLI",
+	"crush":    "Crush",
 	"cursor":   "Cursor",
 	"gemini":   "Gemini CLI",
 	"hermes":   "Hermes Agent",

@@ -10,6 +10,7 @@ import (
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
 	"github.com/deja-dev/deja/harness/copilot"
+	"github.com/deja-dev/deja/harness/crush"
 	"github.com/deja-dev/deja/harness/cursor"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/goose"
@@ -23,5 +24,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, hermes.Reader{}, goose.Reader{}, aider.Reader{}}
+		pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, aider.Reader{}}
 }
