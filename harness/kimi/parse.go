@@ -279,8 +279,9 @@ func secondsTime(s float64) time.Time {
 	if s <= 0 || s > 1e11 || math.IsNaN(s) {
 		return time.Time{}
 	}
-	sec, frac := math.Modf(s)
-	return time.Unix(int64(sec), int64(frac*1e9)).UTC()
+	// Python's time.time() carries microseconds at most; rounding to them
+	// keeps a float's last bits out of the time.
+	return time.UnixMicro(int64(math.Round(s * 1e6))).UTC()
 }
 
 // msTime is a Kimi Code time, epoch milliseconds.
