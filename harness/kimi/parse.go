@@ -238,7 +238,7 @@ func (p *parser) Line(l *harness.Lines) bool {
 	// A tool's result is the largest kind of line (a file read, a
 	// command's output) and holds no words of either side: it is skipped
 	// undecoded unless it ends a call deja made a record of.
-	if (harness.HasKey(raw, "return_value") || harness.HasKey(raw, "result") && harness.HasKey(raw, "parentUuid")) && (!l.Partial || json.Valid(raw)) && !p.awaited(raw) {
+	if isResult(raw) && (!l.Partial || json.Valid(raw)) && !p.awaited(raw) {
 		return true
 	}
 	var r line
@@ -262,6 +262,15 @@ func (p *parser) Line(l *harness.Lines) bool {
 		p.warn.Add("of unknown type "+harness.Quoted(r.Type), l.Number)
 	}
 	return true
+}
+
+// isResult reports a line that holds a tool's result: kimi-cli's
+// ToolResult (its return_value) or a tool message of a context file,
+// Kimi Code's tool.result (its result, after parentUuid) or a tool message
+// of a migrated session.
+func isResult(raw []byte) bool {
+	return harness.HasKey(raw, "return_value") || harness.HasKey(raw, "parentUuid") && harness.HasKey(raw, "result") ||
+		harness.AnyValue(raw, "role", func(v string) bool { return v == "tool" })
 }
 
 // awaited reports whether a result line answers a pending call, reading
@@ -320,7 +329,8 @@ func (p *parser) cliEvent(st *state, m *message, n int, t time.Time) {
 		}
 	case "ToolResult":
 		if pl.ReturnValue != nil {
-			p.toolResult(pl.ToolCallID, pl.ReturnValue.IsError, pl.ReturnValue.Output, pl.ReturnValue.Message)
+			rv := pl.ReturnValue
+			p.toolResult(pl.ToolCallID, rv.IsError, rv.Message, func() string { return contentText(rv.Output) })
 		}
 	case "SubagentEvent":
 		// A subagent with an agent_id writes its own wire log
@@ -411,7 +421,8 @@ func (p *parser) loopEvent(st *state, e *loopEvent, n int, t time.Time) {
 		p.toolCall(st, e.ToolCallID, e.Name, e.Args, n)
 	case "tool.result":
 		if e.Result != nil {
-			p.toolResult(e.ToolCallID, e.Result.IsErrorCode, e.Result.Output, e.Result.Message)
+			res := e.Result
+			p.toolResult(e.ToolCallID, res.IsErrorCode, res.Message, func() string { return contentText(res.Output) })
 		}
 	}
 }
@@ -439,31 +450,30 @@ func (p *parser) contextMessage(st *state, m *message, n int, t time.Time) {
 			p.toolCall(st, c.ID, name, args, n)
 		}
 	case "tool":
-		content, msg, failed := systemNote(m.Content)
-		p.toolResult(m.ToolCallID, m.IsError || failed, content, msg)
+		if _, ok := p.pending[m.ToolCallID]; ok {
+			output, msg, failed := systemNote(m.Content)
+			p.toolResult(m.ToolCallID, m.IsError || failed, msg, func() string { return output })
+		}
 	}
 }
 
-// systemNote takes out of a kimi-cli context's tool message the note
-// kosong puts first, "<system>message</system>" or "<system>ERROR:
-// message</system>", and returns the rest, the message and whether it
-// says the call failed.
-func systemNote(raw json.RawMessage) (json.RawMessage, string, bool) {
+// systemNote reads a context's tool message: kosong puts first the
+// tool's message as "<system>message</system>", or "<system>ERROR:
+// message</system>" for a call that failed; the text after it is the
+// output. It returns the output, the message and whether it says the call
+// failed.
+func systemNote(raw json.RawMessage) (string, string, bool) {
 	var parts []part
 	if t := bytes.TrimSpace(raw); len(t) == 0 || t[0] != '[' || json.Unmarshal(t, &parts) != nil || len(parts) == 0 {
-		return raw, "", false
+		return contentText(raw), "", false
 	}
 	note, open := strings.CutPrefix(parts[0].Text, "<system>")
 	note, closed := strings.CutSuffix(note, "</system>")
 	if !open || !closed || parts[0].Type != "text" {
-		return raw, "", false
+		return partsText(parts), "", false
 	}
 	note, failed := strings.CutPrefix(note, "ERROR: ")
-	rest, err := json.Marshal(parts[1:])
-	if err != nil {
-		return raw, note, failed
-	}
-	return rest, note, failed
+	return partsText(parts[1:]), note, failed
 }
 
 // prompt adds a user message and opens its turn.
@@ -513,18 +523,22 @@ func contentText(raw json.RawMessage) string {
 		}
 	case '[':
 		var parts []part
-		if json.Unmarshal(raw, &parts) != nil {
-			return ""
+		if json.Unmarshal(raw, &parts) == nil {
+			return partsText(parts)
 		}
-		var text []string
-		for _, pt := range parts {
-			if pt.Type == "text" && strings.TrimSpace(pt.Text) != "" {
-				text = append(text, pt.Text)
-			}
-		}
-		return strings.Join(text, "\n")
 	}
 	return ""
+}
+
+// partsText joins the text parts of a content list.
+func partsText(parts []part) string {
+	var text []string
+	for _, pt := range parts {
+		if pt.Type == "text" && strings.TrimSpace(pt.Text) != "" {
+			text = append(text, pt.Text)
+		}
+	}
+	return strings.Join(text, "\n")
 }
 
 // Finish closes the sessions: each ends at end, where the parse stopped.

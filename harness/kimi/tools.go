@@ -129,7 +129,7 @@ const (
 // when the tool says it erred, else succeeded; for a command, its output
 // and the exit status its closing line gives (0 for a command that
 // succeeded in the foreground, which only an exit status of 0 does).
-func (p *parser) toolResult(id string, isError bool, output json.RawMessage, msg string) {
+func (p *parser) toolResult(id string, isError bool, msg string, output func() string) {
 	c, ok := p.pending[id]
 	if !ok {
 		return
@@ -140,7 +140,7 @@ func (p *parser) toolResult(id string, isError bool, output json.RawMessage, msg
 		o.Status = harness.Failed
 	}
 	if c.shell || c.st.sess.Records[c.at].Kind == harness.CommandRecord {
-		out := strings.TrimRight(contentText(output), "\r\n")
+		out := strings.TrimRight(output(), "\r\n")
 		for _, closing := range []string{msg, lastLine(out)} {
 			if code, found := strings.CutPrefix(closing, shellFailed); found {
 				if n, err := strconv.Atoi(strings.TrimSuffix(code, ".")); err == nil && o.Exit == nil {
