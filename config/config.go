@@ -122,6 +122,8 @@ var defaults = map[string]any{
 	"cursor.dirs":      "",
 	"gemini.enabled":   true,
 	"gemini.dirs":      "",
+	"kimi.enabled":     true,
+	"kimi.dirs":        "",
 	"opencode.enabled": true,
 	"opencode.dirs":    "",
 	"pi.enabled":       true,

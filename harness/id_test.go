@@ -74,6 +74,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"cursor":   {"cursor-" + uuid + injection, "cursor-transcript-" + uuid + "\u202e", "cursor-not-a-uuid", "cursor-transcript-", "cursor-agent-x", "cursor-chat-" + uuid + "/x"},
 		"gemini":   {"gemini-" + uuid + "\U000E0041", "gemini-a b", "gemini-x/y", "gemini-" + strings.Repeat("a", 65)},
 		"qwen":     {"qwen-" + uuid + injection, "qwen-" + uuid + "-agent-a b", "qwen-not-a-uuid", "qwen-" + uuid + "-agent-", "qwen-" + uuid + "-other"},
+		"kimi":     {"kimi-" + uuid + injection, "kimi-", "kimi-a b", "kimi-x/y", "kimi-" + uuid + "-agent-", "kimi-" + uuid + "-agent-a.b", "kimi-" + strings.Repeat("a", 129)},
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
 		"pi":       {"pi-" + uuid + injection, "pi-", "pi-a b", "omp-.x", "openclaw-a/b", "cursor-" + uuid, "openclaw-" + strings.Repeat("a", 129)},
 	}
@@ -86,6 +87,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"cursor":   {"cursor-" + uuid, "cursor-transcript-" + uuid, "cursor-agent-" + uuid, "cursor-chat-" + uuid},
 		"gemini":   {"gemini-" + uuid, "gemini-0123abcd", "gemini-no_header_named_from_file"},
 		"qwen":     {"qwen-" + uuid, "qwen-" + uuid + "-agent-explore-7f3c"},
+		"kimi":     {"kimi-" + uuid, "kimi-" + uuid + "-agent-a3f9c2e17", "kimi-session_" + uuid, "kimi-session_" + uuid + "-agent-0", "kimi-ses_" + uuid},
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},
 		"pi":       {"pi-" + uuid, "omp-" + uuid, "openclaw-" + uuid, "openclaw-main.2026_a-b"},
 	}

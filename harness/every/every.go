@@ -12,6 +12,7 @@ import (
 	"github.com/deja-dev/deja/harness/copilot"
 	"github.com/deja-dev/deja/harness/cursor"
 	"github.com/deja-dev/deja/harness/gemini"
+	"github.com/deja-dev/deja/harness/kimi"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
 	"github.com/deja-dev/deja/harness/qwen"
@@ -21,5 +22,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
+		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, claude.Reader{}, opencode.Reader{}, aider.Reader{}}
 }
