@@ -28,7 +28,8 @@ type strEdit struct {
 	New string `json:"new"`
 }
 
-// toolCall turns a call into its record and waits for its result. The
+// toolCall turns a call into its record and, for a command or an edit,
+// waits for its result. The
 // tools are kimi-cli's (src/kimi_cli/tools: Shell, ReadFile,
 // ReadMediaFile, WriteFile, StrReplaceFile) and Kimi Code's
 // (packages/agent-core/src/tools/builtin: Bash, Read, ReadMediaFile,
@@ -68,7 +69,9 @@ func (p *parser) toolCall(st *state, id, name string, rawArgs json.RawMessage, n
 		rec.Span = editSpan(name, args)
 	}
 	st.sess.Records = append(st.sess.Records, rec)
-	if id != "" {
+	// A read's result is the file, the largest kind of line, and says no
+	// more than that the file was read: it is left undecoded.
+	if id != "" && action != harness.Read {
 		p.pending[id] = call{st: st, at: len(st.sess.Records) - 1, n: 1, shell: shell}
 	}
 }
