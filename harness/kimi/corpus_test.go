@@ -1,6 +1,7 @@
 package kimi
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,3 +106,31 @@ func countKey(dst string) string {
 }
 
 func corpusFiles(t testing.TB) []string { return harnesstest.CorpusFiles(t, corpusDir, "*.jsonl") }
+
+// TestCorpusAsCollected: the corpus files where they lie, out of their
+// products' places (as in a folder of collected histories), are claimed
+// where a metadata line opens them and give sessions of distinct IDs, so
+// that indexing them together loses none.
+func TestCorpusAsCollected(t *testing.T) {
+	ids := map[string]string{}
+	for _, path := range corpusFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := harness.ParseFile(Reader{}, data, harness.ParseOptions{Path: path})
+		harnesstest.CheckParse(t, h, len(data), Reader{}, 0)
+		if len(h.Refused) > 0 {
+			t.Errorf("%s: refused %q", filepath.Base(path), h.Refused)
+		}
+		for _, s := range h.Sessions {
+			if other, ok := ids[s.ID]; ok {
+				t.Errorf("%s and %s both give the session %s", filepath.Base(other), filepath.Base(path), s.ID)
+			}
+			ids[s.ID] = path
+		}
+	}
+	if len(ids) == 0 {
+		t.Error("no session read")
+	}
+}

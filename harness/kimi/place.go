@@ -39,7 +39,9 @@ const maxSideFile = 4 << 20
 //	<root>/sessions/<bucket>/<id>/context_sub_<n>.jsonl         kimi-cli subagent, the same
 //	<root>/sessions/<bucket>/<id>.jsonl                         kimi-cli before session folders
 //
-// A file elsewhere (deja parse on a copy) is named by its folder.
+// A file elsewhere (deja parse on a copy, a collection of histories) is
+// named by its own name, or by its folder's when its name is the one every
+// session file has.
 func placeOf(path string) place {
 	if path == "" {
 		return place{}
@@ -68,7 +70,7 @@ func placeOf(path string) place {
 	case filepath.Base(filepath.Dir(dir)) == "sessions" && harness.IsUUID(strings.TrimSuffix(base, ".jsonl")):
 		return place{session: strings.TrimSuffix(base, ".jsonl"), bucket: filepath.Base(dir), root: up(dir, 2)}
 	default:
-		return place{session: filepath.Base(dir)}
+		return place{session: looseSession(dir, base)}
 	}
 	if filepath.Base(up(p.sessionDir, 2)) == "sessions" {
 		p.bucket = filepath.Base(filepath.Dir(p.sessionDir))
@@ -76,6 +78,30 @@ func placeOf(path string) place {
 	}
 	p.agent = agentKey(p.agent)
 	return p
+}
+
+// looseSession names the session of a file out of its place: the file's
+// name without .jsonl, unless that is wire or context, then its folder's;
+// each byte an ID cannot hold becomes '_', and the last maxSession bytes
+// are kept (where copies' names differ).
+func looseSession(dir, base string) string {
+	stem := strings.TrimSuffix(base, ".jsonl")
+	if stem == "wire" || stem == "context" || stem == "" {
+		stem = filepath.Base(dir)
+	}
+	b := []byte(stem[max(0, len(stem)-maxSession):])
+	for i, c := range b {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-' || c == '.') {
+			b[i] = '_'
+		}
+	}
+	for len(b) > 0 && (b[0] == '.' || b[0] == '-') {
+		b = b[1:]
+	}
+	if len(b) == 0 {
+		return "unknown"
+	}
+	return string(b)
 }
 
 // agentKey is a subagent's folder name as it goes into a session ID:
