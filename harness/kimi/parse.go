@@ -148,12 +148,20 @@ type parser struct {
 	// pending holds, by call id, the records of each call whose result
 	// has not come yet.
 	pending map[string]call
+	// ran says Prescan read the file: its lines up to forked (relative to
+	// base, the line before the first) are a fork's copies, and the parse
+	// stops after lines, where Prescan stopped.
+	ran                 bool
+	begun               bool
+	base, forked, lines int
 }
 
 // state is one session being built.
 type state struct {
 	sess harness.Session
 	turn int
+	// pieced says an earlier piece held some of the session's turns.
+	pieced bool
 	// answer is the text of the step being read, line and at where it
 	// began.
 	answer []string
@@ -170,6 +178,7 @@ type call struct {
 
 func newParser(opts harness.ParseOptions, flags json.ParseFlags) *parser {
 	p := &parser{opts: opts, byKey: map[string]*state{}, flags: flags, pending: map[string]call{}, place: placeOf(opts.Path)}
+	p.prescanned(opts.Prescanned)
 	p.main = p.newState(p.place.agent)
 	if p.place.agent != "" {
 		p.main.sess.Parent = IDPrefix + p.sessionID()
@@ -229,16 +238,23 @@ func (p *parser) newState(agent string) *state {
 // last line that is not yet complete JSON is not).
 func (p *parser) Line(l *harness.Lines) bool {
 	raw := bytes.TrimSpace(l.Line)
-	if l.Number == 1 {
+	if !p.begun {
+		p.begun, p.base = true, l.Number-1
 		raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
+	}
+	if p.ran && l.Number-p.base > p.lines {
+		return false
 	}
 	if len(raw) == 0 {
 		return true
 	}
+	// A fork's copies of its source's records are the source's turns;
+	// only the work directory and the start are read of them.
+	copied := p.ran && l.Number-p.base < p.forked
 	// A tool's result is the largest kind of line (a file read, a
 	// command's output) and holds no words of either side: it is skipped
 	// undecoded unless it ends a call deja made a record of.
-	if isResult(raw) && (!l.Partial || json.Valid(raw)) && !p.awaited(raw) {
+	if isResult(raw) && (!l.Partial || json.Valid(raw)) && (copied || !p.awaited(raw)) {
 		return true
 	}
 	var r line
@@ -247,6 +263,9 @@ func (p *parser) Line(l *harness.Lines) bool {
 			return false
 		}
 		p.warn.Add(json.Problem(err), l.Number)
+		return true
+	}
+	if copied && r.Type != "metadata" && r.Type != "config.update" {
 		return true
 	}
 	switch {
@@ -542,13 +561,69 @@ func partsText(parts []part) string {
 }
 
 // Finish closes the sessions: each ends at end, where the parse stopped.
-// A session with no message and no record is left out.
+// A session with no message and no record is left out, unless an earlier
+// piece held some of its turns.
 func (p *parser) Finish(end int64) *harness.History {
 	h := &harness.History{Path: p.opts.Path}
-	ordinal := max(p.opts.FirstOrdinal, 1)
 	for _, st := range p.order {
 		p.flushAnswer(st)
-		if len(st.sess.Messages) == 0 && len(st.sess.Records) == 0 {
+	}
+	h.Sessions = p.close(end, func(st *state) harness.Session { return st.sess })
+	h.Warnings = p.warn.List()
+	return h
+}
+
+// Piece hands over every session's turns before the one being read, which
+// no later line can add to: a line's messages and records go to the
+// session's current turn, and a call's result comes before the next
+// prompt.
+func (p *parser) Piece(end int64) *harness.History {
+	h := &harness.History{Path: p.opts.Path}
+	for _, s := range p.close(end, func(st *state) harness.Session {
+		sess := st.sess
+		sess.Messages, sess.Records = harness.SplitFinished(&st.sess, st.turn)
+		p.handed(st, len(sess.Records))
+		if len(sess.Messages) > 0 || len(sess.Records) > 0 {
+			st.pieced = true
+		}
+		return sess
+	}) {
+		if len(s.Messages) > 0 || len(s.Records) > 0 {
+			h.Sessions = append(h.Sessions, s)
+		}
+	}
+	return h
+}
+
+// handed forgets the pending calls among a session's first n records,
+// which a piece has handed over, and moves the others down with the
+// records kept.
+func (p *parser) handed(st *state, n int) {
+	if n == 0 {
+		return
+	}
+	for id, c := range p.pending {
+		if c.st != st {
+			continue
+		}
+		if c.at < n {
+			delete(p.pending, id)
+			continue
+		}
+		c.at -= n
+		p.pending[id] = c
+	}
+}
+
+// close gives, in order, each session with a message or a record, or one
+// a piece held, as take makes it, ending at end and numbered from the
+// first ordinal; the file's own session gets the session it was forked
+// from.
+func (p *parser) close(end int64, take func(*state) harness.Session) []harness.Session {
+	ordinal := max(p.opts.FirstOrdinal, 1)
+	var out []harness.Session
+	for _, st := range p.order {
+		if len(st.sess.Messages) == 0 && len(st.sess.Records) == 0 && !st.pieced {
 			continue
 		}
 		st.sess.End = end
@@ -557,8 +632,7 @@ func (p *parser) Finish(end int64) *harness.History {
 		if st == p.main && !st.sess.Subagent && p.parent != "" && validSession(p.parent) {
 			st.sess.Parent = IDPrefix + p.parent
 		}
-		h.Sessions = append(h.Sessions, st.sess)
+		out = append(out, take(st))
 	}
-	h.Warnings = p.warn.List()
-	return h
+	return out
 }

@@ -69,3 +69,27 @@ func TestGrownFileRereads(t *testing.T) {
 		}
 	}
 }
+
+// TestPiecesAddUpToTheWhole: a session file handed over in pieces of any
+// size, after its Prescan as the indexer runs it, is the file parsed
+// whole (harnesstest.PiecesAddUp), every fixture; a fork's copied turns
+// are in no piece.
+func TestPiecesAddUpToTheWhole(t *testing.T) {
+	pieces := 0
+	for name, data := range harnesstest.ReadInputs(t, harnesstest.Fixtures(t, 6, "*.jsonl")) {
+		pieces += harnesstest.PiecesAddUp(t, name, Reader{}, data, harness.ParseOptions{Path: fixturePath(name), FirstOrdinal: 2})
+	}
+	if pieces == 0 {
+		t.Fatal("no fixture was handed over in more than one piece")
+	}
+}
+
+// TestPrescanEndsTheParse: lines written between the Prescan and the
+// parse are left for the next read, so that a turn the parse hands over
+// is one the Prescan saw whole.
+func TestPrescanEndsTheParse(t *testing.T) {
+	data := harnesstest.ReadFixture(t, "code_main.jsonl")
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	before := bytes.Join(lines[:12], nil)
+	harnesstest.PrescanEndsTheParse(t, Reader{}, before, data, harness.ParseOptions{Path: fixturePath("code_main.jsonl")})
+}
