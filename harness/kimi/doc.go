@@ -29,5 +29,9 @@
 //     agent's parentAgentId and the session a fork came from.
 //
 // Answers are the text parts of a step, joined; think parts are the
-// model's reasoning and are not kept.
+// model's reasoning and are not kept. Files are only appended to and are
+// read as they stream, handed over a piece of finished turns at a time;
+// a Prescan finds a fork's marker first, so that the records the fork
+// copied from its source are read in the source's file alone. kimi-cli's
+// /fork copies records without a marker: its copies stay in the fork.
 package kimi

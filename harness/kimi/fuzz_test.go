@@ -23,6 +23,18 @@ func FuzzParse(f *testing.F) {
 		}
 		h := Parse(data, harness.ParseOptions{Path: path})
 		harnesstest.CheckParse(t, h, len(data), Reader{}, 0)
+		// Read as the indexer streams it, after its Prescan, in pieces.
+		prescan, err := Reader{}.Prescan(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		streamed, _, err := harness.ParsePieces(Reader{}, bytes.NewReader(data), 64, 256, 0, harness.ParseOptions{Path: path, Prescanned: prescan},
+			func(h *harness.History, _ int64) error { harnesstest.CheckInvariants(t, h, 0, len(data)); return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		harnesstest.CheckInvariants(t, streamed, 0, len(data))
+		harnesstest.CheckValidIDs(t, streamed, Reader{}.ValidID)
 		// A prompt appended after the input's last whole line is read,
 		// whatever came before it.
 		var whole []byte
