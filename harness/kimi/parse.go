@@ -169,10 +169,12 @@ type state struct {
 	at     time.Time
 }
 
-// call is a call's records, n of them from at, waiting for its result.
+// call is the record at index at of st's records, waiting for its call's
+// result; shell marks a command run in the foreground, whose success is an
+// exit status of 0.
 type call struct {
 	st    *state
-	at, n int
+	at    int
 	shell bool
 }
 
@@ -190,7 +192,7 @@ func newParser(opts harness.ParseOptions, flags json.ParseFlags) *parser {
 				p.main.sess.Project = filepath.Clean(st.WorkDir)
 			}
 			p.parent = st.ForkedFrom
-			if a, ok := st.Agents[agentDir(p.place)]; ok && p.place.agent != "" && a.ParentAgentID != "" && a.ParentAgentID != "main" {
+			if a, ok := st.Agents[p.place.dir]; ok && p.place.agent != "" && a.ParentAgentID != "" && a.ParentAgentID != "main" {
 				p.main.sess.Parent = IDPrefix + p.sessionID() + agentInfix + agentKey(a.ParentAgentID)
 			}
 		}
@@ -198,17 +200,6 @@ func newParser(opts harness.ParseOptions, flags json.ParseFlags) *parser {
 		p.main.sess.Project = filepath.Clean(wd)
 	}
 	return p
-}
-
-// agentDir is the folder name of a Kimi Code agent, as state.json keys it.
-func agentDir(pl place) string {
-	if pl.agent == "" {
-		return "main"
-	}
-	if pl.agent[0] >= '0' && pl.agent[0] <= '9' {
-		return "agent-" + pl.agent
-	}
-	return pl.agent
 }
 
 // sessionID is the product's session id as the IDs carry it.

@@ -17,8 +17,9 @@ import (
 // its parent lie.
 type place struct {
 	// session is the product's session id; agent the key of a subagent
-	// whose file this is ("" for the main agent's).
-	session, agent string
+	// whose file this is ("" for the main agent's), and dir the name of
+	// its folder.
+	session, agent, dir string
 	// code marks a Kimi Code agent wire; else the file is kimi-cli's.
 	code bool
 	// sessionDir is the session's folder, bucket the work directory's
@@ -57,7 +58,7 @@ func placeOf(path string) place {
 	var p place
 	switch {
 	case base == "wire.jsonl" && filepath.Base(filepath.Dir(dir)) == "agents":
-		p = place{session: filepath.Base(up(dir, 2)), agent: filepath.Base(dir), code: true, sessionDir: up(dir, 2)}
+		p = place{session: filepath.Base(up(dir, 2)), agent: filepath.Base(dir), dir: filepath.Base(dir), code: true, sessionDir: up(dir, 2)}
 		if p.agent == "main" {
 			p.agent = ""
 		}

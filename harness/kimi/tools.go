@@ -72,7 +72,7 @@ func (p *parser) toolCall(st *state, id, name string, rawArgs json.RawMessage, n
 	// A read's result is the file, the largest kind of line, and says no
 	// more than that the file was read: it is left undecoded.
 	if id != "" && action != harness.Read {
-		p.pending[id] = call{st: st, at: len(st.sess.Records) - 1, n: 1, shell: shell}
+		p.pending[id] = call{st: st, at: len(st.sess.Records) - 1, shell: shell}
 	}
 }
 
@@ -142,18 +142,16 @@ func (p *parser) toolResult(id string, isError bool, msg string, output func() s
 	if isError {
 		o.Status = harness.Failed
 	}
-	if c.shell || c.st.sess.Records[c.at].Kind == harness.CommandRecord {
+	if c.st.sess.Records[c.at].Kind == harness.CommandRecord {
 		out := strings.TrimRight(output(), "\r\n")
 		for _, closing := range []string{msg, lastLine(out)} {
-			if code, found := strings.CutPrefix(closing, shellFailed); found {
-				if n, err := strconv.Atoi(strings.TrimSuffix(code, ".")); err == nil && o.Exit == nil {
-					o.Exit, o.Status = harness.ExitStatus(n), harness.StatusOfExit(n)
-				}
-			} else if closing == shellOK && !isError && c.shell && o.Exit == nil {
-				o.Exit = harness.ExitStatus(0)
+			code, found := strings.CutPrefix(closing, shellFailed)
+			if n, err := strconv.Atoi(strings.TrimSuffix(code, ".")); found && err == nil && o.Exit == nil {
+				o.Exit, o.Status = harness.ExitStatus(n), harness.StatusOfExit(n)
 			}
 		}
-		if o.Exit == nil && !isError && c.shell && msg == "" {
+		// Both shells report success only for an exit status of 0.
+		if o.Exit == nil && !isError && c.shell {
 			o.Exit = harness.ExitStatus(0)
 		}
 		if l := lastLine(out); l == shellOK || strings.HasPrefix(l, shellFailed) {
@@ -161,9 +159,7 @@ func (p *parser) toolResult(id string, isError bool, msg string, output func() s
 		}
 		o.Output = strings.Clone(harness.ClipOutput(out))
 	}
-	for i := c.at; i < c.at+c.n; i++ {
-		c.st.sess.Records[i].Outcome = o
-	}
+	c.st.sess.Records[c.at].Outcome = o
 }
 
 func lastLine(s string) string { return s[strings.LastIndexByte(s, '\n')+1:] }
