@@ -128,6 +128,8 @@ var defaults = map[string]any{
 	"hermes.dirs":      "",
 	"goose.enabled":    true,
 	"goose.dirs":       "",
+	"kimi.enabled":     true,
+	"kimi.dirs":        "",
 	"opencode.enabled": true,
 	"opencode.dirs":    "",
 	"pi.enabled":       true,

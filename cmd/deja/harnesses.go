@@ -38,6 +38,7 @@ var harnessTitles = map[string]string{
 	"gemini":   "Gemini CLI",
 	"hermes":   "Hermes Agent",
 	"goose":    "Goose",
+	"kimi":     "Kimi (Kimi Code and kimi-cli)",
 	"opencode": "OpenCode",
 	"pi":       "pi (with OpenClaw and omp)",
 	"qwen":     "Qwen Code",
@@ -49,7 +50,7 @@ var harnessTitles = map[string]string{
 var harnessAliases = map[string]string{
 	"claude-code": "claude", "gemini-cli": "gemini", "copilot-cli": "copilot", "github-copilot": "copilot",
 	"qwen-code": "qwen", "hermes-agent": "hermes", "cursor-agent": "cursor", "roo": "cline", "roo-code": "cline", "kilo": "cline",
-	"kilo-code": "cline", "openclaw": "pi", "omp": "pi", "oh-my-pi": "pi",
+	"kilo-code": "cline", "kimi-code": "kimi", "kimi-cli": "kimi", "openclaw": "pi", "omp": "pi", "oh-my-pi": "pi",
 }
 
 // harnessBlock lists every known harness by title, in the order of the

@@ -39,6 +39,8 @@ A Qwen Code session prints 'qwen --resume ID', run in the session's project,
 and a Goose one 'goose session --resume --session-id ID'.
 A Hermes Agent session prints 'hermes --resume ID' ('hermes --profile NAME
 --resume ID' for a profile's), in the session's project.
+A Kimi session, of Kimi Code or the older kimi-cli, prints 'kimi --session
+ID', run in the session's project.
 A cursor-agent CLI chat prints 'cursor-agent --resume ID'; a Cursor IDE
 conversation reopens only from Cursor's chat panel, and no command reopens
 an agent transcript, so deja refuses both and says so.

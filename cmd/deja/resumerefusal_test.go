@@ -21,6 +21,7 @@ func TestResumeRefusalsSayWhy(t *testing.T) {
 		{"cline", "cline-roo-0b5c3f0e-1111-4222-8333-944444444444", "/srv/shop", "Roo Code task reopens only from the extension's task history"},
 		{"pi", "openclaw-10f38658-0dc1-4fd6-b8f9-8814e1a93ec8", "/nonexistent/workspace", "no key there holds this session now"},
 		{"qwen", "qwen-0b5c3f0e-1111-4222-8333-944444444444", "", "this session's folder is not known"},
+		{"kimi", "kimi-session_0b5c3f0e-1111-4222-8333-944444444444-agent-0", "/srv/shop", "resume the session that ran it"},
 	} {
 		a := resumeOther(&digest.SessionDetail{SessionInfo: digest.SessionInfo{ID: c.id, Project: c.project, Harness: c.harness}})
 		if a.Command != "" || !strings.Contains(a.Refused, c.want) || !strings.HasPrefix(a.Refused, "will not resume "+c.id+": ") {

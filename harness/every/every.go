@@ -15,6 +15,7 @@ import (
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/goose"
 	"github.com/deja-dev/deja/harness/hermes"
+	"github.com/deja-dev/deja/harness/kimi"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
 	"github.com/deja-dev/deja/harness/qwen"
@@ -24,5 +25,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		pi.Reader{}, qwen.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, aider.Reader{}}
+		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, aider.Reader{}}
 }
