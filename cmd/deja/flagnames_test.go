@@ -30,6 +30,8 @@ var otherTools = map[string]bool{
 	"clipboard":            true, // xsel
 	"input":                true, // xsel
 	"prompt":               true, // opencode (deja handoff --to opencode)
+	"session-id":           true, // goose session --resume --session-id
+	"profile":              true, // hermes --profile NAME --resume
 }
 
 // TestMessagesNameRealFlags reads every string in deja's command sources

@@ -563,7 +563,7 @@ func sdkSession(path, sessionID, agent string) harness.Session {
 
 // readSide decodes a small JSON file beside a history into v.
 func readSide(path string, v any) bool {
-	f, err := os.Open(path)
+	f, err := harness.OpenSide(path)
 	if err != nil {
 		return false
 	}

@@ -119,7 +119,7 @@ type projectList struct {
 // readProjects adds the store of each project file lists, saying why a
 // list that is there cannot be read.
 func readProjects(f *harness.Finder, file string, r harness.Reason) {
-	fh, err := os.Open(file)
+	fh, err := harness.OpenSide(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -177,7 +177,7 @@ func closestDataDir(dir string) string {
 // listedProjects reads deja's aider-projects list: one absolute directory
 // a line, '#' starting a comment.
 func listedProjects(file string) []string {
-	fh, err := os.Open(file)
+	fh, err := harness.OpenSide(file)
 	if err != nil {
 		return nil
 	}

@@ -37,7 +37,7 @@ func ReadTranscript(path string, opts harness.ParseOptions) (*harness.History, e
 	if !ok {
 		return h, nil
 	}
-	f, err := os.Open(path)
+	f, err := harness.OpenSide(path)
 	if err != nil {
 		return nil, err
 	}

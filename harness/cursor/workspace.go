@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
@@ -21,7 +22,7 @@ const maxWorkspaceJSON = 1 << 20
 // ({"workspace": …}); "" for a window with no folder or a folder that is
 // not a local file.
 func workspaceFolder(dir string) string {
-	f, err := os.Open(filepath.Join(dir, "workspace.json"))
+	f, err := harness.OpenSide(filepath.Join(dir, "workspace.json"))
 	if err != nil {
 		return ""
 	}

@@ -4,9 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/deja-dev/deja/harness"
 )
 
 // ProjectResolver returns the function Parse asks for the directory a
@@ -29,7 +30,7 @@ func ProjectResolver(path string) func(projectHash string) string {
 		if projectDir == "" {
 			return ""
 		}
-		if root, err := os.ReadFile(filepath.Join(projectDir, ".project_root")); err == nil {
+		if root, err := harness.ReadSide(filepath.Join(projectDir, ".project_root"), 64<<10); err == nil {
 			if p := strings.TrimSpace(string(root)); filepath.IsAbs(p) {
 				return filepath.Clean(p)
 			}
@@ -75,7 +76,7 @@ func layout(path string) (projectDir, geminiDir string) {
 
 // readProjects reads projects.json: {"projects":{"<dir>":"<slug>"}}.
 func readProjects(file string) map[string]string {
-	data, err := os.ReadFile(file)
+	data, err := harness.ReadSide(file, 64<<20)
 	if err != nil {
 		return nil
 	}

@@ -3,7 +3,6 @@ package goose
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -69,7 +68,7 @@ func legacyName(path string) string { return strings.TrimSuffix(filepath.Base(pa
 // readLegacyFile reads a legacy file into a session, its marker the
 // file's size and modification time.
 func readLegacyFile(path string, unchanged func(id, marker string) bool) (harness.Session, []string, error) {
-	f, err := os.Open(path)
+	f, err := harness.OpenSide(path)
 	if err != nil {
 		return harness.Session{}, nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -133,7 +132,7 @@ func fileComponent(id string) string {
 // readSide decodes a small JSON file beside the history into v, and
 // reports whether it could.
 func readSide(path string, v any) bool {
-	f, err := os.Open(path)
+	f, err := harness.OpenSide(path)
 	if err != nil {
 		return false
 	}

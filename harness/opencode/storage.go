@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -112,7 +113,12 @@ type storageReader struct {
 // read returns a file's bytes and its modification time in epoch
 // milliseconds.
 func (r *storageReader) read(path string) ([]byte, int64, bool) {
-	data, err := os.ReadFile(path)
+	f, err := harness.OpenSide(path)
+	if err != nil {
+		return nil, 0, false
+	}
+	data, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, 0, false
 	}

@@ -2,10 +2,10 @@ package pi
 
 import (
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
@@ -26,7 +26,7 @@ type Store struct {
 // LoadStore reads the sessions.json in dir, nil when there is none or it
 // cannot be read as one.
 func LoadStore(dir string) *Store {
-	f, err := os.Open(filepath.Join(dir, "sessions.json"))
+	f, err := harness.OpenSide(filepath.Join(dir, "sessions.json"))
 	if err != nil {
 		return nil
 	}
