@@ -32,6 +32,7 @@ var harnessTitles = map[string]string{
 	"claude":   "Claude Code",
 	"cline":    "Cline (with Roo Code and Kilo Code)",
 	"codex":    "Codex",
+	"continue": "Continue",
 	"copilot":  "GitHub Copilot CLI",
 	"cursor":   "Cursor",
 	"gemini":   "Gemini CLI",
@@ -47,6 +48,7 @@ var harnessAliases = map[string]string{
 	"claude-code": "claude", "gemini-cli": "gemini", "copilot-cli": "copilot", "github-copilot": "copilot",
 	"qwen-code": "qwen", "cursor-agent": "cursor", "roo": "cline", "roo-code": "cline", "kilo": "cline",
 	"kilo-code": "cline", "openclaw": "pi", "omp": "pi", "oh-my-pi": "pi",
+	"cn": "continue", "continuedev": "continue", "continue-dev": "continue",
 }
 
 // harnessBlock lists every known harness by title, in the order of the

@@ -36,6 +36,8 @@ prints 'pi --session ID' and an omp one 'omp --resume ID' (in the project);
 an OpenClaw session prints 'openclaw tui --session KEY' for the session key
 its sessions.json gives it now, and none once that key holds another session.
 A Qwen Code session prints 'qwen --resume ID', run in the session's project.
+A Continue session prints 'cn --fork ID' (in the project): Continue's CLI has
+no resume by ID, so it opens a new session that carries the whole history.
 A cursor-agent CLI chat prints 'cursor-agent --resume ID'; a Cursor IDE
 conversation reopens only from Cursor's chat panel, and no command reopens
 an agent transcript, so deja refuses both and says so.
