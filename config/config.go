@@ -116,6 +116,8 @@ var defaults = map[string]any{
 	"cline.dirs":       "",
 	"codex.enabled":    true,
 	"codex.dirs":       "",
+	"continue.enabled": true,
+	"continue.dirs":    "",
 	"copilot.enabled":  true,
 	"copilot.dirs":     "",
 	"crush.enabled":    true,

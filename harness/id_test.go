@@ -22,10 +22,14 @@ var readers = every.Readers()
 // loses no real session.
 func TestEveryReaderAcceptsItsOwnIDs(t *testing.T) {
 	for _, r := range readers {
-		// aider stays at the top level; every other reader is under harness/.
+		// aider stays at the top level; every other reader is under harness/,
+		// continue's as continuedev (continue is a Go keyword).
 		dir := r.Name()
-		if dir == "aider" {
+		switch dir {
+		case "aider":
 			dir = filepath.Join("..", dir)
+		case "continue":
+			dir = "continuedev"
 		}
 		goldens, _ := filepath.Glob(filepath.Join(dir, "testdata", "*.golden.json"))
 		if len(goldens) == 0 {
@@ -70,6 +74,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"claude":   {"claude-" + uuid + injection, "claude-" + uuid + "-agent-a\x1b]0;t\a", "claude-not-a-uuid", "claude-" + uuid + "-agent-", "claude-" + uuid + "-other"},
 		"cline":    {"cline-1769053680585" + injection, "cline-", "cline-a b", "cline-roo-x/y", "cline-1784094124598_rruoq.a.b", "cline-" + strings.Repeat("a", 65)},
 		"codex":    {"codex-" + uuid + "\u202e", "codex-rollout", "codex-" + uuid[:35] + "g"},
+		"continue": {"continue-" + uuid + injection, "continue-", "continue-a b", "continue-../x", "continue-" + strings.Repeat("a", 65), "cn-" + uuid},
 		"copilot":  {"copilot-" + uuid + injection, "copilot-" + uuid + "-agent-a/b", "copilot-" + uuid + "-agent-", "copilot-not-a-uuid", "copilot-" + uuid + "-other"},
 		"crush":    {"crush-" + uuid + injection, "crush-" + uuid + "$$toolu_01", "crush-title-" + uuid, "crush-" + uuid + ".a/b", "crush-" + uuid + ".", "crush-not-a-uuid"},
 		"cursor":   {"cursor-" + uuid + injection, "cursor-transcript-" + uuid + "\u202e", "cursor-not-a-uuid", "cursor-transcript-", "cursor-agent-x", "cursor-chat-" + uuid + "/x"},
@@ -86,6 +91,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"claude":   {"claude-" + uuid, "claude-" + uuid + "-agent-af374ee", "claude-" + uuid + "-agent-acompact-1f2e3d", "claude-" + uuid + "-sidechain"},
 		"cline":    {"cline-1769053680585", "cline-1784094124598_rruoq", "cline-roo-" + uuid, "cline-kilo-" + uuid, "cline-1784094124598_rruoq.explorer"},
 		"codex":    {"codex-019b55c1-d022-7061-bbb9-b0c90708472b"},
+		"continue": {"continue-" + uuid, "continue-agent-7f3k_2"},
 		"copilot":  {"copilot-" + uuid, "copilot-" + uuid + "-agent-toolu_vrtx_01R27ZwYteU55tkfsFnfwttf"},
 		"crush":    {"crush-" + uuid, "crush-" + uuid + ".toolu_01ABCdef", "crush-" + uuid + ".call_PjxkqYJjMmlFSJTHJQTLkJws"},
 		"cursor":   {"cursor-" + uuid, "cursor-transcript-" + uuid, "cursor-agent-" + uuid, "cursor-chat-" + uuid},

@@ -25,6 +25,7 @@ var otherTools = map[string]bool{
 	"read":                 true, // aider
 	"resume":               true, // claude
 	"id":                   true, // cline
+	"fork":                 true, // cn (Continue)
 	"session":              true, // pi, OpenClaw
 	"model":                true, // aider
 	"clipboard":            true, // xsel

@@ -41,6 +41,8 @@ A Hermes Agent session prints 'hermes --resume ID' ('hermes --profile NAME
 --resume ID' for a profile's), in the session's project.
 A Kimi session, of Kimi Code or the older kimi-cli, prints 'kimi --session
 ID', run in the session's project.
+A Continue session prints 'cn --fork ID' (in the project): Continue's CLI has
+no resume by ID, so it opens a new session that carries the whole history.
 A cursor-agent CLI chat prints 'cursor-agent --resume ID'; a Cursor IDE
 conversation reopens only from Cursor's chat panel, and no command reopens
 an agent transcript, so deja refuses both and says so.

@@ -9,6 +9,7 @@ import (
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/harness/continuedev"
 	"github.com/deja-dev/deja/harness/copilot"
 	"github.com/deja-dev/deja/harness/crush"
 	"github.com/deja-dev/deja/harness/cursor"
@@ -25,5 +26,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, aider.Reader{}}
+		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, aider.Reader{}}
 }
