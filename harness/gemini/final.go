@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
-	"slices"
+	"sort"
 
 	"github.com/deja-dev/deja/harness"
 )
@@ -111,15 +111,9 @@ func openFinal(s string) (*final, header, error) {
 		f.refs = append(f.refs, placed{ref{int(line), int(at)}, len(f.refs)})
 	}
 	f.places = len(f.refs)
-	slices.SortFunc(f.refs, func(a, b placed) int {
-		switch {
-		case a.before(b.ref):
-			return -1
-		case b.before(a.ref):
-			return 1
-		}
-		return 0
-	})
+	// sort.Slice, not slices.SortFunc: the same algorithm and order,
+	// without a generic copy of it for this type in the binary.
+	sort.Slice(f.refs, func(i, j int) bool { return f.refs[i].before(f.refs[j].ref) })
 	return f, top.Head, nil
 }
 

@@ -573,7 +573,7 @@ func (ev *embedderVectors) load(ctx context.Context, project string) ([]*collect
 	for pt := range parts {
 		keys = append(keys, pt)
 	}
-	slices.SortFunc(keys, comparePartitions)
+	sort.Slice(keys, func(i, j int) bool { return comparePartitions(keys[i], keys[j]) < 0 })
 	var out []*collection
 	for _, pt := range keys {
 		c, err := newCollection(ctx, ev.set, project, pt, parts[pt])

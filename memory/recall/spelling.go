@@ -352,7 +352,7 @@ func PreloadVocabulary(ctx context.Context, s *store.Store) error {
 	}
 	// fts5vocab lists terms in order; sorted here all the same, since
 	// termsUnder searches them.
-	slices.SortFunc(terms, func(a, b vocabTerm) int { return strings.Compare(a.term, b.term) })
+	sort.Slice(terms, func(i, j int) bool { return terms[i].term < terms[j].term })
 	rc(s).mu.Lock()
 	rc(s).vocab = terms
 	rc(s).mu.Unlock()

@@ -1,12 +1,11 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -119,7 +118,7 @@ func (s *Store) ImportTurns(ctx context.Context, turns []RemoteTurn, opts Import
 	}
 	turns = redactRemote(turns)
 	// The first publish of a session owns it, so turns go in stream order.
-	slices.SortStableFunc(turns, func(a, b RemoteTurn) int { return cmp.Compare(a.Seq, b.Seq) })
+	sort.SliceStable(turns, func(i, j int) bool { return turns[i].Seq < turns[j].Seq })
 	lock, err := AcquireLock(ctx, s.dir, opts.Lock)
 	if err != nil {
 		return rep, err

@@ -1,10 +1,9 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
-	"slices"
+	"sort"
 	"strings"
 )
 
@@ -78,7 +77,7 @@ func (b *keywordBatch) flush() error {
 	if len(b.rows) == 0 {
 		return nil
 	}
-	slices.SortFunc(b.rows, func(x, y keywordRow) int { return cmp.Compare(x.id, y.id) })
+	sort.Slice(b.rows, func(i, j int) bool { return b.rows[i].id < b.rows[j].id })
 	var q strings.Builder
 	q.WriteString(`INSERT INTO turns_fts(rowid, user, assistant, files, commands) VALUES `)
 	args := make([]any, 0, 5*len(b.rows))

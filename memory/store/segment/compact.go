@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 )
 
 // Rewriting a segment (a compaction, a repair) streams it: the live
@@ -54,7 +55,7 @@ func WriteCompacted(path string, r io.ReaderAt, l *SegmentLayout, drop []VectorK
 	set, dim := l.Set, l.Set.Dim
 	at := l.floatOffsets()
 	drop = slices.Clone(drop)
-	slices.SortFunc(drop, CompareKeys)
+	sort.Slice(drop, func(i, j int) bool { return CompareKeys(drop[i], drop[j]) < 0 })
 	order := make([]int32, 0, set.Len())
 	for i, k := range set.Keys {
 		if _, gone := slices.BinarySearchFunc(drop, k, CompareKeys); !gone {
