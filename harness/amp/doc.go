@@ -18,8 +18,8 @@
 //     tool_result block {toolUseID, run{status, result, error}} in the
 //     next user message.
 //   - Project: the first tree's file: URI.
-//   - Records: Read, edit_file, create_file, undo_edit and format_file
-//     name files; Bash names commands, with run.result's output and
-//     exitCode.
+//   - Records: Read, edit_file, create_file, undo_edit, delete_file and
+//     format_file name files; Bash names commands, with run.result's
+//     output and exitCode.
 //   - Resume: amp threads continue <T-id>.
 package amp

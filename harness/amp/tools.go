@@ -9,9 +9,9 @@ import (
 )
 
 // input is what deja reads of a tool call's input: the file (path) of
-// Read, edit_file, create_file, undo_edit and format_file, an edit's old
-// and new text, a new file's content, and Bash's command (cmd; command
-// is taken too).
+// Read, edit_file, create_file, undo_edit, delete_file and format_file,
+// an edit's old and new text, a new file's content, and Bash's command
+// (cmd; command is taken too).
 type input struct {
 	Path    string `json:"path"`
 	OldStr  string `json:"old_str"`
@@ -46,7 +46,7 @@ func (p *parser) call(b *block, line int) {
 	case "create_file":
 		r.Action = harness.Edited
 		r.Span = span("", in.Content, true)
-	case "undo_edit", "format_file":
+	case "undo_edit", "delete_file", "format_file":
 		r.Action = harness.Edited
 	default:
 		return
