@@ -110,6 +110,8 @@ var defaults = map[string]any{
 
 	"aider.enabled":    true,
 	"aider.dirs":       "",
+	"amp.enabled":      true,
+	"amp.dirs":         "",
 	"claude.enabled":   true,
 	"claude.dirs":      "",
 	"cline.enabled":    true,

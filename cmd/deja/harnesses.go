@@ -29,6 +29,7 @@ func knownHarnesses() harness.Registry {
 // TestHelpNamesEveryHarness holds every known harness to one.
 var harnessTitles = map[string]string{
 	"aider":    "aider",
+	"amp":      "Amp",
 	"claude":   "Claude Code",
 	"cline":    "Cline (with Roo Code and Kilo Code)",
 	"codex":    "Codex",

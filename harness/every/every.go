@@ -6,6 +6,7 @@ package every
 import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/amp"
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
@@ -25,6 +26,6 @@ import (
 // Readers returns every agent reader, a new registry each call (callers
 // may append to it).
 func Readers() harness.Registry {
-	return harness.Registry{codex.Reader{}, gemini.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
+	return harness.Registry{codex.Reader{}, gemini.Reader{}, amp.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
 		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, aider.Reader{}}
 }
