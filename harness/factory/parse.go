@@ -155,7 +155,7 @@ func (p *parser) blocks(raw json.RawMessage, n int) []block {
 		return []block{{Type: "text", Text: s}}
 	}
 	var bs []block
-	if json.Unmarshal(raw, &bs) != nil {
+	if _, err := json.Parse(raw, &bs, p.flags); err != nil {
 		p.warn.Add("with content that is not a list of blocks", n)
 		return nil
 	}
