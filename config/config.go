@@ -126,6 +126,8 @@ var defaults = map[string]any{
 	"crush.dirs":       "",
 	"cursor.enabled":   true,
 	"cursor.dirs":      "",
+	"factory.enabled":  true,
+	"factory.dirs":     "",
 	"gemini.enabled":   true,
 	"gemini.dirs":      "",
 	"hermes.enabled":   true,

@@ -37,6 +37,7 @@ var harnessTitles = map[string]string{
 	"copilot":  "GitHub Copilot CLI",
 	"crush":    "Crush",
 	"cursor":   "Cursor",
+	"factory":  "Factory Droid",
 	"gemini":   "Gemini CLI",
 	"hermes":   "Hermes Agent",
 	"goose":    "Goose",
@@ -53,7 +54,7 @@ var harnessAliases = map[string]string{
 	"claude-code": "claude", "gemini-cli": "gemini", "copilot-cli": "copilot", "github-copilot": "copilot",
 	"qwen-code": "qwen", "hermes-agent": "hermes", "cursor-agent": "cursor", "roo": "cline", "roo-code": "cline", "kilo": "cline",
 	"kilo-code": "cline", "kimi-code": "kimi", "kimi-cli": "kimi", "openclaw": "pi", "omp": "pi", "oh-my-pi": "pi",
-	"cn": "continue", "continuedev": "continue", "continue-dev": "continue",
+	"cn": "continue", "droid": "factory", "factory-droid": "factory", "continuedev": "continue", "continue-dev": "continue",
 }
 
 // harnessBlock lists every known harness by title, in the order of the
