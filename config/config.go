@@ -143,6 +143,9 @@ var defaults = map[string]any{
 	"qwen.enabled":     true,
 	"qwen.dirs":        "",
 
+	"antigravity.enabled": true,
+	"antigravity.dirs":    "",
+
 	"team.url":      "",
 	"team.creds":    "",
 	"team.ca":       "",

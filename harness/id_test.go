@@ -87,6 +87,8 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
 		"hermes":   {"hermes-20260705_112145_f8a75403" + injection, "hermes-", "hermes-a b", "hermes-work.", "hermes-a.b.c", "hermes-_x", "hermes-" + strings.Repeat("a", 129)},
 		"pi":       {"pi-" + uuid + injection, "pi-", "pi-a b", "omp-.x", "openclaw-a/b", "cursor-" + uuid, "openclaw-" + strings.Repeat("a", 129)},
+
+		"antigravity": {"antigravity-" + uuid + injection, "antigravity-", "antigravity-not-a-uuid", "antigravity-" + uuid + "/x", "windsurf-" + uuid},
 	}
 	good := map[string][]string{
 		"amp":      {"amp-T-" + uuid, "amp-T-019b9d03-62e3-772f-9780-3e637f90eaec"},
@@ -106,6 +108,8 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},
 		"hermes":   {"hermes-20260705_112145_f8a75403", "hermes-cron_7d1d442b1611_20260706_011911", "hermes-work.20260310_140000_0f1e2d3c"},
 		"pi":       {"pi-" + uuid, "omp-" + uuid, "openclaw-" + uuid, "openclaw-main.2026_a-b"},
+
+		"antigravity": {"antigravity-" + uuid, "antigravity-feee38e8-7e95-499f-bc12-62ca950ad77a"},
 	}
 	for _, r := range readers {
 		for _, id := range bad[r.Name()] {

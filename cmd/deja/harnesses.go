@@ -45,6 +45,8 @@ var harnessTitles = map[string]string{
 	"opencode": "OpenCode",
 	"pi":       "pi (with OpenClaw and omp)",
 	"qwen":     "Qwen Code",
+
+	"antigravity": "Antigravity (and Windsurf, reported as encrypted)",
 }
 
 // harnessAliases are the names people give the agents that one harness

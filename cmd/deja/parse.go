@@ -213,6 +213,14 @@ func parseHistory(ctx context.Context, reg harness.Registry, path string) (strin
 		return "", nil, err
 	}
 	if info.IsDir() {
+		// A store read whole may be a folder (an Antigravity conversation,
+		// OpenCode's storage tree), claimed by its path as the indexer does.
+		if h, err := reg.Detect(path, nil); err == nil {
+			if r, ok := h.(harness.WholeReader); ok {
+				hist, err := harness.ReadStore(ctx, r, path, harness.ParseOptions{Path: path})
+				return h.Name(), hist, err
+			}
+		}
 		return "", nil, fmt.Errorf("%s is a directory, not a history file", path)
 	}
 	data, _, err := userfile.Read(ctx, path, 0)

@@ -7,6 +7,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/amp"
+	"github.com/deja-dev/deja/harness/antigravity"
 	"github.com/deja-dev/deja/harness/claude"
 	"github.com/deja-dev/deja/harness/cline"
 	"github.com/deja-dev/deja/harness/codex"
@@ -28,5 +29,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, amp.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, factory.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, aider.Reader{}}
+		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, factory.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
 }
