@@ -46,7 +46,7 @@ else
 	step go test -count=1 ./...
 fi
 if [ -z "${DEJA_TEST_NO_RACE:-}" ]; then
-	step go test -count=1 ./bench/eval ./memory/index ./memory/work ./internal/release
+	step go test -count=1 ./bench/eval ./bench/public ./memory/index ./memory/work ./internal/release
 	step go test -count=1 -run 'TestScripts/^work$' ./cmd/deja
 fi
 # Short fuzz runs, counted in executions, not seconds: Go 1.26's fuzzing
