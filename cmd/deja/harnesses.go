@@ -28,25 +28,24 @@ func knownHarnesses() harness.Registry {
 // harnessTitles name each harness as its users know it, in help texts;
 // TestHelpNamesEveryHarness holds every known harness to one.
 var harnessTitles = map[string]string{
-	"aider":    "aider",
-	"amp":      "Amp",
-	"claude":   "Claude Code",
-	"cline":    "Cline (with Roo Code and Kilo Code)",
-	"codex":    "Codex",
-	"continue": "Continue",
-	"copilot":  "GitHub Copilot CLI",
-	"crush":    "Crush",
-	"cursor":   "Cursor",
-	"factory":  "Factory Droid",
-	"gemini":   "Gemini CLI",
-	"hermes":   "Hermes Agent",
-	"goose":    "Goose",
-	"kimi":     "Kimi (Kimi Code and kimi-cli)",
-	"opencode": "OpenCode",
-	"pi":       "pi (with OpenClaw and omp)",
-	"qwen":     "Qwen Code",
-
+	"aider":       "aider",
+	"amp":         "Amp",
 	"antigravity": "Antigravity (and Windsurf, reported as encrypted)",
+	"claude":      "Claude Code",
+	"cline":       "Cline (with Roo Code and Kilo Code)",
+	"codex":       "Codex",
+	"continue":    "Continue",
+	"copilot":     "GitHub Copilot CLI",
+	"crush":       "Crush",
+	"cursor":      "Cursor",
+	"factory":     "Factory Droid",
+	"gemini":      "Gemini CLI",
+	"goose":       "Goose",
+	"hermes":      "Hermes Agent",
+	"kimi":        "Kimi (Kimi Code and kimi-cli)",
+	"opencode":    "OpenCode",
+	"pi":          "pi (with OpenClaw and omp)",
+	"qwen":        "Qwen Code",
 }
 
 // harnessAliases are the names people give the agents that one harness
