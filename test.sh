@@ -67,6 +67,7 @@ if [ -z "${DEJA_TEST_SKIP_FUZZ:-}" ]; then
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/pi
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/copilot
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/qwen
+	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/dsh
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/goose
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/antigravity
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/cursor

@@ -142,6 +142,8 @@ var defaults = map[string]any{
 	"pi.dirs":          "",
 	"qwen.enabled":     true,
 	"qwen.dirs":        "",
+	"dsh.enabled":      true,
+	"dsh.dirs":         "",
 
 	"antigravity.enabled": true,
 	"antigravity.dirs":    "",

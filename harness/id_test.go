@@ -86,6 +86,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"kimi":     {"kimi-" + uuid + injection, "kimi-", "kimi-a b", "kimi-x/y", "kimi-" + uuid + "-agent-", "kimi-" + uuid + "-agent-a.b", "kimi-" + strings.Repeat("a", 129)},
 		"opencode": {"opencode-ses_ab\u3164c", "opencode-ses_", "opencode-ses_a/b", "opencode-msg_abc", "opencode-ses_a\ufe0f"},
 		"hermes":   {"hermes-20260705_112145_f8a75403" + injection, "hermes-", "hermes-a b", "hermes-work.", "hermes-a.b.c", "hermes-_x", "hermes-" + strings.Repeat("a", 129)},
+		"dsh":      {"dsh-" + uuid + injection, "dsh-", "dsh-a b", "dsh-../x", "dsh-" + strings.Repeat("a", 65), "deepseek-" + uuid},
 		"pi":       {"pi-" + uuid + injection, "pi-", "pi-a b", "omp-.x", "openclaw-a/b", "cursor-" + uuid, "openclaw-" + strings.Repeat("a", 129)},
 
 		"antigravity": {"antigravity-" + uuid + injection, "antigravity-", "antigravity-not-a-uuid", "antigravity-" + uuid + "/x", "windsurf-" + uuid},
@@ -107,6 +108,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"kimi":     {"kimi-" + uuid, "kimi-" + uuid + "-agent-a3f9c2e17", "kimi-session_" + uuid, "kimi-session_" + uuid + "-agent-0", "kimi-ses_" + uuid},
 		"opencode": {"opencode-ses_3e69013d7ffeBnbSOusmvWzwo1", "opencode-ses_E1"},
 		"hermes":   {"hermes-20260705_112145_f8a75403", "hermes-cron_7d1d442b1611_20260706_011911", "hermes-work.20260310_140000_0f1e2d3c"},
+		"dsh":      {"dsh-" + uuid, "dsh-child_01"},
 		"pi":       {"pi-" + uuid, "omp-" + uuid, "openclaw-" + uuid, "openclaw-main.2026_a-b"},
 
 		"antigravity": {"antigravity-" + uuid, "antigravity-feee38e8-7e95-499f-bc12-62ca950ad77a"},

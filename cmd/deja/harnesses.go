@@ -38,6 +38,7 @@ var harnessTitles = map[string]string{
 	"copilot":     "GitHub Copilot CLI",
 	"crush":       "Crush",
 	"cursor":      "Cursor",
+	"dsh":         "DeepSeek dsh",
 	"factory":     "Factory Droid",
 	"gemini":      "Gemini CLI",
 	"goose":       "Goose",

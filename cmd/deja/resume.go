@@ -46,7 +46,8 @@ no resume by ID, so it opens a new session that carries the whole history.
 An Amp thread prints 'amp threads continue ID' and a Factory droid session
 'droid --resume ID', each in the session's project; a Crush session prints
 'crush --session ID' there. An Antigravity conversation reopens only in the
-Antigravity editor, so deja refuses it and says so.
+Antigravity editor, so deja refuses it and says so, as it does a DeepSeek
+dsh session: dsh has no command that reopens one.
 A cursor-agent CLI chat prints 'cursor-agent --resume ID'; a Cursor IDE
 conversation reopens only from Cursor's chat panel, and no command reopens
 an agent transcript, so deja refuses both and says so.
@@ -63,8 +64,8 @@ prints one object with the command, or why there is none and the steps to
 take instead.
 
 Exit codes: 0 with the command printed, 3 when deja refuses to resume (every
-aider session, extension tasks, Cursor IDE and Antigravity conversations, and
-subagents), 1 for an unknown or forgotten session ID.`
+aider session, extension tasks, Cursor IDE, Antigravity and dsh conversations,
+and subagents), 1 for an unknown or forgotten session ID.`
 
 // exitRefused is the exit code of a resume deja will not do, so scripts can
 // tell it from an ID that names nothing.

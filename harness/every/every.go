@@ -15,6 +15,7 @@ import (
 	"github.com/deja-dev/deja/harness/copilot"
 	"github.com/deja-dev/deja/harness/crush"
 	"github.com/deja-dev/deja/harness/cursor"
+	"github.com/deja-dev/deja/harness/dsh"
 	"github.com/deja-dev/deja/harness/factory"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/goose"
@@ -29,5 +30,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, amp.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, factory.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
+		dsh.Reader{}, pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, factory.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
 }
