@@ -33,7 +33,7 @@ func longLog(t testing.TB, n int) []byte {
 }
 
 // BenchmarkParse parses a 2,000-turn log (about 14 MB decoded) per
-// iteration; its MB/s (of decoded bytes) is the figure in the README.
+// iteration, reporting MB/s of decoded bytes.
 // The corpus logs are parsed instead when the shared corpus holds some.
 func BenchmarkParse(b *testing.B) {
 	names, files := []string{fixturePath("bench.jsonl")}, [][]byte{longLog(b, 2000)}
