@@ -47,6 +47,7 @@ An Amp thread prints 'amp threads continue ID' and a Factory droid session
 'droid --resume ID', each in the session's project; a Crush session prints
 'crush --session ID' there. An Antigravity conversation reopens only in the
 Antigravity editor, so deja refuses it and says so.
+A Grok Build session prints 'grok --resume ID', run in the session's project.
 A cursor-agent CLI chat prints 'cursor-agent --resume ID'; a Cursor IDE
 conversation reopens only from Cursor's chat panel, and no command reopens
 an agent transcript, so deja refuses both and says so.

@@ -18,6 +18,7 @@ import (
 	"github.com/deja-dev/deja/harness/factory"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/goose"
+	"github.com/deja-dev/deja/harness/grok"
 	"github.com/deja-dev/deja/harness/hermes"
 	"github.com/deja-dev/deja/harness/kimi"
 	"github.com/deja-dev/deja/harness/opencode"
@@ -29,5 +30,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, amp.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, factory.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
+		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, factory.Reader{}, grok.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
 }
