@@ -25,63 +25,48 @@ const HomeEnv = "GROK_HOME"
 // mean Grok Build ran: its sessions folder does.
 func Discover(opts harness.DiscoverOptions) harness.Discovery {
 	var f harness.Finder
-	type root struct {
-		dir    string
-		reason harness.Reason
-	}
-	var roots []root
 	if len(opts.Dirs) > 0 {
 		for _, d := range opts.Dirs {
 			d = harness.ExpandHome(d, opts.Home)
-			if filepath.Base(d) != "sessions" {
-				if info, err := os.Stat(filepath.Join(d, "sessions")); err == nil && info.IsDir() {
-					d = filepath.Join(d, "sessions")
-				}
+			if info, err := os.Stat(filepath.Join(d, "sessions")); err == nil && info.IsDir() {
+				d = filepath.Join(d, "sessions")
 			}
-			roots = append(roots, root{d, harness.Reason{Kind: "config", From: d, Name: "grok.dirs"}})
+			search(&f, d, harness.Reason{Kind: "config", From: d, Name: "grok.dirs"})
 		}
-	} else {
-		if v := opts.Env(HomeEnv); v != "" {
-			dir := harness.ExpandHome(v, opts.Home)
-			if !filepath.IsAbs(dir) && opts.WorkDir != "" {
-				dir = filepath.Join(opts.WorkDir, dir)
-			}
-			roots = append(roots, root{filepath.Join(dir, "sessions"), harness.Reason{Kind: "env", From: dir, Name: HomeEnv}})
-		}
-		if opts.Home != "" {
-			dir := filepath.Join(opts.Home, ".grok", "sessions")
-			roots = append(roots, root{dir, harness.Reason{Kind: "default", From: dir, Name: "~/.grok/sessions"}})
-		}
+		return f.Result()
 	}
-	for _, r := range roots {
-		if !f.Place(r.dir, r.reason.Name) {
-			continue
+	if v := opts.Env(HomeEnv); v != "" {
+		dir := harness.ExpandHome(v, opts.Home)
+		if !filepath.IsAbs(dir) && opts.WorkDir != "" {
+			dir = filepath.Join(opts.WorkDir, dir)
 		}
-		f.Installed()
-		groups, err := os.ReadDir(r.dir)
-		if err != nil {
-			f.Warn("cannot read %s: %v", r.dir, err)
-		}
-		for _, g := range groups {
-			if g.IsDir() {
-				findSessions(&f, filepath.Join(r.dir, g.Name()), r.reason)
-			}
-		}
+		search(&f, filepath.Join(dir, "sessions"), harness.Reason{Kind: "env", From: dir, Name: HomeEnv})
+	}
+	if opts.Home != "" {
+		dir := filepath.Join(opts.Home, ".grok", "sessions")
+		search(&f, dir, harness.Reason{Kind: "default", From: dir, Name: "~/.grok/sessions"})
 	}
 	return f.Result()
 }
 
-// findSessions adds the updates.jsonl of each session folder of one cwd
-// folder.
-func findSessions(f *harness.Finder, group string, r harness.Reason) {
-	entries, _ := os.ReadDir(group)
-	for _, e := range entries {
-		if !e.IsDir() || !harness.IsUUID(e.Name()) {
-			continue
-		}
-		p := filepath.Join(group, e.Name(), updatesFile)
-		if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() {
-			f.Add(p, r)
+// search adds the updates.jsonl of each session folder of each cwd folder
+// of a sessions folder.
+func search(f *harness.Finder, dir string, r harness.Reason) {
+	if !f.Place(dir, r.Name) {
+		return
+	}
+	f.Installed()
+	groups, err := os.ReadDir(dir)
+	if err != nil {
+		f.Warn("cannot read %s: %v", dir, err)
+	}
+	for _, g := range groups {
+		entries, _ := os.ReadDir(filepath.Join(dir, g.Name()))
+		for _, e := range entries {
+			p := filepath.Join(dir, g.Name(), e.Name(), updatesFile)
+			if info, err := os.Stat(p); err == nil && info.Mode().IsRegular() && harness.IsUUID(e.Name()) {
+				f.Add(p, r)
+			}
 		}
 	}
 }

@@ -23,9 +23,7 @@ type line struct {
 	Timestamp float64       `json:"timestamp"`
 	Method    string        `json:"method"`
 	Params    *notification `json:"params"`
-	SessionID string        `json:"sessionId"`
-	Update    *update       `json:"update"`
-	Meta      *noteMeta     `json:"_meta"`
+	notification
 }
 
 // notification is an ACP SessionNotification, or xAI's of the same shape.
@@ -43,20 +41,19 @@ type noteMeta struct {
 }
 
 // update is one session update, tagged by Kind: a message chunk (Content
-// one block), a tool call or its update (ACP's ToolCall and
-// ToolCallUpdate fields), or xAI's turn_completed (AgentResult).
+// one block), or a tool call or its update (ACP's ToolCall and
+// ToolCallUpdate fields); of xAI's own, turn_completed and rewind_marker
+// end an answer.
 type update struct {
-	Kind        string          `json:"sessionUpdate"`
-	Content     json.RawMessage `json:"content"`
-	Meta        *chunkMeta      `json:"_meta"`
-	ToolCallID  string          `json:"toolCallId"`
-	Title       string          `json:"title"`
-	ToolKind    string          `json:"kind"`
-	Status      string          `json:"status"`
-	RawInput    json.RawMessage `json:"rawInput"`
-	RawOutput   json.RawMessage `json:"rawOutput"`
-	Locations   []location      `json:"locations"`
-	AgentResult string          `json:"agent_result"`
+	Kind       string          `json:"sessionUpdate"`
+	Content    json.RawMessage `json:"content"`
+	Meta       *chunkMeta      `json:"_meta"`
+	ToolCallID string          `json:"toolCallId"`
+	ToolKind   string          `json:"kind"`
+	Status     string          `json:"status"`
+	RawInput   json.RawMessage `json:"rawInput"`
+	RawOutput  json.RawMessage `json:"rawOutput"`
+	Locations  []location      `json:"locations"`
 }
 
 // chunkMeta marks a user chunk: the prompt it belongs to, a chunk the
@@ -99,7 +96,6 @@ type parser struct {
 	flags json.ParseFlags
 	warn  harness.Warnings
 	sess  harness.Session
-	place place
 	// own is the session's UUID: its folder's, else its lines'.
 	own  string
 	turn int
@@ -110,25 +106,18 @@ type parser struct {
 	index    *float64
 	at       int
 	atTime   time.Time
-	// The answer being read, and whether the turn has one.
+	// The answer being read.
 	answer     []string
 	answerAt   int
 	answerTime time.Time
-	answered   bool
 	calls      map[string]*call
 	begun      bool
 }
 
 func newParser(opts harness.ParseOptions, flags json.ParseFlags) *parser {
-	p := &parser{opts: opts, flags: flags, turn: -1, calls: map[string]*call{}, place: placeOf(opts.Path)}
-	p.own = p.place.id
+	p := &parser{opts: opts, flags: flags, turn: -1, calls: map[string]*call{}}
 	p.sess.Offset = opts.Offset
-	p.sess.Project = p.place.project
-	p.sess.Started = p.place.started
-	p.sess.Subagent = p.place.sub
-	if p.place.parent != "" {
-		p.sess.Parent = IDPrefix + p.place.parent
-	}
+	p.place(opts.Path)
 	return p
 }
 
@@ -151,9 +140,9 @@ func (p *parser) Line(l *harness.Lines) bool {
 		p.warn.Add(json.Problem(err), l.Number)
 		return true
 	}
-	n := notification{SessionID: r.SessionID, Update: r.Update, Meta: r.Meta}
+	n := &r.notification
 	if r.Params != nil {
-		n = *r.Params
+		n = r.Params
 	}
 	if n.Update == nil {
 		p.warn.Add("without a session update", l.Number)
@@ -206,14 +195,7 @@ func (p *parser) apply(u *update, xai bool, n int, t time.Time) {
 		p.endPrompt()
 	}
 	if xai {
-		switch u.Kind {
-		case "turn_completed":
-			p.endAnswer()
-			if !p.answered && strings.TrimSpace(u.AgentResult) != "" {
-				p.addMessage(harness.Assistant, strings.TrimSpace(u.AgentResult), n, t)
-				p.answered = true
-			}
-		case "rewind_marker":
+		if u.Kind == "turn_completed" || u.Kind == "rewind_marker" {
 			p.endAnswer()
 		}
 		return
@@ -284,7 +266,6 @@ func (p *parser) endPrompt() {
 		return
 	}
 	p.turn++
-	p.answered = false
 	p.addMessage(harness.User, text, p.at, p.atTime)
 }
 
@@ -312,7 +293,6 @@ func (p *parser) endAnswer() {
 	text := strings.TrimSpace(strings.Join(p.answer, ""))
 	p.answer = p.answer[:0]
 	if text != "" {
-		p.answered = true
 		p.addMessage(harness.Assistant, text, p.answerAt, p.answerTime)
 	}
 }
@@ -331,10 +311,9 @@ func (p *parser) Finish(end int64) *harness.History {
 	if p.own == "" || len(p.sess.Messages) == 0 && len(p.sess.Records) == 0 {
 		return h
 	}
-	s := p.sess
-	s.ID = IDPrefix + p.own
-	s.Ordinal = max(p.opts.FirstOrdinal, 1)
-	s.End = end
-	h.Sessions = []harness.Session{s}
+	p.sess.ID = IDPrefix + p.own
+	p.sess.Ordinal = max(p.opts.FirstOrdinal, 1)
+	p.sess.End = end
+	h.Sessions = []harness.Session{p.sess}
 	return h
 }

@@ -28,11 +28,10 @@ const maxSummary = 4 << 20
 const maxCwd = 4096
 
 // summary is the part of summary.json deja reads (session/persistence.rs,
-// Summary): the session's id and work directory, when it began, what made
-// it and the session it came from.
+// Summary): the session's work directory, when it began, what made it and
+// the session it came from.
 type summary struct {
 	Info struct {
-		ID  string `json:"id"`
 		Cwd string `json:"cwd"`
 	} `json:"info"`
 	CreatedAt string `json:"created_at"`
@@ -42,51 +41,41 @@ type summary struct {
 	Parent string `json:"parent_session_id"`
 }
 
-// place is what a session file's path and the files beside it say.
-type place struct {
-	id      string // the session folder's name, when it is a UUID
-	project string
-	started time.Time
-	parent  string // the parent session's UUID
-	sub     bool
-}
-
-// placeOf reads what the folders around an updates.jsonl say: the session
+// place reads what the folders around an updates.jsonl say: the session
 // id (its folder's name), the project (summary.json's info.cwd, else the
 // cwd folder's name decoded, else its .cwd file), and from summary.json
 // the start and the lineage. A file elsewhere (deja parse on a copy) says
 // nothing; its lines name the session.
-func placeOf(path string) place {
-	var pl place
+func (p *parser) place(path string) {
 	if path == "" || filepath.Base(path) != updatesFile {
-		return pl
+		return
 	}
 	dir := filepath.Dir(path)
 	group := filepath.Dir(dir)
 	if id := filepath.Base(dir); harness.IsUUID(id) {
-		pl.id = id
+		p.own = id
 	}
 	var s summary
+	parent := ""
 	if data, err := harness.ReadSide(filepath.Join(dir, summaryFile), maxSummary); err == nil && json.Unmarshal(data, &s) == nil {
-		pl.project = cleanCwd(s.Info.Cwd)
+		p.sess.Project = cleanCwd(s.Info.Cwd)
 		if t, err := time.Parse(time.RFC3339Nano, s.CreatedAt); err == nil {
-			pl.started = t.UTC()
+			p.sess.Started = t.UTC()
 		}
 		if harness.IsUUID(s.Parent) {
-			pl.parent = s.Parent
+			parent = s.Parent
 		}
-		pl.sub = strings.HasPrefix(s.Kind, "subagent")
-		if pl.id == "" && harness.IsUUID(s.Info.ID) {
-			pl.id = s.Info.ID
-		}
+		p.sess.Subagent = strings.HasPrefix(s.Kind, "subagent")
 	}
-	if pl.project == "" {
-		pl.project = cwdOf(group)
+	if p.sess.Project == "" {
+		p.sess.Project = cwdOf(group)
 	}
-	if pl.sub && pl.parent == "" && pl.id != "" {
-		pl.parent = spawner(group, pl.id)
+	if p.sess.Subagent && parent == "" && p.own != "" {
+		parent = spawner(group, p.own)
 	}
-	return pl
+	if parent != "" {
+		p.sess.Parent = IDPrefix + parent
+	}
 }
 
 // cwdOf is the work directory a cwd folder stands for: its name

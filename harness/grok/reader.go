@@ -78,11 +78,11 @@ func (Reader) ValidID(id string) bool {
 // ResumeCommand is `grok --resume <id>` (-r; docs/user-guide/17-sessions.md),
 // run in the session's project when it is known: Grok finds the session
 // from any folder, but a session runs in the folder it is started from.
-func (Reader) ResumeCommand(id, project string) string {
-	sid, ok := strings.CutPrefix(id, IDPrefix)
-	if !ok || !harness.IsUUID(sid) {
+func (r Reader) ResumeCommand(id, project string) string {
+	if !r.ValidID(id) {
 		return ""
 	}
+	sid := id[len(IDPrefix):]
 	if project == "" {
 		return "grok --resume " + sid
 	}

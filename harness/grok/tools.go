@@ -2,6 +2,7 @@ package grok
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
@@ -14,12 +15,12 @@ import (
 // tagged by variant, locations, a diff), then ends it with a status and
 // the result (acp_session_impl/tool_calls.rs, session/acp_conversion.rs).
 type call struct {
-	name, kind string
+	// in is the call's input as its updates gave it, each over the last.
+	in         toolInput
+	kind       string
 	turn, line int
-	// at and n are the call's records once it has them; done says its end
-	// was read.
+	// at and n are the call's records once it has them.
 	at, n int
-	done  bool
 }
 
 // toolInput holds the arguments of Grok's tools that name a file or a
@@ -28,7 +29,6 @@ type call struct {
 // write (file_path, content), apply_patch (patch), run_terminal_cmd
 // (command), and the names other tool sets give the same fields.
 type toolInput struct {
-	Variant    string  `json:"variant"`
 	TargetFile string  `json:"target_file"`
 	FilePath   string  `json:"file_path"`
 	Path       string  `json:"path"`
@@ -60,30 +60,26 @@ type shellOutput struct {
 }
 
 // tool follows a tool call through one of its updates: it makes the
-// call's records as soon as what the call does and on what is known, adds
-// an edit's text when an update brings it, and sets how the call ended
-// from the update that ends it (status completed or failed).
+// call's records once its kind says what it does and its input or
+// locations say on what, adds an edit's text when an update brings it,
+// and sets how the call ended from the update that ends it (status
+// completed or failed), after which the call is let go.
 func (p *parser) tool(u *update, n int) {
 	c := p.calls[u.ToolCallID]
 	if c == nil {
 		if u.Kind != "tool_call" || u.ToolCallID == "" {
 			return
 		}
-		c = &call{name: strings.Clone(u.Title), turn: p.turn, line: n, at: -1}
+		c = &call{turn: p.turn, line: n, at: -1}
 		p.calls[strings.Clone(u.ToolCallID)] = c
 	}
-	if c.done {
-		return
-	}
+	p.endAnswer()
 	if u.ToolKind != "" && u.ToolKind != "other" {
 		c.kind = strings.Clone(u.ToolKind)
 	}
-	p.endAnswer()
-	var in toolInput
 	if len(u.RawInput) > 0 && u.RawInput[0] == '{' {
-		json.Parse(u.RawInput, &in, p.flags)
+		json.Parse(u.RawInput, &c.in, p.flags)
 	}
-	ends := u.Status == "completed" || u.Status == "failed"
 	// A read's result is the file, the largest kind of update, and says
 	// no more than that the file was read: its content is decoded only
 	// where it can name the file, an edit's text or a command's output.
@@ -92,88 +88,46 @@ func (p *parser) tool(u *update, n int) {
 		json.Parse(u.Content, &items, p.flags)
 	}
 	if c.at < 0 {
-		p.record(c, u, &in, items)
-	} else if c.n == 1 && p.sess.Records[c.at].Action == harness.Edited && !p.sess.Records[c.at].Span.Recorded() {
-		p.sess.Records[c.at].Span = editSpan(&in, items)
+		p.record(c, u.Locations, items)
+	} else if r := &p.sess.Records[c.at]; c.n == 1 && r.Action == harness.Edited && !r.Span.Recorded() {
+		r.Span = editSpan(&c.in, items)
 	}
-	if c.at >= 0 && ends {
-		c.done = true
-		p.ended(c, u, items)
-	}
-}
-
-// action says what a call does: read a file, edit one, run a command
-// (harness.CommandRecord's action is ""), or nothing deja records. ACP's
-// kind says it once Grok refined the call; before, the tool's name does.
-func action(c *call, variant string) (harness.FileAction, bool, bool) {
-	kind := c.kind
-	if kind == "" {
-		kind = kindOf(variant)
-	}
-	if kind == "" {
-		kind = kindOf(c.name)
-	}
-	switch kind {
-	case "read":
-		return harness.Read, false, true
-	case "edit", "delete", "move":
-		return harness.Edited, false, true
-	case "execute":
-		return "", true, true
-	}
-	return "", false, false
-}
-
-// kindOf is the ACP kind of a Grok tool, by its wire name or its input's
-// variant (tool_io.rs ToolInput; the tool sets' names in
-// xai-grok-agent prompt/template.rs).
-func kindOf(name string) string {
-	switch strings.ToLower(name) {
-	case "read_file", "view_file", "read", "view", "readfile", "codexreadfile":
-		return "read"
-	case "search_replace", "searchreplace", "edit", "write", "write_file", "apply_patch", "applypatch", "hashlineedit":
-		return "edit"
-	case "run_terminal_cmd", "run_terminal_command", "bash", "shell", "powershell":
-		return "execute"
-	}
-	return ""
-}
-
-// record makes a call's records once it is known what the call does and
-// on which file or command: a read or an edit of the file its input or
-// its locations name, an edit of each file a patch names, a command.
-func (p *parser) record(c *call, u *update, in *toolInput, items []toolContent) {
-	act, shell, ok := action(c, in.Variant)
-	if !ok {
-		return
-	}
-	at := len(p.sess.Records)
-	rec := harness.Record{Turn: c.turn, Line: c.line}
-	switch {
-	case shell:
-		cmd := strings.TrimSpace(in.Command)
-		if cmd == "" {
-			return
+	if u.Status == "completed" || u.Status == "failed" {
+		delete(p.calls, u.ToolCallID)
+		if c.at >= 0 {
+			p.ended(c, u, items)
 		}
-		rec.Kind, rec.Value = harness.CommandRecord, cmd
-		p.sess.Records = append(p.sess.Records, rec)
-	case in.Patch != "":
-		for _, f := range patchFiles(in.Patch) {
-			if f = harness.RelPath(p.sess.Project, f); f != "" {
-				rec.Kind, rec.Value, rec.Action = harness.FileRecord, f, act
+	}
+}
+
+// record makes a call's records once its ACP kind says what it does
+// (read: a file read; edit, delete, move: a file edited; execute: a
+// command) and on which file or command: the file its input or its
+// locations name, each file a patch names, the command.
+func (p *parser) record(c *call, locs []location, items []toolContent) {
+	at := len(p.sess.Records)
+	rec := harness.Record{Turn: c.turn, Line: c.line, Kind: harness.FileRecord, Action: harness.Edited}
+	switch c.kind {
+	case "execute":
+		if rec.Value = strings.TrimSpace(c.in.Command); rec.Value != "" {
+			rec.Kind, rec.Action = harness.CommandRecord, ""
+			p.sess.Records = append(p.sess.Records, rec)
+		}
+	case "read", "edit", "delete", "move":
+		files := patchFiles(c.in.Patch)
+		if len(files) == 0 {
+			files = []string{filePath(&c.in, locs, items)}
+		}
+		if c.kind == "read" {
+			rec.Action = harness.Read
+		} else if len(files) == 1 {
+			rec.Span = editSpan(&c.in, items)
+		}
+		for _, f := range files {
+			if rec.Value = harness.RelPath(p.sess.Project, f); rec.Value != "" {
 				p.sess.Records = append(p.sess.Records, rec)
 			}
 		}
-	default:
-		f := harness.RelPath(p.sess.Project, filePath(in, u.Locations, items))
-		if f == "" {
-			return
-		}
-		rec.Kind, rec.Value, rec.Action = harness.FileRecord, f, act
-		if act == harness.Edited {
-			rec.Span = editSpan(in, items)
-		}
-		p.sess.Records = append(p.sess.Records, rec)
 	}
 	if n := len(p.sess.Records) - at; n > 0 {
 		c.at, c.n = at, n
@@ -242,25 +196,15 @@ func deref(s *string) string {
 func patchFiles(patch string) []string {
 	var files []string
 	for l := range strings.SplitSeq(patch, "\n") {
-		l = strings.TrimSpace(l)
-		for _, op := range []string{"*** Update File:", "*** Add File:", "*** Delete File:", "*** Move to:"} {
-			if f, ok := strings.CutPrefix(l, op); ok {
-				if f = strings.TrimSpace(f); f != "" && !contains(files, f) {
-					files = append(files, f)
-				}
+		op, f, ok := strings.Cut(strings.TrimSpace(l), ": ")
+		switch op {
+		case "*** Update File", "*** Add File", "*** Delete File", "*** Move to":
+			if f = strings.TrimSpace(f); ok && f != "" && !slices.Contains(files, f) {
+				files = append(files, f)
 			}
 		}
 	}
 	return files
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ended sets how a call ended: its status, and for a command the exit
@@ -299,14 +243,14 @@ func (p *parser) ended(c *call, u *update, items []toolContent) {
 
 // contentText joins the text of a call's content items.
 func contentText(items []toolContent) string {
-	var b strings.Builder
+	var text []string
 	for _, it := range items {
-		switch {
-		case it.Type == "text":
-			b.WriteString(it.Text)
-		case it.Type == "content" && it.Content != nil && it.Content.Type == "text":
-			b.WriteString(it.Content.Text)
+		if it.Type == "content" && it.Content != nil {
+			it.Type, it.Text = it.Content.Type, it.Content.Text
+		}
+		if it.Type == "text" {
+			text = append(text, it.Text)
 		}
 	}
-	return b.String()
+	return strings.Join(text, "")
 }
