@@ -134,6 +134,8 @@ var defaults = map[string]any{
 	"hermes.dirs":      "",
 	"goose.enabled":    true,
 	"goose.dirs":       "",
+	"grok.enabled":     true,
+	"grok.dirs":        "",
 	"kimi.enabled":     true,
 	"kimi.dirs":        "",
 	"opencode.enabled": true,

@@ -42,6 +42,7 @@ var harnessTitles = map[string]string{
 	"factory":     "Factory Droid",
 	"gemini":      "Gemini CLI",
 	"goose":       "Goose",
+	"grok":        "Grok Build",
 	"hermes":      "Hermes Agent",
 	"kimi":        "Kimi (Kimi Code and kimi-cli)",
 	"opencode":    "OpenCode",

@@ -48,6 +48,7 @@ An Amp thread prints 'amp threads continue ID' and a Factory droid session
 'crush --session ID' there. An Antigravity conversation reopens only in the
 Antigravity editor, so deja refuses it and says so, as it does a DeepSeek
 dsh session: dsh has no command that reopens one.
+A Grok Build session prints 'grok --resume ID', run in the session's project.
 A cursor-agent CLI chat prints 'cursor-agent --resume ID'; a Cursor IDE
 conversation reopens only from Cursor's chat panel, and no command reopens
 an agent transcript, so deja refuses both and says so.

@@ -19,6 +19,7 @@ import (
 	"github.com/deja-dev/deja/harness/factory"
 	"github.com/deja-dev/deja/harness/gemini"
 	"github.com/deja-dev/deja/harness/goose"
+	"github.com/deja-dev/deja/harness/grok"
 	"github.com/deja-dev/deja/harness/hermes"
 	"github.com/deja-dev/deja/harness/kimi"
 	"github.com/deja-dev/deja/harness/opencode"
@@ -30,5 +31,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, amp.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		dsh.Reader{}, pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, factory.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
+		dsh.Reader{}, pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, factory.Reader{}, grok.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
 }
