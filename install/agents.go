@@ -13,7 +13,8 @@ import (
 )
 
 // Agents are the agents install knows, in the order it lists them.
-var Agents = []string{"claude-code", "codex", "gemini", "qwen", "copilot", "cursor", "cline", "opencode", "pi", "aider"}
+var Agents = []string{"claude-code", "codex", "gemini", "qwen", "copilot", "cursor", "cline", "opencode", "pi", "aider",
+	"amp", "factory", "kiro", "kimi", "crush", "antigravity", "goose", "hermes"}
 
 // binaries are the programs on PATH that say an agent is installed.
 var binaries = map[string][]string{
@@ -27,6 +28,14 @@ var binaries = map[string][]string{
 	"opencode":    {"opencode"},
 	"pi":          {"pi"},
 	"aider":       {"aider"},
+	"amp":         {"amp"},
+	"factory":     {"droid"},
+	"kiro":        {"kiro-cli"},
+	"kimi":        {"kimi"},
+	"crush":       {"crush"},
+	"antigravity": {"agy", "antigravity"},
+	"goose":       {"goose"},
+	"hermes":      {"hermes"},
 }
 
 // Found says where agent was found: the first of its files or
@@ -78,6 +87,22 @@ func (env Env) dirs(agent string) []string {
 		return []string{env.piDir()}
 	case "aider":
 		return []string{filepath.Join(env.Project, ".aider.conf.yml"), filepath.Join(env.Project, ".aider.chat.history.md"), filepath.Join(h, ".aider")}
+	case "amp":
+		return []string{filepath.Join(h, ".config", "amp"), filepath.Join(h, ".local", "share", "amp")}
+	case "factory":
+		return []string{filepath.Join(h, ".factory")}
+	case "kiro":
+		return []string{filepath.Join(h, ".kiro")}
+	case "kimi":
+		return []string{filepath.Join(h, ".kimi")}
+	case "crush":
+		return []string{filepath.Join(env.ConfigDir, "crush"), filepath.Join(h, ".local", "share", "crush")}
+	case "antigravity":
+		return []string{filepath.Join(h, ".gemini", "antigravity")}
+	case "goose":
+		return []string{filepath.Join(env.ConfigDir, "goose"), filepath.Join(h, ".local", "share", "goose")}
+	case "hermes":
+		return []string{env.hermesHome()}
 	}
 	return nil
 }
@@ -94,6 +119,13 @@ func (env Env) piDir() string {
 		return env.Getenv("PI_CODING_AGENT_DIR")
 	}
 	return filepath.Join(env.Home, ".pi", "agent")
+}
+
+func (env Env) hermesHome() string {
+	if env.Getenv != nil && filepath.IsAbs(env.Getenv("HERMES_HOME")) {
+		return env.Getenv("HERMES_HOME")
+	}
+	return filepath.Join(env.Home, ".hermes")
 }
 
 func (env Env) clineMCP() string {
@@ -123,7 +155,8 @@ type Env struct {
 	// user's.
 	ProjectScope bool
 	// Getenv reads the agents' own overrides (COPILOT_HOME,
-	// PI_CODING_AGENT_DIR, CLINE_MCP_SETTINGS_PATH); nil reads none.
+	// PI_CODING_AGENT_DIR, CLINE_MCP_SETTINGS_PATH, HERMES_HOME); nil
+	// reads none.
 	Getenv func(string) string
 }
 
@@ -179,6 +212,16 @@ func Targets(env Env) []Target {
 		jsonTarget("cursor", filepath.Join(env.Home, ".cursor", "mcp.json"), true, "mcpServers", stdio),
 		jsonTarget("cline", env.clineMCP(), false, "mcpServers", cline),
 		jsonTarget("opencode", ocFile, true, "mcp", opencode),
+		// Amp keeps its settings flat, VS Code style: the key is
+		// "amp.mcpServers" itself.
+		jsonTarget("amp", filepath.Join(env.Home, ".config", "amp", "settings.json"), true, "amp.mcpServers", stdio),
+		jsonTarget("factory", filepath.Join(env.Home, ".factory", "mcp.json"), false, "mcpServers", claude),
+		jsonTarget("kiro", filepath.Join(env.Home, ".kiro", "settings", "mcp.json"), false, "mcpServers", stdio),
+		jsonTarget("kimi", filepath.Join(env.Home, ".kimi", "mcp.json"), false, "mcpServers", stdio),
+		jsonTarget("crush", filepath.Join(env.ConfigDir, "crush", "crush.json"), false, "mcp", claude),
+		jsonTarget("antigravity", filepath.Join(env.Home, ".gemini", "antigravity", "mcp_config.json"), false, "mcpServers", stdio),
+		yamlMapTarget("goose", filepath.Join(env.ConfigDir, "goose", "config.yaml"), "extensions", gooseExtension(env.Deja)),
+		yamlMapTarget("hermes", filepath.Join(env.hermesHome(), "config.yaml"), "mcp_servers", hermesServer(env.Deja)),
 		{
 			Agent: "aider", File: filepath.Join(env.Project, ".aider.conf.yml"), Entry: "read: " + env.AiderRead,
 			add:     func(b []byte) ([]byte, error) { return yamlAddListItem(b, "read", env.AiderRead) },
@@ -200,8 +243,10 @@ func Targets(env Env) []Target {
 // projectTargets are the project-level MCP files of the agents that
 // have one: Claude Code's .mcp.json, Codex's .codex/config.toml (read in
 // trusted projects), Gemini CLI's and Qwen Code's settings.json, Cursor's
-// .cursor/mcp.json and OpenCode's opencode.json; aider's is the project's
-// already. Copilot CLI, Cline and pi have none deja writes.
+// .cursor/mcp.json, OpenCode's opencode.json, Factory droid's
+// .factory/mcp.json and Kiro's .kiro/settings/mcp.json; aider's is the
+// project's already. Copilot CLI, Cline, pi and the others have none deja
+// writes.
 func projectTargets(env Env) []Target {
 	p := env.Project
 	stdio := stdioServer{Command: env.Deja, Args: []string{"mcp"}}
@@ -218,6 +263,8 @@ func projectTargets(env Env) []Target {
 		jsonTarget("qwen", filepath.Join(p, ".qwen", "settings.json"), true, "mcpServers", stdio),
 		jsonTarget("cursor", filepath.Join(p, ".cursor", "mcp.json"), true, "mcpServers", stdio),
 		jsonTarget("opencode", ocFile, true, "mcp", opencode),
+		jsonTarget("factory", filepath.Join(p, ".factory", "mcp.json"), false, "mcpServers", claude),
+		jsonTarget("kiro", filepath.Join(p, ".kiro", "settings", "mcp.json"), false, "mcpServers", stdio),
 	}
 	for _, t := range Targets(Env{Home: env.Home, ConfigDir: env.ConfigDir, CodexHome: env.CodexHome, Project: env.Project,
 		Deja: env.Deja, AiderRead: env.AiderRead, Record: env.Record, Path: env.Path, Getenv: env.Getenv}) {
@@ -263,7 +310,8 @@ type clineServer struct {
 	Disabled bool     `json:"disabled"`
 }
 
-// stdioServer is the MCP entry of Claude Code, Gemini CLI and Cursor.
+// stdioServer is the MCP entry of Claude Code, Gemini CLI, Cursor and
+// most others; Claude Code, Factory droid and Crush name its type.
 type stdioServer struct {
 	Type    string   `json:"type,omitempty"`
 	Command string   `json:"command"`
