@@ -14,7 +14,7 @@ import (
 
 // Agents are the agents install knows, in the order it lists them.
 var Agents = []string{"claude-code", "codex", "gemini", "qwen", "copilot", "cursor", "cline", "opencode", "pi", "aider",
-	"amp", "factory", "kiro", "kimi", "crush", "antigravity", "goose", "hermes"}
+	"amp", "factory", "kiro", "kimi", "crush", "antigravity", "goose", "hermes", "zed"}
 
 // binaries are the programs on PATH that say an agent is installed.
 var binaries = map[string][]string{
@@ -36,6 +36,7 @@ var binaries = map[string][]string{
 	"antigravity": {"agy", "antigravity"},
 	"goose":       {"goose"},
 	"hermes":      {"hermes"},
+	"zed":         {"zed", "zeditor"},
 }
 
 // Found says where agent was found: the first of its files or
@@ -103,6 +104,8 @@ func (env Env) dirs(agent string) []string {
 		return []string{filepath.Join(env.ConfigDir, "goose"), filepath.Join(h, ".local", "share", "goose")}
 	case "hermes":
 		return []string{env.hermesHome()}
+	case "zed":
+		return []string{filepath.Join(env.ConfigDir, "zed"), filepath.Join(h, ".local", "share", "zed")}
 	}
 	return nil
 }
@@ -222,6 +225,8 @@ func Targets(env Env) []Target {
 		jsonTarget("antigravity", filepath.Join(env.Home, ".gemini", "antigravity", "mcp_config.json"), false, "mcpServers", stdio),
 		yamlMapTarget("goose", filepath.Join(env.ConfigDir, "goose", "config.yaml"), "extensions", gooseExtension(env.Deja)),
 		yamlMapTarget("hermes", filepath.Join(env.hermesHome(), "config.yaml"), "mcp_servers", hermesServer(env.Deja)),
+		jsonTarget("zed", filepath.Join(env.ConfigDir, "zed", "settings.json"), true, "context_servers", zedServer{
+			Source: "custom", Command: env.Deja, Args: []string{"mcp"}, Env: map[string]string{}}),
 		{
 			Agent: "aider", File: filepath.Join(env.Project, ".aider.conf.yml"), Entry: "read: " + env.AiderRead,
 			add:     func(b []byte) ([]byte, error) { return yamlAddListItem(b, "read", env.AiderRead) },
@@ -316,6 +321,14 @@ type stdioServer struct {
 	Type    string   `json:"type,omitempty"`
 	Command string   `json:"command"`
 	Args    []string `json:"args"`
+}
+
+// zedServer is a custom context server in Zed's settings.json.
+type zedServer struct {
+	Source  string            `json:"source"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
 }
 
 // opencodeServer is OpenCode's local MCP entry.

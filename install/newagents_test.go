@@ -39,6 +39,9 @@ var newAgents = []struct {
 	{"goose", ".config/goose/config.yaml",
 		"GOOSE_PROVIDER: anthropic # mine\nextensions:\n  developer:\n    bundled: true\n    enabled: true\n    name: developer\n    timeout: 300\n    type: builtin\nGOOSE_MODE: smart_approve\n",
 		[]string{`  deja: `, `    cmd: "/opt/deja/bin/deja" `, `    args: ["mcp"] `, `    type: "stdio" `}},
+	{"zed", ".config/zed/settings.json",
+		"// Zed settings\n{\n  \"theme\": \"One Dark\",\n  \"context_servers\": {\n    \"other\": {\"source\": \"custom\", \"command\": \"x\", \"args\": []},\n  },\n}\n",
+		[]string{`"context_servers": {`, `"deja": {`, `"source": "custom"`, `"command": "/opt/deja/bin/deja"`}},
 	{"hermes", ".hermes/config.yaml",
 		"model:\n  default: anthropic/claude-opus-4.6\n# my servers\nmcp_servers:\n    filesystem:\n        command: \"npx\"\n        args: [\"-y\", \"@modelcontextprotocol/server-filesystem\", \"/tmp\"]\n",
 		[]string{`    deja: `, `        command: "/opt/deja/bin/deja" `}},
@@ -84,7 +87,7 @@ func TestNewAgentsInstall(t *testing.T) {
 				if err := yaml.Unmarshal(b, &doc); err != nil {
 					t.Fatalf("installed YAML does not parse: %v\n%s", err, b)
 				}
-			} else if err := jsonValid(b, n.agent == "amp"); err != nil {
+			} else if err := jsonValid(b, n.agent == "amp" || n.agent == "zed"); err != nil {
 				t.Fatalf("installed JSON does not parse: %v\n%s", err, b)
 			}
 			if ok, present, err := Wired(ctx, tg); !ok || !present || err != nil {

@@ -44,6 +44,8 @@ guidance file. For aider, deja's context file goes into the project's
                                                            -
   goose        ~/.config/goose/config.yaml extensions.deja -
   hermes       ~/.hermes/config.yaml mcp_servers.deja      -
+  zed          ~/.config/zed/settings.json context_servers.deja
+                                                           -
 
 --hooks (the agent waits at most 5 s; deja answers sooner or says nothing):
 
@@ -118,7 +120,7 @@ func newInstallCmd(io *IO) *cobra.Command {
 	var project string
 	cmd := &cobra.Command{
 		Use:       "install [AGENT...]",
-		Short:     "Wire deja into your agents: MCP, hooks, skill and guidance (claude-code, codex, gemini, goose and 14 more)",
+		Short:     "Wire deja into your agents: MCP, hooks, skill and guidance (claude-code, codex, gemini, goose and 15 more)",
 		Long:      installLong,
 		ValidArgs: install.Agents,
 		RunE: func(cmd *cobra.Command, args []string) error {
