@@ -338,6 +338,10 @@ type opencodeServer struct {
 	Enabled bool     `json:"enabled"`
 }
 
+// jsonTarget is not inlined: inlined, each call would compile its four
+// closures anew, about 1 kB of binary per agent.
+//
+//go:noinline
 func jsonTarget(agent, file string, jsonc bool, key string, v any) Target {
 	return Target{
 		Agent: agent, File: file, Entry: key + ".deja",

@@ -254,7 +254,9 @@ func checkYAMLEntry(out, key, name string, fields []yamlField) ([]byte, error) {
 
 // yamlMapTarget is an agent's MCP server as the entry deja of the
 // top-level map key in its YAML config (Goose's extensions, Hermes
-// Agent's mcp_servers).
+// Agent's mcp_servers). Not inlined, as jsonTarget.
+//
+//go:noinline
 func yamlMapTarget(agent, file, key string, fields []yamlField) Target {
 	t := Target{Agent: agent, File: file, Entry: key + ".deja",
 		add:    func(b []byte) ([]byte, error) { return yamlAddMapEntry(b, key, "deja", fields) },
