@@ -73,7 +73,12 @@ func (env Env) dirs(agent string) []string {
 	case "codex":
 		return []string{env.CodexHome}
 	case "gemini":
-		return []string{filepath.Join(h, ".gemini")}
+		// Gemini CLI's own files, not ~/.gemini itself: Antigravity keeps
+		// its folder (~/.gemini/antigravity) there too, and installing
+		// deja into Antigravity alone makes ~/.gemini.
+		g := filepath.Join(h, ".gemini")
+		return []string{filepath.Join(g, "settings.json"), filepath.Join(g, "tmp"), filepath.Join(g, "oauth_creds.json"),
+			filepath.Join(g, "google_accounts.json")}
 	case "qwen":
 		return []string{filepath.Join(h, ".qwen")}
 	case "copilot":

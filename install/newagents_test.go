@@ -166,3 +166,34 @@ func TestYAMLMapEntryLeavesTheUsersOwn(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiIsNotAntigravity: Antigravity keeps its folder in ~/.gemini,
+// and deja installed into Antigravity alone makes ~/.gemini; Gemini CLI
+// is found by its own files there, never by the folder.
+func TestGeminiIsNotAntigravity(t *testing.T) {
+	ctx := context.Background()
+	env := testEnv(t)
+	c, err := Plan(ctx, target(t, env, "antigravity"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if env.Found("antigravity") == "" {
+		t.Fatal("antigravity not found in its own folder")
+	}
+	if f := env.Found("gemini"); f != "" {
+		t.Fatalf("Gemini CLI found in %s: only Antigravity's folder is in ~/.gemini", f)
+	}
+	for _, own := range []string{"settings.json", "tmp", "oauth_creds.json"} {
+		p := filepath.Join(env.Home, ".gemini", own)
+		if err := os.WriteFile(p, []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if f := env.Found("gemini"); f != p {
+			t.Errorf("with %s: found %q", own, f)
+		}
+		os.Remove(p)
+	}
+}
