@@ -100,9 +100,9 @@ func (env Env) dirs(agent string) []string {
 	case "kiro":
 		return []string{filepath.Join(h, ".kiro")}
 	case "kimi":
-		return []string{filepath.Join(h, ".kimi")}
+		return []string{filepath.Join(h, ".kimi"), env.kimiCodeHome()}
 	case "crush":
-		return []string{filepath.Join(env.ConfigDir, "crush"), filepath.Join(h, ".local", "share", "crush")}
+		return []string{env.crushDir(), filepath.Join(h, ".local", "share", "crush")}
 	case "antigravity":
 		return []string{filepath.Join(h, ".gemini", "antigravity")}
 	case "goose":
@@ -136,6 +136,41 @@ func (env Env) hermesHome() string {
 	return filepath.Join(env.Home, ".hermes")
 }
 
+// kimiCodeHome is Kimi Code's folder: $KIMI_CODE_HOME, else ~/.kimi-code
+// (kimi-cli's is ~/.kimi).
+func (env Env) kimiCodeHome() string {
+	if env.Getenv != nil && filepath.IsAbs(env.Getenv("KIMI_CODE_HOME")) {
+		return env.Getenv("KIMI_CODE_HOME")
+	}
+	return filepath.Join(env.Home, ".kimi-code")
+}
+
+// kimiFiles are the files under kimi-cli's ~/.kimi and Kimi Code's home
+// that deja writes (name joined to each): Kimi Code's where it is
+// installed, kimi-cli's where it is or Kimi Code is not.
+func (env Env) kimiFiles(name ...string) []string {
+	var out []string
+	code := exists(env.kimiCodeHome())
+	if cli := filepath.Join(env.Home, ".kimi"); exists(cli) || !code {
+		out = append(out, filepath.Join(append([]string{cli}, name...)...))
+	}
+	if code {
+		out = append(out, filepath.Join(append([]string{env.kimiCodeHome()}, name...)...))
+	}
+	return out
+}
+
+// crushDir is where Crush reads its user config, crush.json: the folder
+// $CRUSH_GLOBAL_CONFIG names, else crush under XDG_CONFIG_HOME or
+// ~/.config, on Windows too (%LOCALAPPDATA%\crush\crush.json is the state
+// Crush writes itself).
+func (env Env) crushDir() string {
+	if env.Getenv != nil && filepath.IsAbs(env.Getenv("CRUSH_GLOBAL_CONFIG")) {
+		return env.Getenv("CRUSH_GLOBAL_CONFIG")
+	}
+	return filepath.Join(env.ConfigDir, "crush")
+}
+
 func (env Env) clineMCP() string {
 	if env.Getenv != nil && filepath.IsAbs(env.Getenv("CLINE_MCP_SETTINGS_PATH")) {
 		return env.Getenv("CLINE_MCP_SETTINGS_PATH")
@@ -163,8 +198,8 @@ type Env struct {
 	// user's.
 	ProjectScope bool
 	// Getenv reads the agents' own overrides (COPILOT_HOME,
-	// PI_CODING_AGENT_DIR, CLINE_MCP_SETTINGS_PATH, HERMES_HOME); nil
-	// reads none.
+	// PI_CODING_AGENT_DIR, CLINE_MCP_SETTINGS_PATH, HERMES_HOME,
+	// KIMI_CODE_HOME, CRUSH_GLOBAL_CONFIG); nil reads none.
 	Getenv func(string) string
 }
 
@@ -225,8 +260,7 @@ func Targets(env Env) []Target {
 		jsonTarget("amp", filepath.Join(env.Home, ".config", "amp", "settings.json"), true, "amp.mcpServers", stdio),
 		jsonTarget("factory", filepath.Join(env.Home, ".factory", "mcp.json"), false, "mcpServers", claude),
 		jsonTarget("kiro", filepath.Join(env.Home, ".kiro", "settings", "mcp.json"), false, "mcpServers", stdio),
-		jsonTarget("kimi", filepath.Join(env.Home, ".kimi", "mcp.json"), false, "mcpServers", stdio),
-		jsonTarget("crush", filepath.Join(env.ConfigDir, "crush", "crush.json"), false, "mcp", claude),
+		jsonTarget("crush", filepath.Join(env.crushDir(), "crush.json"), false, "mcp", claude),
 		jsonTarget("antigravity", filepath.Join(env.Home, ".gemini", "antigravity", "mcp_config.json"), false, "mcpServers", stdio),
 		yamlMapTarget("goose", filepath.Join(env.ConfigDir, "goose", "config.yaml"), "extensions", gooseExtension(env.Deja)),
 		yamlMapTarget("hermes", filepath.Join(env.hermesHome(), "config.yaml"), "mcp_servers", hermesServer(env.Deja)),
@@ -242,6 +276,11 @@ func Targets(env Env) []Target {
 				return err == nil && string(out) == string(b)
 			},
 		},
+	}
+	// kimi-cli's ~/.kimi/mcp.json and Kimi Code's ~/.kimi-code/mcp.json
+	// ($KIMI_CODE_HOME): each that is installed.
+	for _, f := range env.kimiFiles("mcp.json") {
+		targets = append(targets, jsonTarget("kimi", f, false, "mcpServers", stdio))
 	}
 	for i := range targets {
 		targets[i].record = env.Record

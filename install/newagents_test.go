@@ -197,3 +197,51 @@ func TestGeminiIsNotAntigravity(t *testing.T) {
 		os.Remove(p)
 	}
 }
+
+// TestKimiCodeAndCrushHomes: kimi-cli keeps its MCP file and skills in
+// ~/.kimi, Kimi Code in ~/.kimi-code ($KIMI_CODE_HOME), and deja writes
+// into each one that is installed (kimi-cli's when neither is); Crush
+// reads its crush.json from $CRUSH_GLOBAL_CONFIG when that is set.
+func TestKimiCodeAndCrushHomes(t *testing.T) {
+	files := func(env Env) (mcp, skills []string) {
+		ts, err := Wiring(env, []string{"kimi"}, What{Skills: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tg := range ts {
+			rel, _ := filepath.Rel(env.Home, tg.File)
+			if strings.HasSuffix(rel, "SKILL.md") {
+				skills = append(skills, filepath.ToSlash(rel))
+			} else {
+				mcp = append(mcp, filepath.ToSlash(rel))
+			}
+		}
+		return mcp, skills
+	}
+	env := testEnv(t)
+	if m, s := files(env); strings.Join(m, " ") != ".kimi/mcp.json" || strings.Join(s, " ") != ".kimi/skills/deja/SKILL.md" {
+		t.Errorf("no Kimi: %v %v", m, s)
+	}
+	os.Mkdir(filepath.Join(env.Home, ".kimi-code"), 0o700)
+	if m, s := files(env); strings.Join(m, " ") != ".kimi-code/mcp.json" || strings.Join(s, " ") != ".kimi-code/skills/deja/SKILL.md" {
+		t.Errorf("Kimi Code: %v %v", m, s)
+	}
+	if env.Found("kimi") != filepath.Join(env.Home, ".kimi-code") {
+		t.Errorf("Kimi Code not found: %q", env.Found("kimi"))
+	}
+	os.Mkdir(filepath.Join(env.Home, ".kimi"), 0o700)
+	if m, _ := files(env); strings.Join(m, " ") != ".kimi/mcp.json .kimi-code/mcp.json" {
+		t.Errorf("both: %v", m)
+	}
+	os.Remove(filepath.Join(env.Home, ".kimi-code"))
+	os.Remove(filepath.Join(env.Home, ".kimi"))
+	os.Mkdir(filepath.Join(env.Home, "kc"), 0o700)
+	over := map[string]string{"KIMI_CODE_HOME": filepath.Join(env.Home, "kc"), "CRUSH_GLOBAL_CONFIG": filepath.Join(env.Home, "cc")}
+	env.Getenv = func(k string) string { return over[k] }
+	if m, _ := files(env); strings.Join(m, " ") != "kc/mcp.json" {
+		t.Errorf("KIMI_CODE_HOME: %v", m)
+	}
+	if f := target(t, env, "crush").File; f != filepath.Join(env.Home, "cc", "crush.json") {
+		t.Errorf("CRUSH_GLOBAL_CONFIG: %s", f)
+	}
+}

@@ -39,13 +39,14 @@ guidance file. For aider, deja's context file goes into the project's
   factory      ~/.factory/mcp.json mcpServers.deja         ~/.factory/skills/deja
   kiro         ~/.kiro/settings/mcp.json mcpServers.deja   ~/.kiro/skills/deja
   kimi         ~/.kimi/mcp.json mcpServers.deja            ~/.kimi/skills/deja
-  crush        ~/.config/crush/crush.json mcp.deja         -
+               (Kimi Code: ~/.kimi-code/mcp.json and ~/.kimi-code/skills/deja)
+  crush        ~/.config/crush/crush.json mcp.deja         ~/.agents/skills/deja
   antigravity  ~/.gemini/antigravity/mcp_config.json mcpServers.deja
                                                            -
-  goose        ~/.config/goose/config.yaml extensions.deja -
-  hermes       ~/.hermes/config.yaml mcp_servers.deja      -
+  goose        ~/.config/goose/config.yaml extensions.deja ~/.agents/skills/deja
+  hermes       ~/.hermes/config.yaml mcp_servers.deja      ~/.hermes/skills/deja
   zed          ~/.config/zed/settings.json context_servers.deja
-                                                           -
+                                                           ~/.agents/skills/deja
 
 --hooks (the agent waits at most 5 s; deja answers sooner or says nothing):
 
@@ -72,8 +73,9 @@ guidance file. For aider, deja's context file goes into the project's
 --guidance: ~/.claude/CLAUDE.md, $CODEX_HOME/AGENTS.md,
 ~/.gemini/GEMINI.md, ~/.qwen/QWEN.md, ~/.config/opencode/AGENTS.md,
 ~/.pi/agent/AGENTS.md, ~/.config/amp/AGENTS.md,
-~/.config/goose/.goosehints, for Cline ~/Documents/Cline/Rules/deja.md
-and for Kiro ~/.kiro/steering/deja.md.
+~/.config/goose/.goosehints, ~/.config/crush/CRUSH.md,
+~/.hermes/AGENTS.md, ~/.config/zed/AGENTS.md, for Cline
+~/Documents/Cline/Rules/deja.md and for Kiro ~/.kiro/steering/deja.md.
 
 With no AGENT, every agent deja finds installed: its config file or
 directory in your home, or its program on PATH (for aider also a
