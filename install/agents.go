@@ -13,7 +13,8 @@ import (
 )
 
 // Agents are the agents install knows, in the order it lists them.
-var Agents = []string{"claude-code", "codex", "gemini", "qwen", "copilot", "cursor", "cline", "opencode", "pi", "aider"}
+var Agents = []string{"claude-code", "codex", "gemini", "qwen", "copilot", "cursor", "cline", "opencode", "pi", "aider",
+	"amp", "factory", "kiro", "kimi", "crush", "antigravity", "goose", "hermes", "zed"}
 
 // binaries are the programs on PATH that say an agent is installed.
 var binaries = map[string][]string{
@@ -27,6 +28,15 @@ var binaries = map[string][]string{
 	"opencode":    {"opencode"},
 	"pi":          {"pi"},
 	"aider":       {"aider"},
+	"amp":         {"amp"},
+	"factory":     {"droid"},
+	"kiro":        {"kiro-cli"},
+	"kimi":        {"kimi"},
+	"crush":       {"crush"},
+	"antigravity": {"agy", "antigravity"},
+	"goose":       {"goose"},
+	"hermes":      {"hermes"},
+	"zed":         {"zed", "zeditor"},
 }
 
 // Found says where agent was found: the first of its files or
@@ -63,7 +73,12 @@ func (env Env) dirs(agent string) []string {
 	case "codex":
 		return []string{env.CodexHome}
 	case "gemini":
-		return []string{filepath.Join(h, ".gemini")}
+		// Gemini CLI's own files, not ~/.gemini itself: Antigravity keeps
+		// its folder (~/.gemini/antigravity) there too, and installing
+		// deja into Antigravity alone makes ~/.gemini.
+		g := filepath.Join(h, ".gemini")
+		return []string{filepath.Join(g, "settings.json"), filepath.Join(g, "tmp"), filepath.Join(g, "oauth_creds.json"),
+			filepath.Join(g, "google_accounts.json")}
 	case "qwen":
 		return []string{filepath.Join(h, ".qwen")}
 	case "copilot":
@@ -78,6 +93,24 @@ func (env Env) dirs(agent string) []string {
 		return []string{env.piDir()}
 	case "aider":
 		return []string{filepath.Join(env.Project, ".aider.conf.yml"), filepath.Join(env.Project, ".aider.chat.history.md"), filepath.Join(h, ".aider")}
+	case "amp":
+		return []string{filepath.Join(h, ".config", "amp"), filepath.Join(h, ".local", "share", "amp")}
+	case "factory":
+		return []string{filepath.Join(h, ".factory")}
+	case "kiro":
+		return []string{filepath.Join(h, ".kiro")}
+	case "kimi":
+		return []string{filepath.Join(h, ".kimi"), env.kimiCodeHome()}
+	case "crush":
+		return []string{env.crushDir(), filepath.Join(h, ".local", "share", "crush")}
+	case "antigravity":
+		return []string{filepath.Join(h, ".gemini", "antigravity")}
+	case "goose":
+		return []string{filepath.Join(env.ConfigDir, "goose"), filepath.Join(h, ".local", "share", "goose")}
+	case "hermes":
+		return []string{env.hermesHome()}
+	case "zed":
+		return []string{filepath.Join(env.ConfigDir, "zed"), filepath.Join(h, ".local", "share", "zed")}
 	}
 	return nil
 }
@@ -94,6 +127,48 @@ func (env Env) piDir() string {
 		return env.Getenv("PI_CODING_AGENT_DIR")
 	}
 	return filepath.Join(env.Home, ".pi", "agent")
+}
+
+func (env Env) hermesHome() string {
+	if env.Getenv != nil && filepath.IsAbs(env.Getenv("HERMES_HOME")) {
+		return env.Getenv("HERMES_HOME")
+	}
+	return filepath.Join(env.Home, ".hermes")
+}
+
+// kimiCodeHome is Kimi Code's folder: $KIMI_CODE_HOME, else ~/.kimi-code
+// (kimi-cli's is ~/.kimi).
+func (env Env) kimiCodeHome() string {
+	if env.Getenv != nil && filepath.IsAbs(env.Getenv("KIMI_CODE_HOME")) {
+		return env.Getenv("KIMI_CODE_HOME")
+	}
+	return filepath.Join(env.Home, ".kimi-code")
+}
+
+// kimiFiles are the files under kimi-cli's ~/.kimi and Kimi Code's home
+// that deja writes (name joined to each): Kimi Code's where it is
+// installed, kimi-cli's where it is or Kimi Code is not.
+func (env Env) kimiFiles(name ...string) []string {
+	var out []string
+	code := exists(env.kimiCodeHome())
+	if cli := filepath.Join(env.Home, ".kimi"); exists(cli) || !code {
+		out = append(out, filepath.Join(append([]string{cli}, name...)...))
+	}
+	if code {
+		out = append(out, filepath.Join(append([]string{env.kimiCodeHome()}, name...)...))
+	}
+	return out
+}
+
+// crushDir is where Crush reads its user config, crush.json: the folder
+// $CRUSH_GLOBAL_CONFIG names, else crush under XDG_CONFIG_HOME or
+// ~/.config, on Windows too (%LOCALAPPDATA%\crush\crush.json is the state
+// Crush writes itself).
+func (env Env) crushDir() string {
+	if env.Getenv != nil && filepath.IsAbs(env.Getenv("CRUSH_GLOBAL_CONFIG")) {
+		return env.Getenv("CRUSH_GLOBAL_CONFIG")
+	}
+	return filepath.Join(env.ConfigDir, "crush")
 }
 
 func (env Env) clineMCP() string {
@@ -123,7 +198,8 @@ type Env struct {
 	// user's.
 	ProjectScope bool
 	// Getenv reads the agents' own overrides (COPILOT_HOME,
-	// PI_CODING_AGENT_DIR, CLINE_MCP_SETTINGS_PATH); nil reads none.
+	// PI_CODING_AGENT_DIR, CLINE_MCP_SETTINGS_PATH, HERMES_HOME,
+	// KIMI_CODE_HOME, CRUSH_GLOBAL_CONFIG); nil reads none.
 	Getenv func(string) string
 }
 
@@ -179,6 +255,17 @@ func Targets(env Env) []Target {
 		jsonTarget("cursor", filepath.Join(env.Home, ".cursor", "mcp.json"), true, "mcpServers", stdio),
 		jsonTarget("cline", env.clineMCP(), false, "mcpServers", cline),
 		jsonTarget("opencode", ocFile, true, "mcp", opencode),
+		// Amp keeps its settings flat, VS Code style: the key is
+		// "amp.mcpServers" itself.
+		jsonTarget("amp", filepath.Join(env.Home, ".config", "amp", "settings.json"), true, "amp.mcpServers", stdio),
+		jsonTarget("factory", filepath.Join(env.Home, ".factory", "mcp.json"), false, "mcpServers", claude),
+		jsonTarget("kiro", filepath.Join(env.Home, ".kiro", "settings", "mcp.json"), false, "mcpServers", stdio),
+		jsonTarget("crush", filepath.Join(env.crushDir(), "crush.json"), false, "mcp", claude),
+		jsonTarget("antigravity", filepath.Join(env.Home, ".gemini", "antigravity", "mcp_config.json"), false, "mcpServers", stdio),
+		yamlMapTarget("goose", filepath.Join(env.ConfigDir, "goose", "config.yaml"), "extensions", gooseExtension(env.Deja)),
+		yamlMapTarget("hermes", filepath.Join(env.hermesHome(), "config.yaml"), "mcp_servers", hermesServer(env.Deja)),
+		jsonTarget("zed", filepath.Join(env.ConfigDir, "zed", "settings.json"), true, "context_servers", zedServer{
+			Source: "custom", Command: env.Deja, Args: []string{"mcp"}, Env: map[string]string{}}),
 		{
 			Agent: "aider", File: filepath.Join(env.Project, ".aider.conf.yml"), Entry: "read: " + env.AiderRead,
 			add:     func(b []byte) ([]byte, error) { return yamlAddListItem(b, "read", env.AiderRead) },
@@ -190,6 +277,11 @@ func Targets(env Env) []Target {
 			},
 		},
 	}
+	// kimi-cli's ~/.kimi/mcp.json and Kimi Code's ~/.kimi-code/mcp.json
+	// ($KIMI_CODE_HOME): each that is installed.
+	for _, f := range env.kimiFiles("mcp.json") {
+		targets = append(targets, jsonTarget("kimi", f, false, "mcpServers", stdio))
+	}
 	for i := range targets {
 		targets[i].record = env.Record
 		targets[i].Found = env.Found(targets[i].Agent)
@@ -200,8 +292,10 @@ func Targets(env Env) []Target {
 // projectTargets are the project-level MCP files of the agents that
 // have one: Claude Code's .mcp.json, Codex's .codex/config.toml (read in
 // trusted projects), Gemini CLI's and Qwen Code's settings.json, Cursor's
-// .cursor/mcp.json and OpenCode's opencode.json; aider's is the project's
-// already. Copilot CLI, Cline and pi have none deja writes.
+// .cursor/mcp.json, OpenCode's opencode.json, Factory droid's
+// .factory/mcp.json and Kiro's .kiro/settings/mcp.json; aider's is the
+// project's already. Copilot CLI, Cline, pi and the others have none deja
+// writes.
 func projectTargets(env Env) []Target {
 	p := env.Project
 	stdio := stdioServer{Command: env.Deja, Args: []string{"mcp"}}
@@ -218,6 +312,8 @@ func projectTargets(env Env) []Target {
 		jsonTarget("qwen", filepath.Join(p, ".qwen", "settings.json"), true, "mcpServers", stdio),
 		jsonTarget("cursor", filepath.Join(p, ".cursor", "mcp.json"), true, "mcpServers", stdio),
 		jsonTarget("opencode", ocFile, true, "mcp", opencode),
+		jsonTarget("factory", filepath.Join(p, ".factory", "mcp.json"), false, "mcpServers", claude),
+		jsonTarget("kiro", filepath.Join(p, ".kiro", "settings", "mcp.json"), false, "mcpServers", stdio),
 	}
 	for _, t := range Targets(Env{Home: env.Home, ConfigDir: env.ConfigDir, CodexHome: env.CodexHome, Project: env.Project,
 		Deja: env.Deja, AiderRead: env.AiderRead, Record: env.Record, Path: env.Path, Getenv: env.Getenv}) {
@@ -263,11 +359,20 @@ type clineServer struct {
 	Disabled bool     `json:"disabled"`
 }
 
-// stdioServer is the MCP entry of Claude Code, Gemini CLI and Cursor.
+// stdioServer is the MCP entry of Claude Code, Gemini CLI, Cursor and
+// most others; Claude Code, Factory droid and Crush name its type.
 type stdioServer struct {
 	Type    string   `json:"type,omitempty"`
 	Command string   `json:"command"`
 	Args    []string `json:"args"`
+}
+
+// zedServer is a custom context server in Zed's settings.json.
+type zedServer struct {
+	Source  string            `json:"source"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env"`
 }
 
 // opencodeServer is OpenCode's local MCP entry.
@@ -277,6 +382,10 @@ type opencodeServer struct {
 	Enabled bool     `json:"enabled"`
 }
 
+// jsonTarget is not inlined: inlined, each call would compile its four
+// closures anew, about 1 kB of binary per agent.
+//
+//go:noinline
 func jsonTarget(agent, file string, jsonc bool, key string, v any) Target {
 	return Target{
 		Agent: agent, File: file, Entry: key + ".deja",

@@ -9,7 +9,7 @@ import (
 // HookAgents are the agents with hooks 'deja hook' answers (OpenCode and
 // pi through a plugin and an extension deja writes). Copilot CLI's hook
 // output is not processed and aider has no hooks.
-var HookAgents = []string{"claude-code", "codex", "gemini", "qwen", "cursor", "cline", "opencode", "pi"}
+var HookAgents = []string{"claude-code", "codex", "gemini", "qwen", "cursor", "cline", "opencode", "pi", "factory"}
 
 // hookCommand is one command hook, in the shape Claude Code, Codex,
 // Gemini CLI and Qwen Code share: {"type": "command", "command": …,
@@ -47,7 +47,11 @@ type hookEvent struct {
 //   - Gemini CLI (~/.gemini/settings.json): BeforeAgent and SessionStart
 //     (its BeforeTool and PreCompress cannot add context);
 //   - Qwen Code (~/.qwen/settings.json): Claude Code's events, its tools
-//     edit, write_file and run_shell_command.
+//     edit, write_file and run_shell_command;
+//   - Factory droid (~/.factory/hooks.json, or its settings.json when
+//     there is no hooks.json but a settings.json: droid reads the
+//     settings' hooks only then): UserPromptSubmit and SessionStart (its
+//     PreToolUse can only allow, deny or ask).
 //
 // The agent waits at most the timeout (Claude Code and Codex count
 // seconds, Gemini CLI and Qwen Code milliseconds); the hook itself gives
@@ -192,7 +196,20 @@ func hookSpecs(env Env) []hookSpec {
 		{"qwen", filepath.Join(home, ".qwen", "settings.json"), true, cmd("qwen", 5000, "deja"),
 			[]hookEvent{{Name: "UserPromptSubmit"}, {Name: "SessionStart"},
 				{Name: "PreToolUse", Matcher: "^(edit|write_file|run_shell_command)$"}}},
+		{"factory", factoryHooksFile(filepath.Join(home, ".factory")), true, cmd("factory", 5, ""),
+			[]hookEvent{{Name: "UserPromptSubmit"}, {Name: "SessionStart"}}},
 	}
+}
+
+// factoryHooksFile is where droid reads the hooks of dir (~/.factory, or a
+// project's .factory): hooks.json, or settings.json's hooks while there is
+// no hooks.json, so a hooks.json deja made would not hide them.
+func factoryHooksFile(dir string) string {
+	hooks, settings := filepath.Join(dir, "hooks.json"), filepath.Join(dir, "settings.json")
+	if !exists(hooks) && exists(settings) {
+		return settings
+	}
+	return hooks
 }
 
 // hookTarget registers c for each event, after the hooks already there.

@@ -17,10 +17,11 @@ const skillMark = "<!-- written by 'deja install'; 'deja install --uninstall' re
 
 // SkillTargets returns, per agent with a skills mechanism, the SKILL.md
 // that teaches it deja's command-line contract. Codex, Gemini CLI, Cursor,
-// Cline, OpenCode and pi all read the shared ~/.agents/skills, so they
-// share one file; Claude Code, Qwen Code and Copilot CLI read their own
-// directory. aider (no skills: its context file is the always-on text)
-// has none.
+// Cline, OpenCode, pi, Crush, Goose and Zed all read the shared ~/.agents/skills,
+// so they share one file; Claude Code, Qwen Code, Copilot CLI, Factory
+// droid, Kiro, Kimi (kimi-cli and Kimi Code) and Hermes Agent read their
+// own directory, Amp ~/.config/agents/skills. aider (no skills: its
+// context file is the always-on text) has none.
 func SkillTargets(env Env) []Target {
 	home, copilot := env.Home, env.copilotHome()
 	if env.ProjectScope {
@@ -29,6 +30,12 @@ func SkillTargets(env Env) []Target {
 		home, copilot = env.Project, filepath.Join(env.Project, ".github")
 	}
 	shared := filepath.Join(home, ".agents", "skills", SkillName, "SKILL.md")
+	// Amp reads the user's skills from ~/.config/agents/skills, a
+	// project's from the shared .agents/skills.
+	ampSkills := filepath.Join(home, ".config", "agents", "skills", SkillName, "SKILL.md")
+	if env.ProjectScope {
+		ampSkills = shared
+	}
 	files := []struct{ agent, file string }{
 		{"claude-code", filepath.Join(home, ".claude", "skills", SkillName, "SKILL.md")},
 		{"codex", shared},
@@ -39,6 +46,22 @@ func SkillTargets(env Env) []Target {
 		{"cline", shared},
 		{"opencode", shared},
 		{"pi", shared},
+		{"amp", ampSkills},
+		{"factory", filepath.Join(home, ".factory", "skills", SkillName, "SKILL.md")},
+		{"kiro", filepath.Join(home, ".kiro", "skills", SkillName, "SKILL.md")},
+		{"crush", shared},
+		{"goose", shared},
+		{"zed", shared},
+	}
+	if env.ProjectScope {
+		files = append(files, struct{ agent, file string }{"kimi", filepath.Join(home, ".kimi", "skills", SkillName, "SKILL.md")})
+	} else {
+		// kimi-cli's ~/.kimi/skills and Kimi Code's ~/.kimi-code/skills,
+		// each that is installed; Hermes Agent's $HERMES_HOME/skills.
+		for _, f := range env.kimiFiles("skills", SkillName, "SKILL.md") {
+			files = append(files, struct{ agent, file string }{"kimi", f})
+		}
+		files = append(files, struct{ agent, file string }{"hermes", filepath.Join(env.hermesHome(), "skills", SkillName, "SKILL.md")})
 	}
 	text := []byte(skillText(env.Deja))
 	var out []Target
@@ -154,9 +177,13 @@ the code as it is now wins.`
 // marked block install adds to it ('deja install --guidance'): Claude
 // Code's ~/.claude/CLAUDE.md, Codex's AGENTS.md in CODEX_HOME, Gemini
 // CLI's ~/.gemini/GEMINI.md, Qwen Code's ~/.qwen/QWEN.md, OpenCode's
-// AGENTS.md, pi's ~/.pi/agent/AGENTS.md, and for Cline a rules file of
-// its own in ~/Documents/Cline/Rules. Cursor keeps its user rules in its
-// settings database, and aider reads deja's context file.
+// AGENTS.md, pi's ~/.pi/agent/AGENTS.md, Amp's ~/.config/amp/AGENTS.md,
+// Goose's global .goosehints, Crush's ~/.config/crush/CRUSH.md, Hermes
+// Agent's $HERMES_HOME/AGENTS.md, Zed's global ~/.config/zed/AGENTS.md,
+// and for Cline and Kiro a rules or steering file of its own
+// (~/Documents/Cline/Rules, ~/.kiro/steering). Cursor
+// keeps its user rules in its settings database, and aider reads deja's
+// context file.
 func GuidanceTargets(env Env) []Target {
 	if env.ProjectScope {
 		// A project's guidance files are its own (and its team's): deja
@@ -172,6 +199,12 @@ func GuidanceTargets(env Env) []Target {
 		{"cline", filepath.Join(env.Home, "Documents", "Cline", "Rules", "deja.md")},
 		{"opencode", filepath.Join(env.ConfigDir, "opencode", "AGENTS.md")},
 		{"pi", filepath.Join(env.piDir(), "AGENTS.md")},
+		{"amp", filepath.Join(env.Home, ".config", "amp", "AGENTS.md")},
+		{"kiro", filepath.Join(env.Home, ".kiro", "steering", "deja.md")},
+		{"goose", filepath.Join(env.ConfigDir, "goose", ".goosehints")},
+		{"crush", filepath.Join(env.crushDir(), "CRUSH.md")},
+		{"hermes", filepath.Join(env.hermesHome(), "AGENTS.md")},
+		{"zed", filepath.Join(env.ConfigDir, "zed", "AGENTS.md")},
 	}
 	var out []Target
 	for _, f := range files {

@@ -18,7 +18,8 @@ import (
 
 // handoffStarts are the agents a handoff can start, each with how it
 // takes a first prompt from a file: a prompt argument, or (aider) a file
-// read into the chat.
+// read into the chat, or (goose) an instructions file it goes on from
+// interactively (goose run -s -i).
 var handoffStarts = map[string]func(file string) string{
 	"claude":   func(f string) string { return `claude "$(cat ` + shellQuote(f) + `)"` },
 	"codex":    func(f string) string { return `codex "$(cat ` + shellQuote(f) + `)"` },
@@ -28,6 +29,8 @@ var handoffStarts = map[string]func(file string) string{
 	"pi":       func(f string) string { return `pi "$(cat ` + shellQuote(f) + `)"` },
 	"cursor":   func(f string) string { return `cursor-agent "$(cat ` + shellQuote(f) + `)"` },
 	"aider":    func(f string) string { return "aider --read " + shellQuote(f) },
+	"factory":  func(f string) string { return `droid "$(cat ` + shellQuote(f) + `)"` },
+	"goose":    func(f string) string { return "goose run -s -i " + shellQuote(f) },
 }
 
 // handoffHeader is deja's own framing of a handoff, outside the quote.

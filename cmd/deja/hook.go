@@ -24,9 +24,10 @@ const hookLong = `Answer an agent's hooks with what deja remembers ('deja instal
 AGENT' registers them). The hook's JSON comes on stdin; its
 hook_event_name says which moment it is:
 
-  a prompt         UserPromptSubmit (claude-code, codex, qwen), BeforeAgent
-                   (gemini): related turns of your other sessions
-  a session start  SessionStart (all four), sessionStart (cursor): what
+  a prompt         UserPromptSubmit (claude-code, codex, qwen, factory),
+                   BeforeAgent (gemini): related turns of your other
+                   sessions
+  a session start  SessionStart (all five), sessionStart (cursor): what
                    earlier sessions in this project did, those that
                    changed files or ran commands
                    first; the session's own turns left out
@@ -36,8 +37,8 @@ hook_event_name says which moment it is:
                    invocation ('go test', 'npm run'); reads, searches and
                    look-around commands (ls, git status) get nothing
   after compaction SessionStart with source "compact" (claude-code, codex,
-                   qwen): what this session asked, edited and ran so far,
-                   read from its own transcript
+                   qwen, factory): what this session asked, edited and ran
+                   so far, read from its own transcript
 
 Cline's hooks are executable files named after their event (TaskStart and
 TaskResume as a session start, UserPromptSubmit, PreToolUse); deja reads
@@ -189,6 +190,11 @@ var hookAgents = map[string]hookAgent{
 	// pi's are its extension's (install's deja.ts), as OpenCode's.
 	"pi": {harness: "pi", kinds: map[string]hookKind{
 		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},
+	// Factory droid's hooks take Claude Code's input; its PreToolUse can
+	// only allow, deny or ask, so the prompt and the session start
+	// (compact among its sources) are answered.
+	"factory": {harness: "factory", kinds: map[string]hookKind{
+		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart}},
 	// Qwen Code's hooks are Claude Code's events, answered in JSON.
 	"qwen": {harness: "qwen", kinds: map[string]hookKind{
 		"UserPromptSubmit": hookPrompt, "SessionStart": hookStart, "PreToolUse": hookTool}},

@@ -34,6 +34,19 @@ guidance file. For aider, deja's context file goes into the project's
   opencode     ~/.config/opencode/opencode.json mcp.deja   ~/.agents/skills/deja
   pi           - (pi has no MCP)                           ~/.agents/skills/deja
   aider        PROJECT/.aider.conf.yml read: context file  -
+  amp          ~/.config/amp/settings.json amp.mcpServers.deja
+                                                           ~/.config/agents/skills/deja
+  factory      ~/.factory/mcp.json mcpServers.deja         ~/.factory/skills/deja
+  kiro         ~/.kiro/settings/mcp.json mcpServers.deja   ~/.kiro/skills/deja
+  kimi         ~/.kimi/mcp.json mcpServers.deja            ~/.kimi/skills/deja
+               (Kimi Code: ~/.kimi-code/mcp.json and ~/.kimi-code/skills/deja)
+  crush        ~/.config/crush/crush.json mcp.deja         ~/.agents/skills/deja
+  antigravity  ~/.gemini/antigravity/mcp_config.json mcpServers.deja
+                                                           -
+  goose        ~/.config/goose/config.yaml extensions.deja ~/.agents/skills/deja
+  hermes       ~/.hermes/config.yaml mcp_servers.deja      ~/.hermes/skills/deja
+  zed          ~/.config/zed/settings.json context_servers.deja
+                                                           ~/.agents/skills/deja
 
 --hooks (the agent waits at most 5 s; deja answers sooner or says nothing):
 
@@ -53,10 +66,16 @@ guidance file. For aider, deja's context file goes into the project's
   pi           ~/.pi/agent/extensions/deja.ts, an extension that sends a
                session's start and each prompt to deja hook and hands
                the answer to pi as a message
+  factory      ~/.factory/hooks.json (settings.json when there is one
+               and no hooks.json)  UserPromptSubmit, SessionStart; droid
+               asks you to review changed hooks in /hooks
 
 --guidance: ~/.claude/CLAUDE.md, $CODEX_HOME/AGENTS.md,
 ~/.gemini/GEMINI.md, ~/.qwen/QWEN.md, ~/.config/opencode/AGENTS.md,
-~/.pi/agent/AGENTS.md, and for Cline ~/Documents/Cline/Rules/deja.md.
+~/.pi/agent/AGENTS.md, ~/.config/amp/AGENTS.md,
+~/.config/goose/.goosehints, ~/.config/crush/CRUSH.md,
+~/.hermes/AGENTS.md, ~/.config/zed/AGENTS.md, for Cline
+~/Documents/Cline/Rules/deja.md and for Kiro ~/.kiro/steering/deja.md.
 
 With no AGENT, every agent deja finds installed: its config file or
 directory in your home, or its program on PATH (for aider also a
@@ -78,10 +97,12 @@ prints the unified diff and writes nothing.
 --project (or --project DIR) wires deja into the project's own files
 instead of yours: .mcp.json (claude-code), .codex/config.toml (codex,
 read in trusted projects), .gemini/settings.json, .qwen/settings.json,
-.cursor/mcp.json, opencode.json, the hooks files under .claude, .codex,
-.gemini, .qwen and .cursor, and the skills under .claude/skills, .agents/skills,
-.qwen/skills and .github/skills. Copilot CLI, Cline and pi get only the
-skill there; guidance is written only to your own files.
+.cursor/mcp.json, opencode.json, .factory/mcp.json, .kiro/settings/mcp.json,
+the hooks files under .claude, .codex, .gemini, .qwen, .cursor and .factory,
+and the skills under .claude/skills, .agents/skills, .qwen/skills,
+.github/skills, .factory/skills, .kiro/skills and .kimi/skills. Copilot
+CLI, Cline, pi and Amp get only the skill there; guidance is written only
+to your own files.
 
 --json prints {dry_run, uninstall, changes[{agent, file, entry, action,
 backup, diff, error}]}; action is add, remove or unchanged.`
@@ -101,7 +122,7 @@ func newInstallCmd(io *IO) *cobra.Command {
 	var project string
 	cmd := &cobra.Command{
 		Use:       "install [AGENT...]",
-		Short:     "Wire deja into your agents: MCP, hooks, skill and guidance (claude-code, codex, gemini, qwen, copilot, cursor, cline, opencode, pi, aider)",
+		Short:     "Wire deja into your agents: MCP, hooks, skill and guidance (claude-code, codex, gemini, goose and 15 more)",
 		Long:      installLong,
 		ValidArgs: install.Agents,
 		RunE: func(cmd *cobra.Command, args []string) error {

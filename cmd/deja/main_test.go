@@ -64,7 +64,8 @@ func withoutAgents(path string) string {
 	var keep []string
 	for _, dir := range filepath.SplitList(path) {
 		agent := false
-		for _, b := range []string{"claude", "codex", "gemini", "qwen", "kimi", "copilot", "cursor-agent", "cursor", "cline", "opencode", "pi", "aider"} {
+		for _, b := range []string{"claude", "codex", "gemini", "qwen", "kimi", "copilot", "cursor-agent", "cursor", "cline", "opencode", "pi", "aider",
+			"amp", "droid", "kiro-cli", "crush", "agy", "antigravity", "goose", "hermes", "zed", "zeditor"} {
 			if _, err := os.Stat(filepath.Join(dir, b)); err == nil {
 				agent = true
 			}
