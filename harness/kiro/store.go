@@ -20,14 +20,17 @@ const storeName = "data.sqlite3"
 var errNotPlain = errors.New("the Kiro CLI's own store holds plain tables")
 
 // row is one conversation row: the directory it ran in (the row's key),
-// its value (a ConversationState) unless it was over the bound, and its
-// times.
+// its value (a ConversationState; read for a conversations_v2 row only
+// when it changed), its size and its times.
 type row struct {
 	key, id, value   string
 	size             int64
 	created, updated int64
 	legacy           bool
 	marker           string
+	// rawKey and rawID are a conversations_v2 row's primary key as stored,
+	// to read its value by.
+	rawKey, rawID any
 }
 
 // ReadStore reads every conversation of a Kiro CLI (or Amazon Q CLI)
@@ -59,6 +62,11 @@ func ReadStore(ctx context.Context, path string, unchanged func(id, marker strin
 			if unchanged != nil && unchanged(id, r.marker) {
 				h.Sessions = append(h.Sessions, harness.Session{ID: id, Marker: r.marker})
 				continue
+			}
+			if !r.legacy {
+				if err := tx.QueryRowContext(ctx, `SELECT CAST(value AS TEXT) FROM conversations_v2 WHERE key = ? AND conversation_id = ?`, r.rawKey, r.rawID).Scan(&r.value); err != nil {
+					return nil, err
+				}
 			}
 			s, ok := parseConversation([]byte(r.value), r.key, &h.Warnings)
 			if !ok {
@@ -93,15 +101,20 @@ func readRows(ctx context.Context, tx *sql.Tx) ([]row, error) {
 		if !ok {
 			continue
 		}
-		q := `SELECT CAST(key AS TEXT), CAST(conversation_id AS TEXT), length(CAST(value AS BLOB)),
-			CASE WHEN length(CAST(value AS BLOB)) <= ? THEN CAST(value AS TEXT) END, created_at, updated_at
+		// A conversations_v2 row's value is read only when its
+		// conversation changed (value); an older row names its
+		// conversation only inside its value, which is read here.
+		q := `SELECT key, conversation_id, CAST(key AS TEXT), CAST(conversation_id AS TEXT), length(CAST(value AS BLOB)),
+			NULL, created_at, updated_at
 			FROM conversations_v2 ORDER BY created_at, conversation_id`
+		var args []any
 		if table == "conversations" {
-			q = `SELECT CAST(key AS TEXT), '', length(CAST(value AS BLOB)),
+			q = `SELECT NULL, NULL, CAST(key AS TEXT), '', length(CAST(value AS BLOB)),
 				CASE WHEN length(CAST(value AS BLOB)) <= ? THEN CAST(value AS TEXT) END, 0, 0
 				FROM conversations ORDER BY key`
+			args = append(args, harness.MaxLine)
 		}
-		rs, err := tx.QueryContext(ctx, q, harness.MaxLine)
+		rs, err := tx.QueryContext(ctx, q, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +122,7 @@ func readRows(ctx context.Context, tx *sql.Tx) ([]row, error) {
 			var r row
 			var key, id, value sql.NullString
 			var created, updated sql.NullInt64
-			if err := rs.Scan(&key, &id, &r.size, &value, &created, &updated); err != nil {
+			if err := rs.Scan(&r.rawKey, &r.rawID, &key, &id, &r.size, &value, &created, &updated); err != nil {
 				rs.Close()
 				return nil, err
 			}
