@@ -3,6 +3,7 @@ package kiro
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/deja-dev/deja/harness"
 )
@@ -87,9 +88,17 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 		if !config {
 			f.Installed()
 		}
-		roots := []string{filepath.Join(pl.dir, "globalStorage", extensionDir, sessionsDir)}
+		agents := []string{filepath.Join(pl.dir, "globalStorage", extensionDir)}
 		if config {
-			roots = append(roots, filepath.Join(pl.dir, sessionsDir), pl.dir)
+			agents = append(agents, pl.dir)
+		}
+		var roots []string
+		for _, agent := range agents {
+			executions(&f, agent)
+			roots = append(roots, filepath.Join(agent, sessionsDir))
+		}
+		if config {
+			roots = append(roots, pl.dir)
 		}
 		for _, root := range roots {
 			found, _ := filepath.Glob(filepath.Join(root, "*", "*.json"))
@@ -116,6 +125,25 @@ func newerSessions(f *harness.Finder, dir string) {
 	if n := len(v2) + len(v3); n > 0 {
 		f.Place(dir, "~/.kiro/sessions")
 		f.Warn("%d Kiro CLI sessions in %s are in the session-file format of its newer agent engines, which deja does not read yet (it reads the conversations of the CLI's data.sqlite3 and the chats of the Kiro IDE)", n, dir)
+	}
+}
+
+// executions warns of the IDE's execution logs under its kiro.kiroagent
+// folder dir, <32 hex digits>/<folder>/<file without extension>: each
+// holds one agent run's full answers and tool calls, where a chat's
+// session file keeps the prompts and a short answer ("On it."). Their
+// shape is known only from one third-party reader, so deja counts them
+// and says so rather than guess.
+func executions(f *harness.Finder, dir string) {
+	logs, _ := filepath.Glob(filepath.Join(dir, strings.Repeat("[0-9a-f]", 32), "*", "*"))
+	n := 0
+	for _, p := range logs {
+		if filepath.Ext(p) == "" && isFile(p) {
+			n++
+		}
+	}
+	if n > 0 {
+		f.Warn("Kiro IDE: %d agent executions in %s (the full answers and tool calls of its chats) are not read; deja reads the chats' prompts and the short answers their session files keep", n, dir)
 	}
 }
 

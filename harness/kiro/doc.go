@@ -9,7 +9,8 @@
 // workspace>/, beside a sessions.json index.
 //
 // The Kiro CLI's newer session files (~/.kiro/sessions, written by its
-// v2 and v3 agent engines) are counted by discovery and named in a
-// warning, not read. The facts and their sources are in docs/FORMATS.md,
+// v2 and v3 agent engines) and the IDE's agent execution logs (which keep
+// an IDE chat's full answers and tool calls) are counted by discovery and
+// named in a warning, not read. The facts and their sources are in docs/FORMATS.md,
 // "Kiro".
 package kiro
