@@ -30,5 +30,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, amp.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, factory.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, kiro.Reader{}, aider.Reader{}}
+		pi.Reader{}, qwen.Reader{}, kimi.Reader{}, kiro.Reader{}, continuedev.Reader{}, factory.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
 }
