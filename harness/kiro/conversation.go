@@ -20,43 +20,37 @@ type conversation struct {
 }
 
 type entry struct {
-	User      userMessage      `json:"user"`
-	Assistant assistantMessage `json:"assistant"`
-	Request   *struct {
+	User struct {
+		// Content holds one of Prompt, ToolUseResults and
+		// CancelledToolUses.
+		Content struct {
+			Prompt    userContent
+			Results   userContent `json:"ToolUseResults"`
+			Cancelled userContent `json:"CancelledToolUses"`
+		} `json:"content"`
+		Timestamp string `json:"timestamp"`
+	} `json:"user"`
+	// Assistant holds one of Response and ToolUse.
+	Assistant struct {
+		Response, ToolUse assistantContent
+	} `json:"assistant"`
+	Request struct {
 		Start int64 `json:"request_start_timestamp_ms"`
 		End   int64 `json:"stream_end_timestamp_ms"`
 	} `json:"request_metadata"`
 }
 
-type userMessage struct {
-	Content struct {
-		Prompt *struct {
-			Prompt string `json:"prompt"`
-		} `json:"Prompt"`
-		Cancelled *struct {
-			Prompt  *string      `json:"prompt"`
-			Results []toolResult `json:"tool_use_results"`
-		} `json:"CancelledToolUses"`
-		Results *struct {
-			Results []toolResult `json:"tool_use_results"`
-		} `json:"ToolUseResults"`
-	} `json:"content"`
-	Env struct {
-		State *struct {
-			Cwd string `json:"current_working_directory"`
-		} `json:"env_state"`
-	} `json:"env_context"`
-	Timestamp string `json:"timestamp"`
+// userContent is a user message's content: a prompt, the results of the
+// assistant's tool calls, or both when the user cancelled the calls.
+type userContent struct {
+	Prompt  string       `json:"prompt"`
+	Results []toolResult `json:"tool_use_results"`
 }
 
-type assistantMessage struct {
-	Response *struct {
-		Content string `json:"content"`
-	} `json:"Response"`
-	ToolUse *struct {
-		Content string    `json:"content"`
-		Uses    []toolUse `json:"tool_uses"`
-	} `json:"ToolUse"`
+// assistantContent is an answer, with the tool calls it made.
+type assistantContent struct {
+	Content string    `json:"content"`
+	Uses    []toolUse `json:"tool_uses"`
 }
 
 // toolUse is a call the assistant made; args as the model gave them.
@@ -69,21 +63,12 @@ type toolUse struct {
 // toolResult is how a call ended: status "Success" or "Error", content
 // blocks {"Text": "…"} or {"Json": …}.
 type toolResult struct {
-	ID      string                       `json:"tool_use_id"`
-	Content []map[string]json.RawMessage `json:"content"`
-	Status  string                       `json:"status"`
-}
-
-// conversationID is the conversation_id of a ConversationState, "" when
-// it has none of the UUID shape.
-func conversationID(data []byte) string {
-	var c struct {
-		ID string `json:"conversation_id"`
-	}
-	if json.Unmarshal(data, &c) != nil || !harness.IsUUID(c.ID) {
-		return ""
-	}
-	return c.ID
+	ID      string `json:"tool_use_id"`
+	Content []struct {
+		Text string          `json:"Text"`
+		JSON json.RawMessage `json:"Json"`
+	} `json:"content"`
+	Status string `json:"status"`
 }
 
 // parseConversation reads one ConversationState: each prompt a user
@@ -101,50 +86,45 @@ func parseConversation(data []byte, cwd string, warnings *[]string) (harness.Ses
 	if isAbs(cwd) {
 		s.Project = cwd
 	}
-	results := map[string]toolResult{}
-	for _, e := range c.History {
-		for _, r := range resultsOf(e.User) {
-			results[r.ID] = r
-		}
-	}
 	turn := -1
 	var last time.Time
 	for i, e := range c.History {
 		line := i + 1
-		if s.Project == "" && e.User.Env.State != nil && isAbs(e.User.Env.State.Cwd) {
-			s.Project = e.User.Env.State.Cwd
-		}
 		at, err := time.Parse(time.RFC3339Nano, e.User.Timestamp)
 		if err != nil {
 			at = last
 		}
-		if prompt := promptOf(e.User); strings.TrimSpace(prompt) != "" {
+		// A prompt, or the prompt sent with calls the user cancelled.
+		if prompt := e.User.Content.Prompt.Prompt + e.User.Content.Cancelled.Prompt; strings.TrimSpace(prompt) != "" {
 			turn++
 			s.Messages = append(s.Messages, harness.Message{Role: harness.User, Text: prompt, Turn: turn, Line: line, Time: at})
 		}
 		answered := at
-		if e.Request != nil && e.Request.End > 0 {
+		if e.Request.End > 0 {
 			answered = time.UnixMilli(e.Request.End)
-		} else if e.Request != nil && e.Request.Start > 0 {
+		} else if e.Request.Start > 0 {
 			answered = time.UnixMilli(e.Request.Start)
 		}
 		if !answered.IsZero() {
 			last = answered
 		}
-		text, uses := "", []toolUse(nil)
-		if a := e.Assistant.Response; a != nil {
-			text = a.Content
-		} else if a := e.Assistant.ToolUse; a != nil {
-			text, uses = a.Content, a.Uses
-		}
+		text, uses := e.Assistant.Response.Content+e.Assistant.ToolUse.Content, e.Assistant.ToolUse.Uses
 		if strings.TrimSpace(text) != "" {
 			s.Messages = append(s.Messages, harness.Message{Role: harness.Assistant, Text: text, Turn: turn, Line: line, Time: answered})
+		}
+		// The calls' results are in the next entry, which sends them.
+		var results []toolResult
+		if i+1 < len(c.History) {
+			next := c.History[i+1].User.Content
+			results = append(next.Results.Results, next.Cancelled.Results...)
 		}
 		for _, u := range uses {
 			for _, r := range records(u, s.Project) {
 				r.Turn, r.Line = turn, line
-				if res, ok := results[u.ID]; ok && u.ID != "" {
-					r.Outcome = outcome(res, r.Kind)
+				for _, res := range results {
+					if res.ID == u.ID && u.ID != "" {
+						r.Outcome = outcome(res, r.Kind)
+					}
 				}
 				s.Records = append(s.Records, r)
 			}
@@ -159,29 +139,6 @@ func parseConversation(data []byte, cwd string, warnings *[]string) (harness.Ses
 	return s, true
 }
 
-// promptOf is what the user typed in an entry: a prompt, or the prompt
-// sent with tool calls the user cancelled.
-func promptOf(u userMessage) string {
-	switch {
-	case u.Content.Prompt != nil:
-		return u.Content.Prompt.Prompt
-	case u.Content.Cancelled != nil && u.Content.Cancelled.Prompt != nil:
-		return *u.Content.Cancelled.Prompt
-	}
-	return ""
-}
-
-// resultsOf is the tool results an entry's user message carries.
-func resultsOf(u userMessage) []toolResult {
-	switch {
-	case u.Content.Results != nil:
-		return u.Content.Results.Results
-	case u.Content.Cancelled != nil:
-		return u.Content.Cancelled.Results
-	}
-	return nil
-}
-
 // The tools whose calls are records, by the names the Amazon Q CLI
 // (crates/chat-cli/src/cli/chat/tools/mod.rs) and the Kiro CLI (its
 // built-in tools reference: read, write, shell) give them.
@@ -191,10 +148,18 @@ const (
 	toolShell = "shell"
 )
 
-var toolKinds = map[string]string{
-	"fs_read": toolRead, "read": toolRead,
-	"fs_write": toolWrite, "write": toolWrite,
-	"execute_bash": toolShell, "execute_cmd": toolShell, "shell": toolShell,
+// toolKind is the kind of tool a call's name is, "" for one that makes
+// no record.
+func toolKind(name string) string {
+	switch name {
+	case "fs_read", "read":
+		return toolRead
+	case "fs_write", "write":
+		return toolWrite
+	case "execute_bash", "execute_cmd", "shell":
+		return toolShell
+	}
+	return ""
 }
 
 // toolArgs is what deja reads of a call's args: fs_write's command,
@@ -214,8 +179,8 @@ type toolArgs struct {
 
 // records are the files a call read or wrote, or the command it ran.
 func records(u toolUse, cwd string) []harness.Record {
-	kind, ok := toolKinds[u.Name]
-	if !ok {
+	kind := toolKind(u.Name)
+	if kind == "" {
 		return nil
 	}
 	var a toolArgs
@@ -280,10 +245,9 @@ func span(a toolArgs) harness.Span {
 // command's output.
 func outcome(r toolResult, kind harness.RecordKind) harness.Outcome {
 	var o harness.Outcome
-	switch r.Status {
-	case "Success", "success":
+	if strings.EqualFold(r.Status, "success") {
 		o.Status = harness.Succeeded
-	case "Error", "error":
+	} else if strings.EqualFold(r.Status, "error") {
 		o.Status = harness.Failed
 	}
 	if kind != harness.CommandRecord {
@@ -291,38 +255,20 @@ func outcome(r toolResult, kind harness.RecordKind) harness.Outcome {
 	}
 	var out []string
 	for _, block := range r.Content {
-		if raw, ok := block["Json"]; ok {
-			var j struct {
-				Exit   json.RawMessage `json:"exit_status"`
-				Stdout string          `json:"stdout"`
-				Stderr string          `json:"stderr"`
-			}
-			if json.Unmarshal(raw, &j) != nil {
-				continue
-			}
+		var j struct {
+			Exit           json.RawMessage `json:"exit_status"`
+			Stdout, Stderr string
+		}
+		if json.Unmarshal(block.JSON, &j) == nil {
 			if code, err := strconv.Atoi(strings.Trim(string(j.Exit), `"`)); err == nil {
 				o.Exit, o.Status = harness.ExitStatus(code), harness.StatusOfExit(code)
 			}
-			out = append(out, j.Stdout, j.Stderr)
-		} else if raw, ok := block["Text"]; ok {
-			var text string
-			if json.Unmarshal(raw, &text) == nil {
-				out = append(out, text)
-			}
+			block.Text += j.Stdout + "\n" + j.Stderr
 		}
+		out = append(out, block.Text)
 	}
-	o.Output = harness.ClipOutput(strings.TrimSpace(strings.Join(nonEmpty(out), "\n")))
+	o.Output = harness.ClipOutput(strings.TrimSpace(strings.Join(out, "\n")))
 	return o
-}
-
-func nonEmpty(ss []string) []string {
-	out := ss[:0]
-	for _, s := range ss {
-		if strings.TrimSpace(s) != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // isAbs reports an absolute path of any system: /x, C:\x or C:/x, \\host.

@@ -8,12 +8,6 @@ import (
 	"github.com/deja-dev/deja/harness"
 )
 
-// place is a folder discovery looks in, and why.
-type place struct {
-	dir    string
-	reason harness.Reason
-}
-
 // Discover finds Kiro's histories, every place whatever the system (one
 // that is not there is skipped):
 //
@@ -34,95 +28,93 @@ type place struct {
 // counted and named in a warning: deja does not read them yet.
 func Discover(opts harness.DiscoverOptions) harness.Discovery {
 	var f harness.Finder
-	var data, users []place
-	if len(opts.Dirs) > 0 {
-		for _, dir := range opts.Dirs {
-			dir = harness.ExpandHome(dir, opts.Home)
-			r := harness.Reason{Kind: "config", From: dir, Name: "kiro.dirs"}
-			data = append(data, place{dir, r})
-			users = append(users, place{dir, r})
-		}
-	} else {
-		home := func(parts ...string) string { return filepath.Join(append([]string{opts.Home}, parts...)...) }
-		envOr := func(list *[]place, env string, sub []string, def []string, name string) {
-			if v := opts.Env(env); filepath.IsAbs(v) {
-				dir := filepath.Join(append([]string{v}, sub...)...)
-				*list = append(*list, place{dir, harness.Reason{Kind: "env", From: dir, Name: env}})
-			} else if opts.Home != "" {
-				dir := home(append(def, sub...)...)
-				*list = append(*list, place{dir, harness.Reason{Kind: "default", From: dir, Name: name}})
-			}
-		}
-		envOr(&data, "XDG_DATA_HOME", nil, []string{".local", "share"}, "~/.local/share")
-		envOr(&users, "XDG_CONFIG_HOME", []string{"Kiro", "User"}, []string{".config"}, "~/.config/Kiro/User")
-		if opts.Home != "" {
-			data = append(data, place{home("Library", "Application Support"), harness.Reason{Kind: "default", From: home("Library", "Application Support"), Name: "~/Library/Application Support"}})
-			users = append(users, place{home("Library", "Application Support", "Kiro", "User"), harness.Reason{Kind: "default", From: home("Library", "Application Support", "Kiro", "User"), Name: "~/Library/Application Support/Kiro/User"}})
-		}
-		envOr(&data, "LOCALAPPDATA", nil, []string{"AppData", "Local"}, `~\AppData\Local`)
-		envOr(&users, "APPDATA", []string{"Kiro", "User"}, []string{"AppData", "Roaming"}, `~\AppData\Roaming\Kiro\User`)
-	}
-	config := len(opts.Dirs) > 0
-	for _, pl := range data {
-		dirs := []string{filepath.Join(pl.dir, "kiro-cli"), filepath.Join(pl.dir, "amazon-q")}
-		if config {
-			dirs = append([]string{pl.dir}, dirs...)
-		}
-		for _, dir := range dirs {
-			if !config {
-				if !f.Place(dir, pl.reason.String()) {
-					continue
-				}
-				f.Installed()
-			}
-			if p := filepath.Join(dir, storeName); isFile(p) {
-				f.Installed()
-				f.Add(p, pl.reason)
-			}
+	for _, dir := range opts.Dirs {
+		dir = harness.ExpandHome(dir, opts.Home)
+		r := harness.Reason{Kind: "config", From: dir, Name: "kiro.dirs"}
+		if f.Place(dir, r.Name) {
+			lookData(&f, dir, r, true)
+			lookUser(&f, dir, r, true)
 		}
 	}
-	for _, pl := range users {
-		if !f.Place(pl.dir, pl.reason.String()) {
+	// Each default place: its variable, else its folder under the home;
+	// User folders end in Kiro/User, data folders do not.
+	for _, d := range [...]string{"XDG_DATA_HOME .local/share", "XDG_CONFIG_HOME .config/Kiro/User", "- Library/Application Support",
+		"- Library/Application Support/Kiro/User", "LOCALAPPDATA AppData/Local", "APPDATA AppData/Roaming/Kiro/User"} {
+		if len(opts.Dirs) > 0 {
+			break
+		}
+		env, rel, _ := strings.Cut(d, " ")
+		user := strings.HasSuffix(rel, "/User")
+		r := harness.Reason{Kind: "default", From: filepath.Join(opts.Home, filepath.FromSlash(rel)), Name: "~/" + rel}
+		if v := opts.Env(env); filepath.IsAbs(v) {
+			r.Kind, r.Name, r.From = "env", env, v
+			if user {
+				r.From = filepath.Join(v, "Kiro", "User")
+			}
+		} else if opts.Home == "" {
+			continue
+		}
+		if user {
+			if f.Place(r.From, r.String()) {
+				f.Installed()
+				lookUser(&f, r.From, r, false)
+			}
+		} else {
+			lookData(&f, r.From, r, false)
+		}
+	}
+	if opts.Home != "" && len(opts.Dirs) == 0 {
+		newerSessions(&f, filepath.Join(opts.Home, ".kiro", "sessions"))
+	}
+	return f.Result()
+}
+
+// lookData adds the stores of a data folder: kiro-cli/data.sqlite3 and
+// amazon-q/data.sqlite3, and data.sqlite3 itself for a kiro.dirs folder.
+func lookData(f *harness.Finder, dir string, r harness.Reason, config bool) {
+	for _, sub := range []string{"kiro-cli", "amazon-q", "."} {
+		d := filepath.Join(dir, sub)
+		if sub == "." && !config || !config && !f.Place(d, r.String()) {
 			continue
 		}
 		if !config {
 			f.Installed()
 		}
-		agents := []string{filepath.Join(pl.dir, "globalStorage", extensionDir)}
-		if config {
-			agents = append(agents, pl.dir)
+		if p := filepath.Join(d, storeName); isFile(p) {
+			f.Installed()
+			f.Add(p, r)
 		}
-		var roots []string
-		for _, agent := range agents {
-			executions(&f, agent)
-			roots = append(roots, filepath.Join(agent, sessionsDir))
+	}
+}
+
+// lookUser adds the IDE chats of a User folder, and for a kiro.dirs
+// folder those of a kiro.kiroagent or workspace-sessions folder.
+func lookUser(f *harness.Finder, dir string, r harness.Reason, config bool) {
+	agents := []string{filepath.Join(dir, "globalStorage", extensionDir)}
+	if config {
+		agents = append(agents, dir)
+	}
+	for _, agent := range agents {
+		executions(f, agent)
+		found, _ := filepath.Glob(filepath.Join(agent, sessionsDir, "*", "*.json"))
+		if agent == dir {
+			more, _ := filepath.Glob(filepath.Join(dir, "*", "*.json"))
+			found = append(found, more...)
 		}
-		if config {
-			roots = append(roots, pl.dir)
-		}
-		for _, root := range roots {
-			found, _ := filepath.Glob(filepath.Join(root, "*", "*.json"))
-			for _, p := range found {
-				if _, ok := ideSessionID(p); ok && isFile(p) {
-					f.Installed()
-					f.Add(p, pl.reason)
-				}
+		for _, p := range found {
+			if _, ok := ideSessionID(p); ok && isFile(p) {
+				f.Installed()
+				f.Add(p, r)
 			}
 		}
 	}
-	if opts.Home != "" && !config {
-		newerSessions(&f, filepath.Join(opts.Home, ".kiro", "sessions"))
-	}
-	return f.Result()
 }
 
 // newerSessions warns of the session files of the Kiro CLI's v2 and v3
 // engines under dir (cli/<id>.jsonl, <workspace>/sess_<id>/messages.jsonl),
 // which deja does not read.
 func newerSessions(f *harness.Finder, dir string) {
-	v2, _ := filepath.Glob(filepath.Join(dir, "cli", "*.jsonl"))
-	v3, _ := filepath.Glob(filepath.Join(dir, "*", "sess_*", "messages.jsonl"))
-	if n := len(v2) + len(v3); n > 0 {
+	if n := count(filepath.Join(dir, "cli", "*.jsonl"), filepath.Join(dir, "*", "sess_*", "messages.jsonl")); n > 0 {
 		f.Place(dir, "~/.kiro/sessions")
 		f.Warn("%d Kiro CLI sessions in %s are in the session-file format of its newer agent engines, which deja does not read yet (it reads the conversations of the CLI's data.sqlite3 and the chats of the Kiro IDE)", n, dir)
 	}
@@ -135,16 +127,24 @@ func newerSessions(f *harness.Finder, dir string) {
 // shape is known only from one third-party reader, so deja counts them
 // and says so rather than guess.
 func executions(f *harness.Finder, dir string) {
-	logs, _ := filepath.Glob(filepath.Join(dir, strings.Repeat("[0-9a-f]", 32), "*", "*"))
-	n := 0
-	for _, p := range logs {
-		if filepath.Ext(p) == "" && isFile(p) {
-			n++
-		}
-	}
-	if n > 0 {
+	if n := count(filepath.Join(dir, strings.Repeat("[0-9a-f]", 32), "*", "*")); n > 0 {
 		f.Warn("Kiro IDE: %d agent executions in %s (the full answers and tool calls of its chats) are not read; deja reads the chats' prompts and the short answers their session files keep", n, dir)
 	}
+}
+
+// count counts the regular files without an extension, or ending in
+// .jsonl, that the patterns match.
+func count(patterns ...string) int {
+	n := 0
+	for _, pattern := range patterns {
+		found, _ := filepath.Glob(pattern)
+		for _, p := range found {
+			if ext := filepath.Ext(p); (ext == "" || ext == ".jsonl") && isFile(p) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // isFile reports a regular file (or a link to one).

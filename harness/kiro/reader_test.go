@@ -145,15 +145,6 @@ func TestIncrementalIDE(t *testing.T) {
 	harnesstest.CheckTexts(t, h, []string{"hello", "again"})
 }
 
-// TestIDEMismatch: a chat file naming another session than its file name
-// is refused, not stored under either ID.
-func TestIDEMismatch(t *testing.T) {
-	p := harnesstest.WriteFile(t, filepath.Join(t.TempDir(), sessionsDir, wsName, chatName), `{"sessionId": "other", "history": []}`)
-	if _, err := harness.ReadStore(context.Background(), Reader{}, p, harness.ParseOptions{}); err == nil || !strings.Contains(err.Error(), `"other"`) {
-		t.Errorf("err %v", err)
-	}
-}
-
 // TestNotPlain: a store whose conversations_v2 is a view (a recursive one
 // yields rows without end) is refused, not read.
 func TestNotPlain(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 	"time"
 
@@ -19,60 +18,96 @@ const storeName = "data.sqlite3"
 // tables are not plain tables.
 var errNotPlain = errors.New("the Kiro CLI's own store holds plain tables")
 
-// row is one conversation row: the directory it ran in (the row's key),
-// its value (a ConversationState; read for a conversations_v2 row only
-// when it changed), its size and its times.
-type row struct {
-	key, id, value   string
-	size             int64
-	created, updated int64
-	legacy           bool
-	marker           string
-	// rawKey and rawID are a conversations_v2 row's primary key as stored,
-	// to read its value by.
-	rawKey, rawID any
-}
+// The conversations of both tables, without their values: the Kiro CLI's
+// conversations_v2 rows oldest first, then the older table's rows (one
+// per folder, named by the conversation_id inside the value) that are
+// not also in conversations_v2. A row's marker is conversations_v2's
+// updated_at, or the length of an older row's value, which each saved
+// turn grows.
+const (
+	v2Rows     = `SELECT key, conversation_id, 0, length(CAST(value AS BLOB)), created_at, updated_at FROM conversations_v2`
+	legacyRows = `SELECT key, json_extract(value, '$.conversation_id'), 1, length(CAST(value AS BLOB)), 0, 0 FROM conversations WHERE json_valid(value)`
+)
 
 // ReadStore reads every conversation of a Kiro CLI (or Amazon Q CLI)
-// data.sqlite3: the conversations_v2 rows, then the rows of the older
-// conversations table whose conversation is not also in
-// conversations_v2. The store is opened as harness.ReadSQLite opens
-// every store (read-only, with its WAL, immutable when that cannot be
-// done); the two tables must be plain ones, and a value over
-// harness.MaxLine is counted and left unread. A session that unchanged
-// reports known with its marker (conversations_v2's updated_at, a hash of
-// an older row's value) comes back with its ID and Marker alone.
+// data.sqlite3. The store is opened as harness.ReadSQLite opens every
+// store (read-only, with its WAL, immutable when that cannot be done);
+// conversations_v2 and conversations must be plain tables, and no other
+// table is queried (the store also holds the login tokens). A session
+// that unchanged reports known with its marker comes back with its ID
+// and Marker alone, its value unread; a value over harness.MaxLine is
+// counted and left unread.
 func ReadStore(ctx context.Context, path string, unchanged func(id, marker string) bool) (*harness.History, error) {
 	return harness.ReadSQLite(ctx, path, Name, "the Kiro CLI's data.sqlite3", errNotPlain, func(tx *sql.Tx) (*harness.History, error) {
-		rows, err := readRows(ctx, tx)
+		query := ""
+		for _, t := range []struct{ name, rows string }{{"conversations_v2", v2Rows}, {"conversations", legacyRows}} {
+			ok, err := harness.PlainTable(ctx, tx, t.name, errNotPlain)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case ok && query != "":
+				// A conversation both tables hold is read from the newer.
+				query += " UNION ALL " + t.rows + " AND json_extract(value, '$.conversation_id') NOT IN (SELECT conversation_id FROM conversations_v2)"
+			case ok:
+				query = t.rows
+			}
+		}
+		h := &harness.History{Path: path}
+		if query == "" {
+			return h, nil
+		}
+		rows, err := tx.QueryContext(ctx, query+" ORDER BY 3, 5, 2")
 		if err != nil {
 			return nil, err
 		}
-		h := &harness.History{Path: path}
+		type row struct {
+			key, id            string
+			legacy             bool
+			size, created, upd int64
+		}
+		var list []row
+		for rows.Next() {
+			var r row
+			var id sql.NullString
+			if err := rows.Scan(&r.key, &id, &r.legacy, &r.size, &r.created, &r.upd); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			r.id = id.String
+			list = append(list, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 		over := 0
-		for _, r := range rows {
-			id := IDPrefix + r.id
+		for _, r := range list {
+			id, marker, table := IDPrefix+r.id, strconv.FormatInt(r.upd, 10), "conversations_v2 WHERE key = ? AND conversation_id = ?"
 			if r.legacy {
-				id = qPrefix + r.id
+				id, marker, table = qPrefix+r.id, "q:"+strconv.FormatInt(r.size, 10), "conversations WHERE key = ? AND ? != ''"
 			}
 			if r.size > harness.MaxLine {
 				over++
 				continue
 			}
-			if unchanged != nil && unchanged(id, r.marker) {
-				h.Sessions = append(h.Sessions, harness.Session{ID: id, Marker: r.marker})
+			if unchanged != nil && unchanged(id, marker) {
+				h.Sessions = append(h.Sessions, harness.Session{ID: id, Marker: marker})
 				continue
 			}
-			if !r.legacy {
-				if err := tx.QueryRowContext(ctx, `SELECT CAST(value AS TEXT) FROM conversations_v2 WHERE key = ? AND conversation_id = ?`, r.rawKey, r.rawID).Scan(&r.value); err != nil {
-					return nil, err
-				}
+			var value string
+			err := tx.QueryRowContext(ctx, `SELECT CAST(value AS TEXT) FROM `+table, r.key, r.id).Scan(&value)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue // rewritten since, or a key not stored as text
 			}
-			s, ok := parseConversation([]byte(r.value), r.key, &h.Warnings)
+			if err != nil {
+				return nil, err
+			}
+			s, ok := parseConversation([]byte(value), r.key, &h.Warnings)
 			if !ok {
 				continue
 			}
-			s.ID, s.Marker = id, r.marker
+			s.ID, s.Marker = id, marker
 			if r.created > 0 {
 				s.Started = time.UnixMilli(r.created)
 			}
@@ -86,72 +121,4 @@ func ReadStore(ctx context.Context, path string, unchanged func(id, marker strin
 		}
 		return h, nil
 	})
-}
-
-// readRows reads the rows of both tables that the store has, oldest
-// first, the values over the bound left unread.
-func readRows(ctx context.Context, tx *sql.Tx) ([]row, error) {
-	var rows []row
-	seen := map[string]bool{}
-	for _, table := range []string{"conversations_v2", "conversations"} {
-		ok, err := harness.PlainTable(ctx, tx, table, errNotPlain)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		// A conversations_v2 row's value is read only when its
-		// conversation changed (value); an older row names its
-		// conversation only inside its value, which is read here.
-		q := `SELECT key, conversation_id, CAST(key AS TEXT), CAST(conversation_id AS TEXT), length(CAST(value AS BLOB)),
-			NULL, created_at, updated_at
-			FROM conversations_v2 ORDER BY created_at, conversation_id`
-		var args []any
-		if table == "conversations" {
-			q = `SELECT NULL, NULL, CAST(key AS TEXT), '', length(CAST(value AS BLOB)),
-				CASE WHEN length(CAST(value AS BLOB)) <= ? THEN CAST(value AS TEXT) END, 0, 0
-				FROM conversations ORDER BY key`
-			args = append(args, harness.MaxLine)
-		}
-		rs, err := tx.QueryContext(ctx, q, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rs.Next() {
-			var r row
-			var key, id, value sql.NullString
-			var created, updated sql.NullInt64
-			if err := rs.Scan(&r.rawKey, &r.rawID, &key, &id, &r.size, &value, &created, &updated); err != nil {
-				rs.Close()
-				return nil, err
-			}
-			r.key, r.id, r.value, r.created, r.updated = key.String, id.String, value.String, created.Int64, updated.Int64
-			r.legacy = table == "conversations"
-			if r.legacy {
-				// The row names its conversation only inside its value.
-				r.id = conversationID([]byte(r.value))
-				sum := fnv.New64a()
-				sum.Write([]byte(r.value))
-				r.marker = "q:" + strconv.FormatUint(sum.Sum64(), 16)
-			} else {
-				r.marker = strconv.FormatInt(r.updated, 10)
-			}
-			if r.legacy && !value.Valid {
-				// Over the bound: counted, its id unknown.
-				r.id = "over-" + r.key
-			}
-			if r.id == "" || seen[r.id] {
-				continue
-			}
-			seen[r.id] = true
-			rows = append(rows, r)
-		}
-		err = rs.Err()
-		rs.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	return rows, nil
 }
