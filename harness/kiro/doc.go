@@ -6,7 +6,8 @@
 // whose older conversations table holds one conversation per directory;
 // and the Kiro IDE's chats, one JSON file per session under
 // <User>/globalStorage/kiro.kiroagent/workspace-sessions/<base64 of the
-// workspace>/, beside a sessions.json index.
+// workspace>/, beside a sessions.json index: the layout of Continue's
+// sessions, which continuedev.Parse reads.
 //
 // The Kiro CLI's newer session files (~/.kiro/sessions, written by its
 // v2 and v3 agent engines) and the IDE's agent execution logs (which keep

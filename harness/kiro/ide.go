@@ -32,8 +32,8 @@ func ideSessionID(p string) (string, bool) {
 	return id, filepath.Base(filepath.Dir(filepath.Dir(p))) == sessionsDir
 }
 
-// ReadIDESession reads one IDE chat file: one session, kiro-ide-<its
-// sessionId>, its marker the file's size and time. The file is a Continue
+// ReadIDESession reads one IDE chat file: one session, kiro-ide-<the
+// sessionId its name gives>, its marker the file's size and time. The file is a Continue
 // session file (the IDE's agent keeps Continue's layout: a sessions.json
 // index with dateCreated beside <sessionId>.json, history of {message:
 // {role, content}}), so continuedev.Parse reads it, start, prompts,
@@ -60,7 +60,8 @@ func ReadIDESession(path string, opts harness.ParseOptions) (*harness.History, e
 	h := continuedev.Parse(data, harness.ParseOptions{Path: path})
 	for i := range h.Sessions {
 		s := &h.Sessions[i]
-		s.ID = idePrefix + strings.TrimPrefix(s.ID, continuedev.IDPrefix)
+		// Named by the file, as the marker's check above named it.
+		s.ID = idePrefix + id
 		s.Marker, s.Offset, s.End = marker, 0, 0
 		if s.Project == "" {
 			s.Project = workspaceOf(filepath.Base(filepath.Dir(path)))

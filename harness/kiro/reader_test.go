@@ -166,3 +166,44 @@ func TestNoTables(t *testing.T) {
 		t.Errorf("%v, %+v", err, h)
 	}
 }
+
+// TestIncrementalAmazonQ: an Amazon Q CLI conversation (the older table,
+// one per folder) is read again only when its value grew, as each saved
+// turn grows it.
+func TestIncrementalAmazonQ(t *testing.T) {
+	db := filepath.Join(t.TempDir(), storeName)
+	harnesstest.SQLiteStore(t, db, `CREATE TABLE conversations (key TEXT PRIMARY KEY, value TEXT)`,
+		`INSERT INTO conversations VALUES ('/q', '`+conversationJSON(convID, "first")+`')`,
+		`INSERT INTO conversations VALUES ('/bad', 'not json')`)
+	ctx := context.Background()
+	h, err := harness.ReadStore(ctx, Reader{}, db, harness.ParseOptions{})
+	if err != nil || len(h.Sessions) != 1 || h.Sessions[0].ID != "kiro-q-"+convID || len(h.Warnings) > 0 {
+		t.Fatalf("%v, %+v", err, h)
+	}
+	s := h.Sessions[0]
+	unchanged := func(id, marker string) bool { return id == s.ID && marker == s.Marker }
+	h, _ = harness.ReadStore(ctx, Reader{}, db, harness.ParseOptions{Unchanged: unchanged})
+	if len(h.Sessions) != 1 || len(h.Sessions[0].Messages) != 0 {
+		t.Errorf("unchanged conversation read again: %+v", h.Sessions)
+	}
+	harnesstest.SQLiteStore(t, db, `UPDATE conversations SET value = '`+conversationJSON(convID, "first, and more")+`'`)
+	h, _ = harness.ReadStore(ctx, Reader{}, db, harness.ParseOptions{Unchanged: unchanged})
+	harnesstest.CheckTexts(t, h, []string{"first, and more", "an answer"})
+}
+
+// TestOneRowEach: a conversation two rows hold (two folders) is one
+// session, read from the row saved last.
+func TestOneRowEach(t *testing.T) {
+	db := filepath.Join(t.TempDir(), storeName)
+	harnesstest.SQLiteStore(t, db, schemaV2,
+		`INSERT INTO conversations_v2 VALUES ('/a', '`+convID+`', '`+conversationJSON(convID, "older")+`', 1, 10)`,
+		`INSERT INTO conversations_v2 VALUES ('/b', '`+convID+`', '`+conversationJSON(convID, "newer")+`', 1, 20)`)
+	h, err := harness.ReadStore(context.Background(), Reader{}, db, harness.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	harnesstest.CheckTexts(t, h, []string{"newer", "an answer"})
+	if h.Sessions[0].Project != "/b" || h.Sessions[0].Marker != "20" {
+		t.Errorf("session %+v", h.Sessions[0])
+	}
+}

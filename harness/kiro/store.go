@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/deja-dev/deja/harness"
@@ -18,15 +19,16 @@ const storeName = "data.sqlite3"
 // tables are not plain tables.
 var errNotPlain = errors.New("the Kiro CLI's own store holds plain tables")
 
-// The conversations of both tables, without their values: the Kiro CLI's
-// conversations_v2 rows oldest first, then the older table's rows (one
+// The conversations of both tables, without their values, each once (a
+// conversation two rows hold is read from the one saved last): the Kiro
+// CLI's conversations_v2 rows oldest first, then the older table's rows (one
 // per folder, named by the conversation_id inside the value) that are
 // not also in conversations_v2. A row's marker is conversations_v2's
 // updated_at, or the length of an older row's value, which each saved
 // turn grows.
 const (
-	v2Rows     = `SELECT key, conversation_id, 0, length(CAST(value AS BLOB)), created_at, updated_at FROM conversations_v2`
-	legacyRows = `SELECT key, json_extract(value, '$.conversation_id'), 1, length(CAST(value AS BLOB)), 0, 0 FROM conversations WHERE json_valid(value)`
+	v2Rows     = `SELECT key, conversation_id, 0, length(CAST(value AS BLOB)), created_at, max(updated_at) FROM conversations_v2 GROUP BY conversation_id`
+	legacyRows = `SELECT key, json_extract(value, '$.conversation_id') AS cid, 1, max(length(CAST(value AS BLOB))), 0, 0 FROM conversations WHERE json_valid(value) GROUP BY cid`
 )
 
 // ReadStore reads every conversation of a Kiro CLI (or Amazon Q CLI)
@@ -48,7 +50,7 @@ func ReadStore(ctx context.Context, path string, unchanged func(id, marker strin
 			switch {
 			case ok && query != "":
 				// A conversation both tables hold is read from the newer.
-				query += " UNION ALL " + t.rows + " AND json_extract(value, '$.conversation_id') NOT IN (SELECT conversation_id FROM conversations_v2)"
+				query += " UNION ALL " + strings.Replace(t.rows, "GROUP", "AND cid NOT IN (SELECT conversation_id FROM conversations_v2) GROUP", 1)
 			case ok:
 				query = t.rows
 			}
