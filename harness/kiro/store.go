@@ -27,8 +27,8 @@ var errNotPlain = errors.New("the Kiro CLI's own store holds plain tables")
 // updated_at, or the length of an older row's value, which each saved
 // turn grows.
 const (
-	v2Rows     = `SELECT key, conversation_id, 0, length(CAST(value AS BLOB)), created_at, max(updated_at) FROM conversations_v2 GROUP BY conversation_id`
-	legacyRows = `SELECT key, json_extract(value, '$.conversation_id') AS cid, 1, max(length(CAST(value AS BLOB))), 0, 0 FROM conversations WHERE json_valid(value) GROUP BY cid`
+	v2Rows     = `SELECT key, conversation_id, 0, octet_length(value), created_at, max(updated_at) FROM conversations_v2 GROUP BY conversation_id`
+	legacyRows = `SELECT key, json_extract(value, '$.conversation_id') AS cid, 1, max(octet_length(value)), 0, 0 FROM conversations WHERE json_valid(value) GROUP BY cid`
 )
 
 // ReadStore reads every conversation of a Kiro CLI (or Amazon Q CLI)
