@@ -74,6 +74,7 @@ if [ -z "${DEJA_TEST_SKIP_FUZZ:-}" ]; then
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/hermes
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/crush
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/kimi
+	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/kiro
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/continuedev
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/amp
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/factory

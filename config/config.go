@@ -150,6 +150,9 @@ var defaults = map[string]any{
 	"antigravity.enabled": true,
 	"antigravity.dirs":    "",
 
+	"kiro.enabled": true,
+	"kiro.dirs":    "",
+
 	"team.url":      "",
 	"team.creds":    "",
 	"team.ca":       "",

@@ -33,6 +33,7 @@ var otherTools = map[string]bool{
 	"prompt":               true, // opencode (deja handoff --to opencode)
 	"session-id":           true, // goose session --resume --session-id
 	"profile":              true, // hermes --profile NAME --resume
+	"resume-id":            true, // kiro-cli chat --resume-id
 }
 
 // TestMessagesNameRealFlags reads every string in deja's command sources

@@ -45,6 +45,7 @@ var harnessTitles = map[string]string{
 	"grok":        "Grok Build",
 	"hermes":      "Hermes Agent",
 	"kimi":        "Kimi (Kimi Code and kimi-cli)",
+	"kiro":        "Kiro (IDE, CLI and Amazon Q CLI)",
 	"opencode":    "OpenCode",
 	"pi":          "pi (with OpenClaw and omp)",
 	"qwen":        "Qwen Code",

@@ -22,6 +22,7 @@ import (
 	"github.com/deja-dev/deja/harness/grok"
 	"github.com/deja-dev/deja/harness/hermes"
 	"github.com/deja-dev/deja/harness/kimi"
+	"github.com/deja-dev/deja/harness/kiro"
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
 	"github.com/deja-dev/deja/harness/qwen"
@@ -31,5 +32,5 @@ import (
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, amp.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		dsh.Reader{}, pi.Reader{}, qwen.Reader{}, kimi.Reader{}, continuedev.Reader{}, factory.Reader{}, grok.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
+		dsh.Reader{}, pi.Reader{}, qwen.Reader{}, kimi.Reader{}, kiro.Reader{}, continuedev.Reader{}, factory.Reader{}, grok.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
 }
