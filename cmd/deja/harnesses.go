@@ -59,6 +59,7 @@ var harnessAliases = map[string]string{
 	"qwen-code": "qwen", "hermes-agent": "hermes", "cursor-agent": "cursor", "roo": "cline", "roo-code": "cline", "kilo": "cline",
 	"kilo-code": "cline", "kimi-code": "kimi", "kimi-cli": "kimi", "openclaw": "pi", "omp": "pi", "oh-my-pi": "pi",
 	"cn": "continue", "droid": "factory", "factory-droid": "factory", "continuedev": "continue", "continue-dev": "continue",
+	"deepseek": "dsh", "deepseek-harness": "dsh", "grok-build": "grok", "kiro-cli": "kiro", "kiro-ide": "kiro", "amazon-q": "kiro",
 }
 
 // harnessBlock lists every known harness by title, in the order of the
