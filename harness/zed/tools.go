@@ -1,7 +1,6 @@
 package zed
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -21,58 +20,35 @@ var (
 	}
 )
 
-// toolInput is what deja reads of a tool call's input.
-type toolInput struct {
-	Command string `json:"command"`
-	Path    string `json:"path"`
-	// Destination is where move_path and copy_path write.
-	Destination string `json:"destination_path"`
-	// Content is a written file's whole text: write_file's and
-	// streaming_edit_file's content, create_file's contents.
-	Content  *string `json:"content"`
-	Contents *string `json:"contents"`
-	// Find and Replace are find_replace_file's.
-	Find    *string `json:"find"`
-	Replace *string `json:"replace"`
-	// Edits are streaming_edit_file's, each old_text and new_text; the
-	// model sometimes writes them as a JSON string.
-	Edits json.RawMessage `json:"edits"`
-}
-
-type edit struct {
-	Old string `json:"old_text"`
-	New string `json:"new_text"`
-}
-
 // toolUse appends the records of one tool call and keeps it pending
 // until its result.
-func (b *session) toolUse(id, tool string, raw json.RawMessage, line int) {
-	if !commandTools[tool] && !editTools[tool] && tool != "read_file" {
+func (b *session) toolUse(u toolUse, line int) {
+	if !commandTools[u.name] && !editTools[u.name] && u.name != "read_file" {
 		return
 	}
-	var in toolInput
-	if firstByte(raw) != '{' || json.Unmarshal(raw, &in) != nil {
+	in, ok := decodeInput(u.input)
+	if !ok {
 		// An input cut short while it streamed.
 		return
 	}
-	c := call{tool: tool, at: len(b.s.Records)}
+	c := call{tool: u.name, at: len(b.s.Records)}
 	add := func(r harness.Record) {
 		r.Turn, r.Line = b.turn, line
 		b.s.Records = append(b.s.Records, r)
 		c.n++
 	}
 	switch {
-	case commandTools[tool]:
+	case commandTools[u.name]:
 		if c.command = strings.TrimSpace(in.Command); c.command != "" {
 			add(harness.Record{Kind: harness.CommandRecord, Value: c.command})
 		}
-	case tool == "read_file":
+	case u.name == "read_file":
 		if v := b.path(in.Path); v != "" {
 			add(harness.Record{Kind: harness.FileRecord, Value: v, Action: harness.Read})
 		}
 	default:
 		p := in.Path
-		if tool == "move_path" || tool == "copy_path" {
+		if u.name == "move_path" || u.name == "copy_path" {
 			p = in.Destination
 		}
 		v := b.path(p)
@@ -80,49 +56,26 @@ func (b *session) toolUse(id, tool string, raw json.RawMessage, line int) {
 			break
 		}
 		r := harness.Record{Kind: harness.FileRecord, Value: v, Action: harness.Edited}
-		es := edits(in.Edits)
-		switch whole := firstOf(in.Content, in.Contents); {
-		case whole != nil:
-			text, cut := harness.ClipSpan(*whole)
+		switch {
+		case in.HasContent:
+			text, cut := harness.ClipSpan(in.Content)
 			r.Span = harness.Span{New: text, Whole: true, Clipped: cut}
-		case in.Find != nil && in.Replace != nil:
-			r.Span = replacement(*in.Find, *in.Replace)
-		case len(es) > 0:
+		case in.HasFind:
+			r.Span = replacement(in.Find, in.Replace)
+		case len(in.Edits) > 0:
 			// One record an edit, as Zed applies them in turn.
-			for _, e := range es[:len(es)-1] {
-				r.Span = replacement(e.Old, e.New)
+			last := len(in.Edits) - 1
+			for _, e := range in.Edits[:last] {
+				r.Span = replacement(e[0], e[1])
 				add(r)
 			}
-			r.Span = replacement(es[len(es)-1].Old, es[len(es)-1].New)
+			r.Span = replacement(in.Edits[last][0], in.Edits[last][1])
 		}
 		add(r)
 	}
-	if c.n > 0 && id != "" {
-		b.pending[id] = c
+	if c.n > 0 && u.id != "" {
+		b.pending[u.id] = c
 	}
-}
-
-func firstOf(a, b *string) *string {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
-// edits reads streaming_edit_file's edits, a list or a JSON string of one.
-func edits(raw json.RawMessage) []edit {
-	var out []edit
-	if firstByte(raw) == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return nil
-		}
-		raw = json.RawMessage(s)
-	}
-	if json.Unmarshal(raw, &out) != nil {
-		return nil
-	}
-	return out
 }
 
 // replacement is the span of one old and new text.
@@ -130,14 +83,6 @@ func replacement(old, new string) harness.Span {
 	o, cutOld := harness.ClipSpan(old)
 	n, cutNew := harness.ClipSpan(new)
 	return harness.Span{Old: o, New: n, Clipped: cutOld || cutNew}
-}
-
-// editOutput is an edit tool's output (EditFileToolOutput, and the
-// Success and Error of StreamingEditFileToolOutput, which write_file
-// shares): the file's whole new text, or the error that stopped it.
-type editOutput struct {
-	NewText *string `json:"new_text"`
-	Error   string  `json:"error"`
 }
 
 // endCall sets the outcome of a call's records from its result, whose
@@ -149,66 +94,28 @@ type editOutput struct {
 // file's new text from the output.
 func endCall(recs []harness.Record, c call, r toolResult) {
 	if c.tool == "read_file" {
-		if r.IsError {
+		if r.isError {
 			recs[0].Value = ""
 		}
 		return
 	}
 	if commandTools[c.tool] {
-		recs[0].Outcome = terminalOutcome(c.command, resultText(r.Content), r.IsError)
+		recs[0].Outcome = terminalOutcome(c.command, resultText(r.content), r.isError)
 		return
 	}
-	var out editOutput
-	if firstByte(r.Output) == '{' {
-		_ = json.Unmarshal(r.Output, &out)
-	}
-	failed := r.IsError || out.Error != ""
+	out := decodeOutput(r.output)
+	failed := r.isError || out.Error != ""
 	for i := range recs {
 		recs[i].Outcome = harness.Outcome{Status: harness.Succeeded}
 		if failed {
 			recs[i].Outcome.Status, recs[i].Span = harness.Failed, harness.Span{}
 			continue
 		}
-		if !recs[i].Span.Recorded() && out.NewText != nil && (c.tool == "edit_file" || c.tool == "streaming_edit_file") {
-			text, cut := harness.ClipSpan(*out.NewText)
+		if !recs[i].Span.Recorded() && out.HasNewText && (c.tool == "edit_file" || c.tool == "streaming_edit_file") {
+			text, cut := harness.ClipSpan(out.NewText)
 			recs[i].Span = harness.Span{New: text, Whole: true, Clipped: cut}
 		}
 	}
-}
-
-// resultText is a tool result's content as text: a string, {"Text": s}
-// in any case, {"type": "text", "text": s}, or a list of them (the forms
-// LanguageModelToolResultContent's Deserialize takes).
-func resultText(raw json.RawMessage) string {
-	switch firstByte(raw) {
-	case '"':
-		var s string
-		_ = json.Unmarshal(raw, &s)
-		return s
-	case '{':
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
-			return ""
-		}
-		for k, v := range obj {
-			if strings.EqualFold(k, "text") {
-				var s string
-				_ = json.Unmarshal(v, &s)
-				return s
-			}
-		}
-	case '[':
-		var list []json.RawMessage
-		if json.Unmarshal(raw, &list) != nil {
-			return ""
-		}
-		var texts []string
-		for _, item := range list {
-			texts = append(texts, resultText(item))
-		}
-		return strings.Join(texts, "\n")
-	}
-	return ""
 }
 
 // terminalOutcome reads the terminal tool's answer (process_content in
