@@ -142,6 +142,8 @@ var defaults = map[string]any{
 	"pi.dirs":          "",
 	"qwen.enabled":     true,
 	"qwen.dirs":        "",
+	"zed.enabled":      true,
+	"zed.dirs":         "",
 
 	"antigravity.enabled": true,
 	"antigravity.dirs":    "",
