@@ -62,19 +62,19 @@ func TestDiscover(t *testing.T) {
 		}
 	}
 
-	// Zed ran and its agent has not saved a thread yet: installed,
-	// nothing to read.
+	// Zed ran and its agent has not made its store yet: nothing to read.
 	home = t.TempDir()
 	store(t, home, ".local/share/zed/threads/.keep")
-	if d := Discover(harness.DiscoverOptions{Home: home}); !d.Installed || len(d.Sources) != 0 {
-		t.Errorf("an empty threads directory: installed %v, sources %v", d.Installed, d.Sources)
+	if d := Discover(harness.DiscoverOptions{Home: home}); d.Installed || len(d.Sources) != 0 {
+		t.Errorf("no store: installed %v, sources %v", d.Installed, d.Sources)
 	}
 }
 
-// TestDiscoverEnv follows FLATPAK_XDG_DATA_HOME, then XDG_DATA_HOME,
-// instead of ~/.local/share, and LOCALAPPDATA instead of ~\AppData\Local;
-// a relative value is ignored, as the XDG spec says. zed.dirs replaces
-// them all.
+// TestDiscoverEnv follows XDG_DATA_HOME instead of ~/.local/share, and
+// LOCALAPPDATA instead of ~\AppData\Local; a relative value is ignored,
+// as the XDG spec says. FLATPAK_XDG_DATA_HOME is set only inside Zed's
+// sandbox, where deja does not run, and is not followed. zed.dirs
+// replaces them all.
 func TestDiscoverEnv(t *testing.T) {
 	home, other := t.TempDir(), t.TempDir()
 	for _, p := range []string{"flatpak/zed", "xdg/zed", "local/Zed", "custom", "custom/threads"} {
@@ -85,7 +85,7 @@ func TestDiscoverEnv(t *testing.T) {
 		env  []string
 		want string
 	}{
-		{[]string{"FLATPAK_XDG_DATA_HOME", filepath.Join(other, "flatpak"), "XDG_DATA_HOME", filepath.Join(other, "xdg")}, "flatpak/zed/threads/threads.db (FLATPAK_XDG_DATA_HOME)"},
+		{[]string{"FLATPAK_XDG_DATA_HOME", filepath.Join(other, "flatpak"), "XDG_DATA_HOME", filepath.Join(other, "xdg")}, "xdg/zed/threads/threads.db (XDG_DATA_HOME)"},
 		{[]string{"XDG_DATA_HOME", filepath.Join(other, "xdg")}, "xdg/zed/threads/threads.db (XDG_DATA_HOME)"},
 		{[]string{"LOCALAPPDATA", filepath.Join(other, "local"), "XDG_DATA_HOME", filepath.Join(other, "empty")}, "local/Zed/threads/threads.db (LOCALAPPDATA)"},
 	} {

@@ -64,8 +64,5 @@ func (Reader) ResumeCommand(id, project string) string { return "" }
 
 // ResumeRefusal says how Zed reopens a thread.
 func (Reader) ResumeRefusal(id, project string) string {
-	if project != "" {
-		return "a Zed agent thread reopens only inside Zed: open " + project + " in Zed and pick the thread from the agent panel's history"
-	}
-	return "a Zed agent thread reopens only inside Zed: pick it from the agent panel's history"
+	return "a Zed agent thread reopens only inside Zed: open its project in Zed and pick the thread from the agent panel's history"
 }

@@ -15,7 +15,7 @@ func TestResume(t *testing.T) {
 		{"zed-11111111-1111-4111-8111-111111111111", "", ""},
 	})
 	for project, want := range map[string]string{
-		"/home/me/shop": "open /home/me/shop in Zed",
+		"/home/me/shop": "open its project in Zed",
 		"":              "agent panel's history",
 	} {
 		if got := (Reader{}).ResumeRefusal("zed-11111111-1111-4111-8111-111111111111", project); !strings.Contains(got, want) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -39,11 +40,17 @@ var errNotPlain = errors.New("a Zed store holds a plain threads table")
 // threadRow is one row of the threads table, without its document.
 type threadRow struct {
 	ID, Parent, Folders string
-	Created, Updated    time.Time
-	DataType            string
-	Marker              string
+	Created             time.Time
+	DataType, Marker    string
 }
 
+// readStore reads the threads table in creation order (created_at is
+// RFC 3339 text of one offset, which sorts as time does), each row with its
+// marker: its updated_at (written on every save, save_thread_sync), its
+// data_type and its document's stored length, read without the value.
+// parent_id, folder_paths and created_at are columns Zed added with ALTER
+// TABLE as it ran (ThreadsDatabase::new), so a store an older Zed wrote
+// lacks them. Values are cast: a store is a file anyone can hand deja.
 func readStore(ctx context.Context, tx *sql.Tx, path string, unchanged func(id, marker string) bool, lim harness.Limits) (*harness.History, error) {
 	ok, err := harness.PlainTable(ctx, tx, "threads", errNotPlain)
 	if err != nil {
@@ -52,10 +59,33 @@ func readStore(ctx context.Context, tx *sql.Tx, path string, unchanged func(id, 
 	if !ok {
 		return nil, fmt.Errorf("it has no threads table (%w)", errNotPlain)
 	}
-	rows, err := readThreads(ctx, tx)
+	// The columns an older store lacks are added as NULL after the
+	// table's own, which keep their names where they exist (SQLite
+	// renames a subquery's second column of a name to name:1).
+	rows, err := tx.QueryContext(ctx, `SELECT CAST(id AS TEXT), COALESCE(CAST(parent_id AS TEXT), ''), COALESCE(CAST(folder_paths AS TEXT), ''),
+			COALESCE(CAST(created_at AS TEXT), CAST(updated_at AS TEXT), '') AS created, COALESCE(CAST(data_type AS TEXT), ''),
+			COALESCE(CAST(updated_at AS TEXT), '') || '/' || COALESCE(data_type, '') || '/' || COALESCE(octet_length(data), 0)
+		FROM (SELECT *, NULL AS parent_id, NULL AS folder_paths, NULL AS created_at FROM threads) WHERE id IS NOT NULL ORDER BY created, 1`)
 	if err != nil {
 		return nil, err
 	}
+	defer rows.Close()
+	var list []threadRow
+	for rows.Next() {
+		var r threadRow
+		var created string
+		if err := rows.Scan(&r.ID, &r.Parent, &r.Folders, &created, &r.DataType, &r.Marker); err != nil {
+			return nil, err
+		}
+		// A store from before created_at has updated_at alone: Zed then
+		// fills created_at from it.
+		r.Created = parseTime(created)
+		list = append(list, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
 	h := &harness.History{Path: path}
 	skip := skipped{}
 	var dec *zstd.Decoder
@@ -64,21 +94,23 @@ func readStore(ctx context.Context, tx *sql.Tx, path string, unchanged func(id, 
 			dec.Close()
 		}
 	}()
-	for _, r := range rows {
-		id := IDPrefix + r.ID
-		if !(Reader{}).ValidID(id) {
+	for _, r := range list {
+		s := harness.Session{ID: IDPrefix + r.ID, Marker: r.Marker}
+		if !(Reader{}).ValidID(s.ID) {
 			skip.add("threads whose id is of no shape Zed gives")
 			continue
 		}
-		s := harness.Session{ID: id, Marker: r.Marker}
-		if unchanged == nil || !unchanged(id, r.Marker) {
-			doc, err := readDocument(ctx, tx, r, lim, &dec, skip)
+		if unchanged == nil || !unchanged(s.ID, r.Marker) {
+			// A document left unread (damaged, or over a bound) keeps
+			// its marker: it stays as it is until Zed saves it again.
+			doc, why, err := readDocument(ctx, tx, r, lim, &dec)
 			if err != nil {
 				return nil, err
 			}
-			// A document left unread (damaged, or over a bound) keeps
-			// its marker: it stays as it is until Zed saves it again.
-			s = buildSession(id, r, doc, skip)
+			if why != "" {
+				skip.add(why)
+			}
+			s = buildSession(s.ID, r, doc, skip)
 		}
 		s.Ordinal = len(h.Sessions) + 1
 		h.Sessions = append(h.Sessions, s)
@@ -87,69 +119,10 @@ func readStore(ctx context.Context, tx *sql.Tx, path string, unchanged func(id, 
 	return h, nil
 }
 
-// readThreads reads the threads table in creation order, each row with
-// its marker: its updated_at (written on every save, SaveThread), its
-// data_type and its document's stored length, read without the value.
-// parent_id, folder_paths and created_at are columns Zed added with ALTER
-// TABLE as it ran (ThreadsDatabase::new), so a store an older Zed wrote
-// lacks them. Values are cast: a store is a file anyone can hand deja.
-func readThreads(ctx context.Context, tx *sql.Tx) ([]threadRow, error) {
-	col := func(name string) (string, error) {
-		var n int
-		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_table_info('threads') WHERE name = ?`, name).Scan(&n)
-		if n == 0 {
-			return "''", err
-		}
-		return "COALESCE(CAST(" + name + " AS TEXT), '')", err
-	}
-	var cols [3]string
-	for i, name := range []string{"parent_id", "folder_paths", "created_at"} {
-		c, err := col(name)
-		if err != nil {
-			return nil, err
-		}
-		cols[i] = c
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT CAST(id AS TEXT), `+cols[0]+`, `+cols[1]+`, `+cols[2]+`,
-			COALESCE(CAST(updated_at AS TEXT), ''), COALESCE(CAST(data_type AS TEXT), ''), COALESCE(octet_length(data), 0)
-		FROM threads WHERE id IS NOT NULL`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []threadRow
-	for rows.Next() {
-		var r threadRow
-		var created, updated string
-		var size int64
-		if err := rows.Scan(&r.ID, &r.Parent, &r.Folders, &created, &updated, &r.DataType, &size); err != nil {
-			return nil, err
-		}
-		r.Created, r.Updated = parseTime(created), parseTime(updated)
-		if r.Created.IsZero() {
-			// A store from before created_at: Zed then fills it from
-			// updated_at.
-			r.Created = r.Updated
-		}
-		r.Marker = fmt.Sprintf("%s/%s/%d", updated, r.DataType, size)
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].Created.Equal(out[j].Created) {
-			return out[i].Created.Before(out[j].Created)
-		}
-		return out[i].ID < out[j].ID
-	})
-	return out, nil
-}
-
-// readDocument reads a thread's document as JSON, nil (counted in skip)
-// when it cannot be had within lim.
-func readDocument(ctx context.Context, tx *sql.Tx, r threadRow, lim harness.Limits, dec **zstd.Decoder, skip skipped) ([]byte, error) {
-	line, decoded := lim.Line, lim.Decoded
+// readDocument reads a thread's document as JSON, nil with the kind of
+// what it left out when it cannot be had within lim.
+func readDocument(ctx context.Context, tx *sql.Tx, r threadRow, lim harness.Limits, dec **zstd.Decoder) ([]byte, string, error) {
+	line, decoded := int64(lim.Line), lim.Decoded
 	if line <= 0 {
 		line = harness.MaxLine
 	}
@@ -157,47 +130,38 @@ func readDocument(ctx context.Context, tx *sql.Tx, r threadRow, lim harness.Limi
 		decoded = harness.MaxDecoded
 	}
 	if r.DataType != "zstd" && r.DataType != "json" {
-		skip.add("threads of unknown data_type " + harness.Quoted(r.DataType))
-		return nil, nil
+		return nil, "threads of a data_type Zed does not write", nil
 	}
 	var data []byte
-	var over bool
-	err := tx.QueryRowContext(ctx, `SELECT COALESCE(octet_length(data) > ?, 0), CASE WHEN octet_length(data) <= ? THEN CAST(data AS BLOB) END
-		FROM threads WHERE CAST(id AS TEXT) = ?`, line, line, r.ID).Scan(&over, &data)
+	err := tx.QueryRowContext(ctx, `SELECT CASE WHEN octet_length(data) <= ? THEN CAST(data AS BLOB) END FROM threads WHERE CAST(id AS TEXT) = ?`, line, r.ID).Scan(&data)
 	switch {
 	case err != nil:
-		return nil, err
-	case over:
-		skip.add(fmt.Sprintf("threads stored in more than %s", sizeOf(int64(line))))
-		return nil, nil
+		return nil, "", err
+	case data == nil:
+		return nil, "threads over deja's size bound", nil
 	case r.DataType == "json":
-		return data, nil
+		return data, "", nil
 	}
 	if *dec == nil {
 		// A frame whose window is over the decoded bound is refused as
 		// its header is read, before memory is taken for it; 8 MB is the
 		// window of zstd's default levels, whatever a test's bound.
-		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(max(decoded, 8<<20))))
-		if err != nil {
-			return nil, err
+		if *dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(max(decoded, 8<<20)))); err != nil {
+			return nil, "", err
 		}
-		*dec = d
 	}
-	tooLarge := fmt.Sprintf("threads that decompress to more than %s", sizeOf(decoded))
-	err = (*dec).Reset(bytes.NewReader(data))
 	var out []byte
-	if err == nil {
+	if err = (*dec).Reset(bytes.NewReader(data)); err == nil {
 		out, err = io.ReadAll(io.LimitReader(*dec, decoded+1))
 	}
-	switch {
-	case errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) || err == nil && int64(len(out)) > decoded:
-		skip.add(tooLarge)
-		return nil, nil
-	case err != nil:
-		skip.add("threads whose zstd data is damaged")
-		return nil, nil
+	if err != nil {
+		// A frame whose window is over the bound fails here too.
+		return nil, "threads whose zstd data is damaged or over deja's size bound", nil
 	}
-	return out, nil
+	if int64(len(out)) > decoded {
+		return nil, "threads over deja's size bound", nil
+	}
+	return out, "", nil
 }
 
 // parseTime reads a time Zed wrote (chrono's to_rfc3339: "+00:00", not
@@ -210,14 +174,6 @@ func parseTime(s string) time.Time {
 	return t.UTC()
 }
 
-// sizeOf writes a bound in MB, or in bytes for a test's small ones.
-func sizeOf(n int64) string {
-	if n >= 1<<20 {
-		return fmt.Sprintf("%d MB", n>>20)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
 // skipped counts what a read left out, by kind, so a damaged store yields
 // one warning per kind.
 type skipped map[string]int
@@ -227,7 +183,7 @@ func (s skipped) add(what string) { s[what]++ }
 func (s skipped) list() []string {
 	var out []string
 	for what, n := range s {
-		out = append(out, fmt.Sprintf("skipped %s: %d", what, n))
+		out = append(out, "skipped "+what+": "+strconv.Itoa(n))
 	}
 	sort.Strings(out)
 	return out

@@ -163,8 +163,8 @@ func TestBounds(t *testing.T) {
 		lim  harness.Limits
 		want string
 	}{
-		{harness.Limits{Line: 900}, "skipped threads stored in more than 900 bytes: 1"},
-		{harness.Limits{Decoded: 1000}, "skipped threads that decompress to more than 1000 bytes: 2"},
+		{harness.Limits{Line: 900}, "skipped threads over deja's size bound: 1"},
+		{harness.Limits{Decoded: 1000}, "skipped threads over deja's size bound: 2"},
 	} {
 		h, err := ReadStore(context.Background(), path, nil, c.lim)
 		if err != nil {

@@ -7,113 +7,99 @@ import (
 	"github.com/deja-dev/deja/harness"
 )
 
-// The tools whose calls become records, by the name the model called
+// tools says which tools' calls become records, by the name the model called
 // (crates/agent/src/tools, and crates/assistant_tools before the agent
-// moved): terminal (bash before it) runs a command; the edit tools
-// change a file; read_file reads one. Directory listings, searches and
+// moved): terminal (bash before it) runs a command, read_file reads a
+// file, and the others change one. Directory listings, searches and
 // fetches name no file touched.
-var (
-	commandTools = map[string]bool{"terminal": true, "bash": true}
-	editTools    = map[string]bool{
-		"edit_file": true, "streaming_edit_file": true, "write_file": true, "create_file": true,
-		"find_replace_file": true, "delete_path": true, "move_path": true, "copy_path": true,
+func tools(name string) byte {
+	switch name {
+	case "terminal", "bash":
+		return 'c'
+	case "read_file":
+		return 'r'
+	case "edit_file", "streaming_edit_file", "write_file", "create_file", "find_replace_file", "delete_path", "move_path", "copy_path":
+		return 'e'
 	}
-)
+	return 0
+}
 
 // toolUse appends the records of one tool call and keeps it pending
 // until its result.
-func (b *session) toolUse(u toolUse, line int) {
-	if !commandTools[u.name] && !editTools[u.name] && u.name != "read_file" {
+func (b *session) toolUse(u *toolUse, line int) {
+	in := &u.Input
+	c := call{tool: u.Name, command: strings.TrimSpace(in.Command), at: len(b.s.Records)}
+	kind, value, action := harness.FileRecord, in.Path, harness.Edited
+	whole := in.Content
+	if whole == nil {
+		whole = in.Contents
+	}
+	es := edits(in.Edits)
+	switch tools(u.Name) {
+	case 0:
 		return
+	case 'c':
+		kind, value, action, whole, es = harness.CommandRecord, c.command, "", nil, nil
+	case 'r':
+		action, whole, es = harness.Read, nil, nil
 	}
-	in, ok := decodeInput(u.input)
-	if !ok {
-		// An input cut short while it streamed.
-		return
+	if u.Name == "move_path" || u.Name == "copy_path" {
+		value = in.Destination
 	}
-	c := call{tool: u.name, at: len(b.s.Records)}
-	add := func(r harness.Record) {
-		r.Turn, r.Line = b.turn, line
-		b.s.Records = append(b.s.Records, r)
-		c.n++
+	if kind == harness.FileRecord {
+		value = b.path(value)
 	}
-	switch {
-	case commandTools[u.name]:
-		if c.command = strings.TrimSpace(in.Command); c.command != "" {
-			add(harness.Record{Kind: harness.CommandRecord, Value: c.command})
-		}
-	case u.name == "read_file":
-		if v := b.path(in.Path); v != "" {
-			add(harness.Record{Kind: harness.FileRecord, Value: v, Action: harness.Read})
-		}
-	default:
-		p := in.Path
-		if u.name == "move_path" || u.name == "copy_path" {
-			p = in.Destination
-		}
-		v := b.path(p)
-		if v == "" {
-			break
-		}
-		r := harness.Record{Kind: harness.FileRecord, Value: v, Action: harness.Edited}
+	// One record an edit, as Zed applies them in turn.
+	for i := 0; i < max(1, len(es)) && b.record(kind, value, action, line); i++ {
+		r := &b.s.Records[len(b.s.Records)-1]
 		switch {
-		case in.HasContent:
-			text, cut := harness.ClipSpan(in.Content)
-			r.Span = harness.Span{New: text, Whole: true, Clipped: cut}
-		case in.HasFind:
-			r.Span = replacement(in.Find, in.Replace)
-		case len(in.Edits) > 0:
-			// One record an edit, as Zed applies them in turn.
-			last := len(in.Edits) - 1
-			for _, e := range in.Edits[:last] {
-				r.Span = replacement(e[0], e[1])
-				add(r)
-			}
-			r.Span = replacement(in.Edits[last][0], in.Edits[last][1])
+		case whole != nil:
+			r.Span = span("", *whole, true)
+		case in.Find != nil && action == harness.Edited:
+			r.Span = span(*in.Find, in.Replace, false)
+		case len(es) > 0:
+			r.Span = span(es[i].Old, es[i].New, false)
 		}
-		add(r)
 	}
-	if c.n > 0 && u.id != "" {
-		b.pending[u.id] = c
+	if c.n = len(b.s.Records) - c.at; c.n > 0 && u.ID != "" {
+		b.pending[u.ID] = c
 	}
 }
 
-// replacement is the span of one old and new text.
-func replacement(old, new string) harness.Span {
+// span is an edit's old and new text, or a file's whole new text, as a
+// record holds them.
+func span(old, new string, whole bool) harness.Span {
 	o, cutOld := harness.ClipSpan(old)
 	n, cutNew := harness.ClipSpan(new)
-	return harness.Span{Old: o, New: n, Clipped: cutOld || cutNew}
+	return harness.Span{Old: o, New: n, Whole: whole, Clipped: cutOld || cutNew}
 }
 
 // endCall sets the outcome of a call's records from its result, whose
 // is_error says the tool failed or was refused (a file not there, an edit
 // the user rejected). A failed edit keeps its record, marked failed and
-// without its text; a failed read is dropped (keptRecords); a read has no
-// outcome. An edit_file call of the agent's first generation carries no
+// without its text; a failed read is dropped; a read has no outcome. An edit_file call of the agent's first generation carries no
 // text of its own (another model wrote the edit), so its span is the
-// file's new text from the output.
-func endCall(recs []harness.Record, c call, r toolResult) {
-	if c.tool == "read_file" {
-		if r.isError {
+// file's new text from the output ({input_path, old_text, new_text,
+// diff}; {error} when a streaming edit failed).
+func endCall(recs []harness.Record, c call, r *toolResult) {
+	switch tools(c.tool) {
+	case 'r':
+		if r.IsError {
 			recs[0].Value = ""
 		}
 		return
-	}
-	if commandTools[c.tool] {
-		recs[0].Outcome = terminalOutcome(c.command, resultText(r.content), r.isError)
+	case 'c':
+		recs[0].Outcome = terminalOutcome(c.command, resultText(r.Content), r.IsError)
 		return
 	}
-	out := decodeOutput(r.output)
-	failed := r.isError || out.Error != ""
+	out := r.Output
 	for i := range recs {
-		recs[i].Outcome = harness.Outcome{Status: harness.Succeeded}
-		if failed {
+		recs[i].Outcome.Status = harness.Succeeded
+		switch {
+		case r.IsError || out != nil && out.Error != "":
 			recs[i].Outcome.Status, recs[i].Span = harness.Failed, harness.Span{}
-			continue
-		}
-		if !recs[i].Span.Recorded() && out.HasNewText && (c.tool == "edit_file" || c.tool == "streaming_edit_file") {
-			text, cut := harness.ClipSpan(out.NewText)
-			recs[i].Span = harness.Span{New: text, Whole: true, Clipped: cut}
+		case !recs[i].Span.Recorded() && out != nil && out.NewText != nil && strings.HasSuffix(c.tool, "edit_file"):
+			recs[i].Span = span("", *out.NewText, true)
 		}
 	}
 }
@@ -123,80 +109,36 @@ func endCall(recs []harness.Record, c call, r toolResult) {
 // when the command exited 0 ("Command executed successfully." when it
 // printed nothing); `Command "<command>" failed with exit code N.` then
 // the fenced output; or that it timed out, was stopped by the user or
-// ended without an exit status. An answer of no such shape (an older
-// Zed's) keeps its text as the output and no status; an error (the
-// command refused, or not run) failed.
+// ended without an exit status, then what it printed. An answer of no
+// such shape (an older Zed's) keeps its text as the output and no status;
+// an error (the command refused, or not run) failed.
 func terminalOutcome(command, text string, isError bool) harness.Outcome {
-	if isError {
-		return harness.Outcome{Status: harness.Failed}
-	}
 	text = strings.TrimSpace(text)
-	failed := `Command "` + command + `" failed with exit code `
+	rest := strings.TrimPrefix(text, `Command "`+command+`" `)
+	o := harness.Outcome{Status: harness.Failed}
 	switch {
-	case text == "Command executed successfully.":
-		return harness.Outcome{Status: harness.Succeeded, Exit: harness.ExitStatus(0)}
-	case strings.HasPrefix(text, "```") || strings.HasPrefix(text, "Command output too long."):
-		return harness.Outcome{Status: harness.Succeeded, Exit: harness.ExitStatus(0), Output: harness.ClipOutput(unfence(text))}
-	case strings.HasPrefix(text, failed):
-		num, rest, _ := strings.Cut(text[len(failed):], ".")
+	case isError:
+		return o
+	case text == "Command executed successfully." || strings.HasPrefix(text, "```") || strings.HasPrefix(text, "Command output too long."):
+		o, rest = harness.Outcome{Status: harness.Succeeded, Exit: harness.ExitStatus(0)}, "\n\n"+text
+	case strings.HasPrefix(rest, "failed with exit code "):
+		num, _, _ := strings.Cut(rest[len("failed with exit code "):], ".")
 		code, err := strconv.Atoi(num)
 		if err != nil {
-			return harness.Outcome{Status: harness.Failed, Output: harness.ClipOutput(text)}
+			return harness.Outcome{Output: harness.ClipOutput(text)}
 		}
-		return harness.Outcome{Status: harness.StatusOfExit(code), Exit: harness.ExitStatus(code), Output: harness.ClipOutput(unfence(strings.TrimSpace(rest)))}
-	case strings.HasPrefix(text, `Command "`+command+`" timed out.`),
-		strings.HasPrefix(text, "The user stopped this command."),
-		strings.HasPrefix(text, "Command terminated unexpectedly."):
-		// What it printed before, if anything, follows in a fence.
-		var out string
-		if i := strings.Index(text, "\n\n```"); i >= 0 {
-			out = unfence(text[i+2:])
-		}
-		return harness.Outcome{Status: harness.Failed, Output: harness.ClipOutput(out)}
+		o = harness.Outcome{Status: harness.StatusOfExit(code), Exit: harness.ExitStatus(code)}
+	case len(rest) < len(text) && strings.HasPrefix(rest, "timed out."),
+		strings.HasPrefix(text, "The user stopped this command."), strings.HasPrefix(text, "Command terminated unexpectedly."):
+	default:
+		return harness.Outcome{Output: harness.ClipOutput(text)}
 	}
-	return harness.Outcome{Output: harness.ClipOutput(text)}
-}
-
-// unfence is a command's output without the ``` fence Zed wraps it in,
-// the line saying it was cut, and what Zed wrote after the fence.
-func unfence(s string) string {
-	if strings.HasPrefix(s, "Command output too long.") {
-		if _, rest, ok := strings.Cut(s, "\n\n"); ok {
-			s = rest
+	// What it printed is in a fence after a blank line; Zed may write more
+	// after the fence.
+	if i := strings.Index(rest, "\n\n```\n"); i >= 0 {
+		if out := rest[i+5:]; strings.Contains(out, "\n```") {
+			o.Output = harness.ClipOutput(out[:strings.LastIndex(out, "\n```")])
 		}
 	}
-	body, ok := strings.CutPrefix(s, "```\n")
-	if !ok {
-		return s
-	}
-	if i := strings.LastIndex(body, "\n```"); i >= 0 {
-		return body[:i]
-	}
-	return strings.TrimSuffix(body, "```")
-}
-
-// keptRecords drops the reads that failed (marked by an empty value) and
-// a file's second read in a turn: a read has no outcome to tell the two
-// apart.
-func keptRecords(recs []harness.Record) []harness.Record {
-	type read struct {
-		turn  int
-		value string
-	}
-	seen := map[read]bool{}
-	out := recs[:0]
-	for _, r := range recs {
-		if r.Value == "" {
-			continue
-		}
-		if r.Action == harness.Read {
-			k := read{r.Turn, r.Value}
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-		}
-		out = append(out, r)
-	}
-	return out
+	return o
 }
