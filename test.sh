@@ -79,6 +79,7 @@ if [ -z "${DEJA_TEST_SKIP_FUZZ:-}" ]; then
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/amp
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/factory
 	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/grok
+	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/zed
 	step go test -run '^$' -fuzz FuzzText -fuzztime 150000x ./memory/redact
 	step go test -run '^$' -fuzz FuzzBlock -fuzztime 150000x ./quote
 else

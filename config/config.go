@@ -146,6 +146,8 @@ var defaults = map[string]any{
 	"qwen.dirs":        "",
 	"dsh.enabled":      true,
 	"dsh.dirs":         "",
+	"zed.enabled":      true,
+	"zed.dirs":         "",
 
 	"antigravity.enabled": true,
 	"antigravity.dirs":    "",

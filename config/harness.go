@@ -11,7 +11,7 @@ import (
 // HarnessNames are the harnesses deja can read, each configurable under
 // its name: [claude] enabled = false, dirs = ["~/work/.claude/projects"];
 // or DEJA_CLAUDE_ENABLED=false, DEJA_CLAUDE_DIRS=dir1:dir2.
-var HarnessNames = []string{"aider", "amp", "antigravity", "claude", "cline", "codex", "continue", "copilot", "crush", "cursor", "dsh", "factory", "gemini", "goose", "grok", "hermes", "kimi", "kiro", "opencode", "pi", "qwen"}
+var HarnessNames = []string{"aider", "amp", "antigravity", "claude", "cline", "codex", "continue", "copilot", "crush", "cursor", "dsh", "factory", "gemini", "goose", "grok", "hermes", "kimi", "kiro", "opencode", "pi", "qwen", "zed"}
 
 // Harness configures one harness's discovery.
 type Harness struct {

@@ -89,6 +89,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"hermes":   {"hermes-20260705_112145_f8a75403" + injection, "hermes-", "hermes-a b", "hermes-work.", "hermes-a.b.c", "hermes-_x", "hermes-" + strings.Repeat("a", 129)},
 		"dsh":      {"dsh-" + uuid + injection, "dsh-", "dsh-a b", "dsh-../x", "dsh-" + strings.Repeat("a", 65), "deepseek-" + uuid},
 		"pi":       {"pi-" + uuid + injection, "pi-", "pi-a b", "omp-.x", "openclaw-a/b", "cursor-" + uuid, "openclaw-" + strings.Repeat("a", 129)},
+		"zed":      {"zed-" + uuid + injection, "zed-", "zed-a b", "zed-../x", "zed-" + strings.Repeat("a", 65), "zed-" + uuid + "\u202e"},
 
 		"antigravity": {"antigravity-" + uuid + injection, "antigravity-", "antigravity-not-a-uuid", "antigravity-" + uuid + "/x", "windsurf-" + uuid},
 		"kiro":        {"kiro-" + uuid + injection, "kiro-", "kiro-not-a-uuid", "kiro-q-x", "kiro-ide-a b", "kiro-ide-", "kiro-ide-../x", "kiro-ide-" + strings.Repeat("a", 65)},
@@ -113,6 +114,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"hermes":   {"hermes-20260705_112145_f8a75403", "hermes-cron_7d1d442b1611_20260706_011911", "hermes-work.20260310_140000_0f1e2d3c"},
 		"dsh":      {"dsh-" + uuid, "dsh-child_01"},
 		"pi":       {"pi-" + uuid, "omp-" + uuid, "openclaw-" + uuid, "openclaw-main.2026_a-b"},
+		"zed":      {"zed-" + uuid, "zed-thread-a"},
 
 		"antigravity": {"antigravity-" + uuid, "antigravity-feee38e8-7e95-499f-bc12-62ca950ad77a"},
 		"kiro":        {"kiro-" + uuid, "kiro-q-" + uuid, "kiro-ide-" + uuid, "kiro-ide-session_1"},

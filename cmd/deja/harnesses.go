@@ -49,6 +49,7 @@ var harnessTitles = map[string]string{
 	"opencode":    "OpenCode",
 	"pi":          "pi (with OpenClaw and omp)",
 	"qwen":        "Qwen Code",
+	"zed":         "Zed (its built-in agent)",
 }
 
 // harnessAliases are the names people give the agents that one harness

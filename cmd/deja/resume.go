@@ -55,6 +55,8 @@ an agent transcript, so deja refuses both and says so.
 A Kiro CLI conversation prints 'kiro-cli chat --resume-id ID' and an Amazon Q
 CLI one 'q chat --resume', in the session's project; a Kiro IDE chat reopens
 only from the IDE's session history, so deja refuses it (exit 3) and says so.
+A Zed agent thread reopens only inside Zed, from its agent panel's history,
+so deja refuses it and says so.
 
 deja does not reopen an aider session, and says why: aider has no way to
 load one session back. Its only restore is 'aider --restore-chat-history',
@@ -68,8 +70,8 @@ prints one object with the command, or why there is none and the steps to
 take instead.
 
 Exit codes: 0 with the command printed, 3 when deja refuses to resume (every
-aider session, extension tasks, Cursor IDE, Antigravity and dsh conversations,
-and subagents), 1 for an unknown or forgotten session ID.`
+aider session, extension tasks, Cursor IDE, Antigravity, dsh, Kiro IDE and Zed
+conversations, and subagents), 1 for an unknown or forgotten session ID.`
 
 // exitRefused is the exit code of a resume deja will not do, so scripts can
 // tell it from an ID that names nothing.

@@ -26,11 +26,12 @@ import (
 	"github.com/deja-dev/deja/harness/opencode"
 	"github.com/deja-dev/deja/harness/pi"
 	"github.com/deja-dev/deja/harness/qwen"
+	"github.com/deja-dev/deja/harness/zed"
 )
 
 // Readers returns every agent reader, a new registry each call (callers
 // may append to it).
 func Readers() harness.Registry {
 	return harness.Registry{codex.Reader{}, gemini.Reader{}, amp.Reader{}, cline.Reader{}, cursor.Reader{}, copilot.Reader{},
-		dsh.Reader{}, pi.Reader{}, qwen.Reader{}, kimi.Reader{}, kiro.Reader{}, continuedev.Reader{}, factory.Reader{}, grok.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
+		dsh.Reader{}, pi.Reader{}, qwen.Reader{}, kimi.Reader{}, kiro.Reader{}, continuedev.Reader{}, factory.Reader{}, grok.Reader{}, claude.Reader{}, opencode.Reader{}, crush.Reader{}, zed.Reader{}, hermes.Reader{}, goose.Reader{}, antigravity.Reader{}, aider.Reader{}}
 }
