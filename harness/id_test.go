@@ -92,7 +92,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"zed":      {"zed-" + uuid + injection, "zed-", "zed-a b", "zed-../x", "zed-" + strings.Repeat("a", 65), "zed-" + uuid + "\u202e"},
 
 		"antigravity": {"antigravity-" + uuid + injection, "antigravity-", "antigravity-not-a-uuid", "antigravity-" + uuid + "/x", "windsurf-" + uuid},
-		"kiro":        {"kiro-" + uuid + injection, "kiro-", "kiro-not-a-uuid", "kiro-q-x", "kiro-ide-a b", "kiro-ide-", "kiro-ide-../x", "kiro-ide-" + strings.Repeat("a", 65)},
+		"kiro":        {"kiro-" + uuid + injection, "kiro-", "kiro-not-a-uuid", "kiro-q-x", "kiro-ide-a b", "kiro-ide-", "kiro-ide-../x", "kiro-ide-" + strings.Repeat("a", 65), "kiro-ws-../x", "kiro-ws-"},
 	}
 	good := map[string][]string{
 		"amp":      {"amp-T-" + uuid, "amp-T-019b9d03-62e3-772f-9780-3e637f90eaec"},
@@ -117,7 +117,7 @@ func TestReadersRefuseIDsOfAnotherShape(t *testing.T) {
 		"zed":      {"zed-" + uuid, "zed-thread-a"},
 
 		"antigravity": {"antigravity-" + uuid, "antigravity-feee38e8-7e95-499f-bc12-62ca950ad77a"},
-		"kiro":        {"kiro-" + uuid, "kiro-q-" + uuid, "kiro-ide-" + uuid, "kiro-ide-session_1"},
+		"kiro":        {"kiro-" + uuid, "kiro-q-" + uuid, "kiro-ide-" + uuid, "kiro-ide-session_1", "kiro-ws-" + uuid},
 	}
 	for _, r := range readers {
 		for _, id := range bad[r.Name()] {

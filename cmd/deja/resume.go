@@ -52,9 +52,11 @@ A Grok Build session prints 'grok --resume ID', run in the session's project.
 A cursor-agent CLI chat prints 'cursor-agent --resume ID'; a Cursor IDE
 conversation reopens only from Cursor's chat panel, and no command reopens
 an agent transcript, so deja refuses both and says so.
-A Kiro CLI conversation prints 'kiro-cli chat --resume-id ID' and an Amazon Q
-CLI one 'q chat --resume', in the session's project; a Kiro IDE chat reopens
-only from the IDE's session history, so deja refuses it (exit 3) and says so.
+A Kiro CLI conversation (its store's, or a ~/.kiro/sessions/cli file's) prints
+'kiro-cli chat --resume-id ID' and an Amazon Q CLI one 'q chat --resume', in
+the session's project; a Kiro IDE chat, or a session of
+~/.kiro/sessions/<workspace>/, reopens only from the app that wrote it, so
+deja refuses it (exit 3) and says so.
 A Zed agent thread reopens only inside Zed, from its agent panel's history,
 so deja refuses it and says so.
 

@@ -77,3 +77,29 @@ func BenchmarkReadIDE(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSessionFile reads a v2 session file of 200 turns (a prompt, an
+// answer that reads, edits and runs, their results, a closing answer);
+// its MB/s is of the file.
+func BenchmarkSessionFile(b *testing.B) {
+	var v strings.Builder
+	for e := range 200 {
+		v.WriteString(v2Prompt(fmt.Sprintf("p%d", e), strings.Repeat("fix the failing test ", 10)))
+		fmt.Fprintf(&v, `{"version":"v1","kind":"AssistantMessage","data":{"message_id":"a%d","content":[{"kind":"text","data":"%s"},`+
+			`{"kind":"toolUse","data":{"toolUseId":"r%d","name":"read","input":{"operations":[{"mode":"Line","path":"/home/u/api/main.go"}]}}},`+
+			`{"kind":"toolUse","data":{"toolUseId":"w%d","name":"write","input":{"command":"strReplace","path":"/home/u/api/main.go","oldStr":"%s","newStr":"%s"}}},`+
+			`{"kind":"toolUse","data":{"toolUseId":"x%d","name":"shell","input":{"command":"go test ./..."}}}]}}`+"\n",
+			e, strings.Repeat("I will read and fix it. ", 20), e, e, strings.Repeat(`old line\n`, 10), strings.Repeat(`new line\n`, 10), e)
+		fmt.Fprintf(&v, `{"version":"v1","kind":"ToolResults","data":{"content":[{"kind":"toolResult","data":{"toolUseId":"r%d","content":[{"kind":"text","data":"%s"}],"status":"success"}},`+
+			`{"kind":"toolResult","data":{"toolUseId":"x%d","content":[{"kind":"json","data":{"exit_status":"exit status: 1","stdout":"%s","stderr":"FAIL"}}],"status":"success"}}]}}`+"\n",
+			e, strings.Repeat(`package main\n`, 50), e, strings.Repeat(`ok  \tpkg\n`, 30))
+		fmt.Fprintf(&v, `{"version":"v1","kind":"AssistantMessage","data":{"message_id":"b%d","content":[{"kind":"text","data":"%s"}]}}`+"\n", e, strings.Repeat("The tests pass now. ", 20))
+	}
+	p := harnesstest.WriteFile(b, filepath.Join(b.TempDir(), sessionsRoot, cliDir, convID+".jsonl"), v.String())
+	harnesstest.BenchBytes(b, int64(v.Len()), func() {
+		h, err := ReadSessionFile(p, harness.ParseOptions{})
+		if err != nil || len(h.Sessions) != 1 || len(h.Sessions[0].Records) != 600 {
+			b.Fatalf("%v %+v", err, h)
+		}
+	})
+}

@@ -63,12 +63,14 @@ type toolUse struct {
 // toolResult is how a call ended: status "Success" or "Error", content
 // blocks {"Text": "…"} or {"Json": …}.
 type toolResult struct {
-	ID      string `json:"tool_use_id"`
-	Content []struct {
-		Text string          `json:"Text"`
-		JSON json.RawMessage `json:"Json"`
-	} `json:"content"`
-	Status string `json:"status"`
+	ID      string        `json:"tool_use_id"`
+	Content []resultBlock `json:"content"`
+	Status  string        `json:"status"`
+}
+
+type resultBlock struct {
+	Text string          `json:"Text"`
+	JSON json.RawMessage `json:"Json"`
 }
 
 // parseConversation reads one ConversationState: each prompt a user
@@ -166,11 +168,15 @@ func toolKind(name string) string {
 // path and texts; fs_read's path, or its batch of operations (each with a
 // path, or image_paths); execute_bash's command.
 type toolArgs struct {
-	Command    string `json:"command"`
-	Path       string `json:"path"`
-	FileText   string `json:"file_text"`
-	OldStr     string `json:"old_str"`
-	NewStr     string `json:"new_str"`
+	Command  string `json:"command"`
+	Path     string `json:"path"`
+	FileText string `json:"file_text"`
+	OldStr   string `json:"old_str"`
+	NewStr   string `json:"new_str"`
+	// The Kiro CLI's write: content, oldStr, newStr (its session files).
+	Content    string `json:"content"`
+	OldStrC    string `json:"oldStr"`
+	NewStrC    string `json:"newStr"`
 	Operations []struct {
 		Path   string   `json:"path"`
 		Images []string `json:"image_paths"`
@@ -221,22 +227,29 @@ func records(u toolUse, cwd string) []harness.Record {
 func span(a toolArgs) harness.Span {
 	var sp harness.Span
 	var c1, c2 bool
+	old, text := a.OldStr+a.OldStrC, a.NewStr+a.NewStrC
 	switch a.Command {
 	case "create":
-		text := a.FileText
-		if text == "" {
-			text = a.NewStr
-		}
-		sp.New, c1 = harness.ClipSpan(text)
+		sp.New, c1 = harness.ClipSpan(first(a.FileText, a.Content, text))
 		sp.Whole = sp.New != ""
 	case "str_replace", "strReplace":
-		sp.Old, c1 = harness.ClipSpan(a.OldStr)
-		sp.New, c2 = harness.ClipSpan(a.NewStr)
+		sp.Old, c1 = harness.ClipSpan(old)
+		sp.New, c2 = harness.ClipSpan(text)
 	default:
-		sp.New, c1 = harness.ClipSpan(a.NewStr)
+		sp.New, c1 = harness.ClipSpan(first(text, a.Content))
 	}
 	sp.Clipped = c1 || c2
 	return sp
+}
+
+// first is the first of texts that is not empty.
+func first(texts ...string) string {
+	for _, t := range texts {
+		if t != "" {
+			return t
+		}
+	}
+	return ""
 }
 
 // outcome is how a call ended: a command's exit status and output from
@@ -260,7 +273,9 @@ func outcome(r toolResult, kind harness.RecordKind) harness.Outcome {
 			Stdout, Stderr string
 		}
 		if json.Unmarshal(block.JSON, &j) == nil {
-			if code, err := strconv.Atoi(strings.Trim(string(j.Exit), `"`)); err == nil {
+			// "0" in the Amazon Q CLI, "exit status: 0" in the Kiro CLI's
+			// session files.
+			if code, err := strconv.Atoi(strings.TrimPrefix(strings.Trim(string(j.Exit), `"`), "exit status: ")); err == nil {
 				o.Exit, o.Status = harness.ExitStatus(code), harness.StatusOfExit(code)
 			}
 			block.Text += j.Stdout + "\n" + j.Stderr

@@ -24,8 +24,11 @@ import (
 // data.sqlite3 or kiro-cli/ and amazon-q/, or be a User folder, or a
 // kiro.kiroagent or workspace-sessions folder.
 //
-// The session files of the CLI's newer engines, ~/.kiro/sessions, are
-// counted and named in a warning: deja does not read them yet.
+//   - the session files of the CLI's newer engines, ~/.kiro/sessions:
+//     cli/<session_id>.jsonl (v2) and <workspace>/sess_<id>/messages.jsonl
+//     (v3).
+//
+// A kiro.dirs folder may also be ~/.kiro or its sessions folder.
 func Discover(opts harness.DiscoverOptions) harness.Discovery {
 	var f harness.Finder
 	for _, dir := range opts.Dirs {
@@ -34,6 +37,8 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 		if f.Place(dir, r.Name) {
 			lookData(&f, dir, r, true)
 			lookUser(&f, dir, r, true)
+			lookSessions(&f, dir, r)
+			lookSessions(&f, filepath.Join(dir, sessionsRoot), r)
 		}
 	}
 	// Each default place: its variable, else its folder under the home;
@@ -64,7 +69,10 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 		}
 	}
 	if opts.Home != "" && len(opts.Dirs) == 0 {
-		newerSessions(&f, filepath.Join(opts.Home, ".kiro", "sessions"))
+		dir := filepath.Join(opts.Home, ".kiro", sessionsRoot)
+		if f.Place(dir, "~/.kiro/sessions") {
+			lookSessions(&f, dir, harness.Reason{Kind: "default", From: dir, Name: "~/.kiro/sessions"})
+		}
 	}
 	return f.Result()
 }
@@ -110,13 +118,16 @@ func lookUser(f *harness.Finder, dir string, r harness.Reason, config bool) {
 	}
 }
 
-// newerSessions warns of the session files of the Kiro CLI's v2 and v3
-// engines under dir (cli/<id>.jsonl, <workspace>/sess_<id>/messages.jsonl),
-// which deja does not read.
-func newerSessions(f *harness.Finder, dir string) {
-	if n := count(filepath.Join(dir, "cli", "*.jsonl"), filepath.Join(dir, "*", "sess_*", "messages.jsonl")); n > 0 {
-		f.Place(dir, "~/.kiro/sessions")
-		f.Warn("%d Kiro CLI sessions in %s are in the session-file format of its newer agent engines, which deja does not read yet (it reads the conversations of the CLI's data.sqlite3 and the chats of the Kiro IDE)", n, dir)
+// lookSessions adds the session files of a sessions folder dir:
+// cli/<uuid>.jsonl and <workspace>/<sess_id>/messages.jsonl.
+func lookSessions(f *harness.Finder, dir string, r harness.Reason) {
+	found, _ := filepath.Glob(filepath.Join(dir, cliDir, "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join(dir, "*", "*", messagesName))
+	for _, p := range append(found, more...) {
+		if _, _, ok := sessionFile(p); ok && isFile(p) {
+			f.Installed()
+			f.Add(p, r)
+		}
 	}
 }
 

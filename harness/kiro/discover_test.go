@@ -126,16 +126,26 @@ func TestDiscoverDirs(t *testing.T) {
 	}
 }
 
-// TestDiscoverNewerSessions: the CLI's v2 and v3 session files are
-// counted in a warning, not read.
-func TestDiscoverNewerSessions(t *testing.T) {
+// TestDiscoverSessionFiles: the CLI's v2 session files (cli/<uuid>.jsonl)
+// and v3 ones (<workspace>/sess_<id>/messages.jsonl) under ~/.kiro/sessions
+// are sources; their headers, other names and a kiro.dirs folder that is
+// ~/.kiro or its sessions folder are handled as the layout says.
+func TestDiscoverSessionFiles(t *testing.T) {
 	home := t.TempDir()
 	sessions := filepath.Join(home, ".kiro", "sessions")
-	harnesstest.WriteFile(t, filepath.Join(sessions, "cli", "a.jsonl"), "{}\n")
-	harnesstest.WriteFile(t, filepath.Join(sessions, "L2hvbWU", "sess_1", "messages.jsonl"), "{}\n")
+	v2 := harnesstest.WriteFile(t, filepath.Join(sessions, "cli", convID+".jsonl"), "{}\n")
+	harnesstest.WriteFile(t, filepath.Join(sessions, "cli", convID+".json"), "{}")
+	harnesstest.WriteFile(t, filepath.Join(sessions, "cli", "notes.jsonl"), "{}\n")
+	v3 := harnesstest.WriteFile(t, filepath.Join(sessions, "L2hvbWU", "sess_1", "messages.jsonl"), "{}\n")
+	harnesstest.WriteFile(t, filepath.Join(sessions, "L2hvbWU", "sess_1", "session.json"), "{}")
 	d := Discover(harness.DiscoverOptions{Home: home})
-	if len(d.Sources) > 0 || len(d.Warnings) != 1 || !strings.HasPrefix(d.Warnings[0], "2 Kiro CLI sessions in "+sessions) {
-		t.Errorf("sources %v, warnings %q", d.Sources, d.Warnings)
+	harnesstest.CheckSources(t, d, v3, v2)
+	if len(d.Warnings) > 0 {
+		t.Errorf("warnings %q", d.Warnings)
+	}
+	for _, dir := range []string{"~/.kiro", sessions} {
+		d = Discover(harness.DiscoverOptions{Home: home, Dirs: []string{dir}})
+		harnesstest.CheckSources(t, d, v3, v2)
 	}
 }
 

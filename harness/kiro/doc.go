@@ -7,11 +7,15 @@
 // and the Kiro IDE's chats, one JSON file per session under
 // <User>/globalStorage/kiro.kiroagent/workspace-sessions/<base64 of the
 // workspace>/, beside a sessions.json index: the layout of Continue's
-// sessions, which continuedev.Parse reads.
+// sessions, which continuedev.Parse reads; and the session files of the
+// CLI's newer engines under ~/.kiro/sessions: cli/<session_id>.jsonl (a
+// {kind, data} record a line: prompts, answers, tool calls and their
+// results) beside its <session_id>.json header, and
+// <workspace>/sess_<id>/messages.jsonl ({timestamp, payload: {type,
+// content}} lines, of which the prompts and answers are read) beside its
+// session.json.
 //
-// The Kiro CLI's newer session files (~/.kiro/sessions, written by its
-// v2 and v3 agent engines) and the IDE's agent execution logs (which keep
-// an IDE chat's full answers and tool calls) are counted by discovery and
-// named in a warning, not read. The facts and their sources are in docs/FORMATS.md,
-// "Kiro".
+// The IDE's agent execution logs (which keep an IDE chat's full answers
+// and tool calls) are counted by discovery and named in a warning, not
+// read. The facts and their sources are in docs/FORMATS.md, "Kiro".
 package kiro

@@ -80,7 +80,7 @@ func readHome(t *testing.T, home string) golden {
 		out.Sources = append(out.Sources, gs)
 		for i, s := range g.Sessions {
 			marker := h.Sessions[i].Marker
-			if strings.HasPrefix(s.ID, idePrefix) {
+			if filepath.Base(src.Path) != storeName {
 				marker = "" // a file's size and time, which a checkout does not keep
 			}
 			out.Sessions = append(out.Sessions, goldenSession{Source: rel, Marker: marker, Session: s})

@@ -36,6 +36,14 @@ func TestSniff(t *testing.T) {
 		{filepath.Join(ws, indexName), "[]", false},
 		{filepath.Join(ws, chatName), "[]", false},
 		{filepath.Join(dir, "elsewhere", wsName, chatName), "{}", false},
+		{filepath.Join(dir, "sessions", "cli", convID+".jsonl"), `{"version":"v1","kind":"Prompt"`, true},
+		{filepath.Join(dir, "sessions", "cli", convID+".jsonl"), "", true},
+		{filepath.Join(dir, "sessions", "cli", convID+".jsonl"), "[", false},
+		{filepath.Join(dir, "sessions", "cli", "notes.jsonl"), "{}", false},
+		{filepath.Join(dir, "sessions", "elsewhere", convID+".jsonl"), "{}", false},
+		{filepath.Join(dir, "sessions", "ws", "sess_1", messagesName), `{"id": "e1"`, true},
+		{filepath.Join(dir, "sessions", "ws", "sess_1", "other.jsonl"), "{}", false},
+		{filepath.Join(dir, "elsewhere", "ws", "sess_1", messagesName), "{}", false},
 	} {
 		if err := (Reader{}).Sniff(c.path, []byte(c.head)); (err == nil) != c.ok {
 			t.Errorf("Sniff(%s, %q) = %v, want ok %v", c.path, c.head, err, c.ok)
@@ -53,6 +61,8 @@ func TestValidID(t *testing.T) {
 		"kiro-q-x":                        false,
 		"kiro-ide-a b":                    false,
 		"kiro-ide-":                       false,
+		"kiro-ws-" + convID:               true,
+		"kiro-ws-a/b":                     false,
 		"cursor-" + convID:                false,
 		"kiro-" + convID + "\n":           false,
 		"kiro-" + strings.ToUpper(convID): true,
@@ -71,10 +81,14 @@ func TestResume(t *testing.T) {
 		{"kiro-q-" + convID, "/home/u/q", "cd /home/u/q && q chat --resume"},
 		{"kiro-q-" + convID, "", ""},
 		{"kiro-ide-" + convID, "/home/u/shop", ""},
+		{"kiro-ws-" + convID, "/home/u/shop", ""},
 		{"kiro-x; rm -rf /", "/p", ""},
 	})
 	if r := (Reader{}).ResumeRefusal("kiro-ide-"+convID, ""); !strings.Contains(r, "Kiro IDE") {
 		t.Errorf("IDE refusal %q", r)
+	}
+	if r := (Reader{}).ResumeRefusal("kiro-ws-"+convID, ""); !strings.Contains(r, "~/.kiro/sessions/<workspace>") {
+		t.Errorf("v3 refusal %q", r)
 	}
 	if r := (Reader{}).ResumeRefusal("kiro-q-"+convID, ""); !strings.Contains(r, "q chat --resume") {
 		t.Errorf("Amazon Q refusal %q", r)

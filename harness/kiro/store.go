@@ -35,7 +35,10 @@ const (
 // data.sqlite3. The store is opened as harness.ReadSQLite opens every
 // store (read-only, with its WAL, immutable when that cannot be done);
 // conversations_v2 and conversations must be plain tables, and no other
-// table is queried (the store also holds the login tokens). A session
+// table is queried (the store also holds the login tokens). A
+// conversations_v2 row whose conversation has a v2 session file beside
+// the store (~/.kiro/sessions/cli/<id>.jsonl) is left to that file, which
+// gives it the same ID. A session
 // that unchanged reports known with its marker comes back with its ID
 // and Marker alone, its value unread; a value over harness.MaxLine is
 // counted and left unread.
@@ -83,8 +86,11 @@ func ReadStore(ctx context.Context, path string, unchanged func(id, marker strin
 		if err := rows.Err(); err != nil {
 			return nil, err
 		}
-		over := 0
+		over, files := 0, sessionIDs(path)
 		for _, r := range list {
+			if !r.legacy && files[r.id] {
+				continue // its v2 session file is read instead
+			}
 			id, marker, table := IDPrefix+r.id, strconv.FormatInt(r.upd, 10), "conversations_v2 WHERE key = ? AND conversation_id = ?"
 			if r.legacy {
 				id, marker, table = qPrefix+r.id, "q:"+strconv.FormatInt(r.size, 10), "conversations WHERE key = ? AND ? != ''"
