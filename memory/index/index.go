@@ -143,6 +143,7 @@ func Index(ctx context.Context, s *store.Store, opts Options) (Report, error) {
 func index(ctx context.Context, s *store.Store, opts Options) (Report, error) {
 	// What this store keeps loaded for recall reflects the write.
 	defer s.Invalidate()
+	opts.Paths = promptHistoriesLast(opts.Paths)
 	start := time.Now()
 	var rep Report
 	lock, err := store.AcquireLock(ctx, s.Dir(), opts.Lock)
@@ -499,6 +500,9 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 				if !reserveTakenIDs(plans, reserved, displaced) {
 					break
 				}
+			}
+			if plans, err = ix.heldPrompts(ctx, fr.Name(), plans); err != nil {
+				return err
 			}
 			notes.parsed(hist, wj.lines)
 			for _, pl := range plans {

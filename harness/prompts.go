@@ -1,0 +1,154 @@
+package harness
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A prompt history is the file an agent keeps beside its sessions of what
+// the user typed, for its up-arrow: Claude Code's and Codex's
+// history.jsonl, the cursor-agent CLI's prompt_history.json, Copilot CLI's
+// command-history-state.json. It outlives the sessions (Claude Code
+// deletes transcripts after cleanupPeriodDays and keeps history.jsonl), so
+// it holds prompts whose sessions are gone. Each agent's reader reads its
+// own, and hands each prompt over as a session of one question with no
+// answer (PromptSessions); the indexer stores it only when no session of
+// the agent holds the prompt already (see Session.PromptOnly).
+
+// Prompt is one entry of a prompt history.
+type Prompt struct {
+	Text string
+	// Session is the ID, in its harness's shape ("claude-<uuid>"), of the
+	// session the prompt was typed in; empty when the file names none.
+	Session string
+	// Project is the directory it was typed in, where the file says.
+	Project string
+	// Time is when it was typed, where the file says.
+	Time time.Time
+	// Line is the 1-based line, or entry, it was read from; Offset and
+	// End its bytes in the file.
+	Line        int
+	Offset, End int64
+}
+
+// promptInfix names a session made of one prompt: <harness>-prompt-<hash>.
+const promptInfix = "-prompt-"
+
+// NormalizePrompt is a prompt as prompts are compared: its runs of white
+// space made one space, none at either end.
+func NormalizePrompt(text string) string { return strings.Join(strings.Fields(text), " ") }
+
+// PromptID is the ID of the session holding a prompt of the named harness:
+// <name>-prompt-<16 hex digits> of a hash of the prompt's session (its
+// project instead, when it names no session) and its text normalized. The
+// same prompt typed again in the same session, or in the same project
+// where no session is named, has the same ID: it is one turn, not one a
+// retyping ("continue").
+func PromptID(name string, p Prompt) string {
+	where := "session\x00" + p.Session
+	if p.Session == "" {
+		where = "project\x00" + p.Project
+	}
+	sum := sha256.Sum256([]byte(where + "\x00" + NormalizePrompt(p.Text)))
+	return name + promptInfix + hex.EncodeToString(sum[:8])
+}
+
+// IsPromptID reports an ID of PromptID's shape for the named harness.
+func IsPromptID(name, id string) bool {
+	rest, ok := strings.CutPrefix(id, name+promptInfix)
+	return ok && IsHex(rest, 16)
+}
+
+// PromptSessions makes each prompt of the named harness a session of one
+// user message, PromptOnly, linked to the session it names by Parent. A
+// prompt left empty, a bare slash command ("/clear", "/model": no words
+// after it, nothing to recall), one whose ID opts.Reserved reports and one
+// whose ID an earlier prompt took are skipped; the first of a prompt
+// typed again is kept, with its time.
+func PromptSessions(name string, prompts []Prompt, opts ParseOptions) []Session {
+	var out []Session
+	taken := map[string]bool{}
+	ordinal := max(opts.FirstOrdinal, 1)
+	for _, p := range prompts {
+		text := strings.TrimSpace(p.Text)
+		if text == "" || isSlashCommand(text) {
+			continue
+		}
+		id := PromptID(name, p)
+		if taken[id] || (opts.Reserved != nil && opts.Reserved(id)) {
+			continue
+		}
+		taken[id] = true
+		out = append(out, Session{
+			ID:         id,
+			Ordinal:    ordinal,
+			Started:    p.Time,
+			Offset:     p.Offset,
+			End:        p.End,
+			Project:    p.Project,
+			Parent:     p.Session,
+			PromptOnly: true,
+			Messages:   []Message{{Role: User, Text: text, Line: p.Line, Time: p.Time}},
+		})
+		ordinal++
+	}
+	return out
+}
+
+// isSlashCommand reports a prompt that is one word starting with '/'.
+func isSlashCommand(text string) bool {
+	return strings.HasPrefix(text, "/") && !strings.ContainsAny(text, " \t\r\n")
+}
+
+// ParsePromptLines reads a JSONL prompt history of the named harness,
+// decode making each line a Prompt: false for a line that is not one,
+// counted in the warnings as kind says. A partial last line that decode
+// refuses is not there yet (see FileReader). Offsets count from
+// opts.Offset.
+func ParsePromptLines(name string, data []byte, opts ParseOptions, kind string, decode func(line []byte) (Prompt, bool)) *History {
+	h := &History{Path: opts.Path}
+	var warn Warnings
+	var prompts []Prompt
+	for l := NewLines(data); l.Next(); {
+		if len(bytes.TrimSpace(l.Line)) == 0 {
+			continue
+		}
+		p, ok := decode(l.Line)
+		if !ok {
+			if !l.Partial {
+				warn.Add(kind, l.Number)
+			}
+			continue
+		}
+		p.Line, p.Offset, p.End = l.Number, opts.Offset+int64(l.Offset), opts.Offset+int64(l.End())
+		prompts = append(prompts, p)
+	}
+	h.Sessions = PromptSessions(name, prompts, opts)
+	h.Warnings = warn.List()
+	return h
+}
+
+// AddPromptHistory adds the prompt history at path when it is there and
+// holds something: an empty one is no agent's yet (Claude Code's and
+// Codex's have the same name, and the first line tells them apart).
+func (f *Finder) AddPromptHistory(path string, r Reason) {
+	if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Size() > 0 {
+		f.Add(path, r)
+	}
+}
+
+// promptHistoryNames are the file names of the agents' prompt histories.
+var promptHistoryNames = []string{"history.jsonl", "prompt_history.json", "command-history-state.json"}
+
+// IsPromptHistoryName reports a path named as an agent's prompt history
+// is: the indexer reads those after the sessions whose prompts they
+// repeat.
+func IsPromptHistoryName(path string) bool {
+	return slices.Contains(promptHistoryNames, filepath.Base(path))
+}

@@ -1,0 +1,175 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/harness/codex"
+	"github.com/deja-dev/deja/memory/digest"
+	"github.com/deja-dev/deja/memory/memtest"
+	"github.com/deja-dev/deja/memory/recall"
+	"github.com/deja-dev/deja/memory/store"
+	"github.com/deja-dev/deja/userfile"
+)
+
+// The sessions of the prompt-history tests: one on disk, one indexed and
+// then deleted, one deja never saw.
+const (
+	liveID    = "aaaaaaaa-0000-4000-8000-000000000001"
+	deletedID = "aaaaaaaa-0000-4000-8000-000000000002"
+	unseenID  = "aaaaaaaa-0000-4000-8000-000000000003"
+)
+
+// claudeSession writes a Claude Code transcript of one prompt answered.
+func claudeSession(t *testing.T, dir, id, prompt string) string {
+	t.Helper()
+	line := func(n int, typ, content string) string {
+		return fmt.Sprintf(`{"type":%q,"uuid":"u%d","sessionId":%q,"cwd":"/srv/shop","timestamp":"2026-07-20T10:%02d:00.000Z","message":{"role":%q,"content":%s}}`+"\n", typ, n, id, n, typ, content)
+	}
+	return writeResolved(t, filepath.Join(dir, id+".jsonl"), line(1, "user", fmt.Sprintf("%q", prompt))+line(2, "assistant", `[{"type":"text","text":"Done."}]`))
+}
+
+// historyLine is a line of Claude Code's history.jsonl.
+func historyLine(session, prompt string, ms int64) string {
+	return fmt.Sprintf(`{"display":%q,"pastedContents":{},"timestamp":%d,"project":"/srv/shop","sessionId":%q}`+"\n", prompt, ms, session)
+}
+
+func writeResolved(t *testing.T, path, data string) string {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	resolved, err := userfile.ResolvePath(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resolved
+}
+
+// promptSessions lists the stored sessions made of a prompt-history entry.
+func promptSessions(t *testing.T, s *store.Store) []digest.SessionInfo {
+	t.Helper()
+	all, err := digest.Sessions(context.Background(), s, recall.Scope{Subagents: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []digest.SessionInfo
+	for _, si := range all {
+		if harness.IsPromptID(si.Harness, si.ID) {
+			out = append(out, si)
+		}
+	}
+	return out
+}
+
+// TestPromptHistoryStoresOnlyUnseenPrompts pins the prompt history's one
+// rule: a prompt becomes a turn of its own only when no session holds it.
+// The live session's prompt (its transcript on disk, listed after the
+// history), the deleted session's (indexed, then its transcript removed)
+// and the prompt typed again are each stored once; the unseen session's
+// prompt is stored once, linked to its session, and found by recall; a
+// malformed line is skipped and the lines after it kept; and neither a
+// second run nor a full one stores anything again.
+func TestPromptHistoryStoresOnlyUnseenPrompts(t *testing.T) {
+	s, _ := memtest.Fixture(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	projects := filepath.Join(dir, "projects", "-srv-shop")
+	if err := os.MkdirAll(projects, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	deleted := claudeSession(t, projects, deletedID, "rename the invoice table")
+	indexWith(t, s, deleted)
+	if err := os.Remove(deleted); err != nil {
+		t.Fatal(err)
+	}
+	live := claudeSession(t, projects, liveID, "fix the   rounding\nin totals")
+	history := writeResolved(t, filepath.Join(dir, "history.jsonl"),
+		historyLine(deletedID, "rename the invoice table", 1784541600000)+
+			historyLine(liveID, "fix the rounding in totals", 1784541700000)+
+			"{not json\n"+
+			historyLine(unseenID, "migrate the ledger to postgres", 1784541800000)+
+			historyLine(unseenID, "/clear", 1784541850000)+
+			historyLine(unseenID, "migrate the ledger  to postgres", 1784541900000))
+
+	rep := indexWith(t, s, history, live)
+	got := promptSessions(t, s)
+	if len(got) != 1 || got[0].Parent != "claude-"+unseenID || got[0].First != "migrate the ledger to postgres" || got[0].Turns != 1 || got[0].Project != "/srv/shop" {
+		t.Fatalf("prompt sessions = %+v, want the unseen session's prompt alone, linked to it", got)
+	}
+	if rep.NewTurns != 2 {
+		t.Errorf("first run stored %d turns, want 2 (the live session's and the unseen prompt)", rep.NewTurns)
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "line 3") {
+		t.Errorf("warnings = %q, want the malformed line 3", rep.Warnings)
+	}
+	ans, err := recall.Recall(ctx, s, recall.Options{Query: "ledger postgres", Mode: recall.Keyword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Results) == 0 || ans.Results[0].SessionID != got[0].ID {
+		t.Fatalf("recall = %+v, want the history's prompt first", ans.Results)
+	}
+
+	for _, full := range []bool{false, true} {
+		again, err := Index(ctx, s, Options{Paths: []string{history, live}, Harnesses: harness.Registry{claude.Reader{}}, Full: full})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.NewTurns != 0 || len(again.Problems) != 0 {
+			t.Errorf("run again (full %v): %d new turns, problems %q; want none", full, again.NewTurns, again.Problems)
+		}
+	}
+	if n := len(promptSessions(t, s)); n != 1 {
+		t.Errorf("%d prompt sessions after running again, want 1", n)
+	}
+}
+
+// TestPromptHistoryGrows pins the incremental read of an appended
+// history: a prompt added later is stored, one typed again later in the
+// same session is not.
+func TestPromptHistoryGrows(t *testing.T) {
+	s, _ := memtest.Fixture(t)
+	dir := t.TempDir()
+	first := historyLine(unseenID, "continue", 1784541600000)
+	path := writeResolved(t, filepath.Join(dir, "history.jsonl"), first)
+	indexWith(t, s, path)
+	writeResolved(t, path, first+historyLine(unseenID, "add a retry to the upload", 1784541700000)+historyLine(unseenID, "continue", 1784541800000))
+	rep := indexWith(t, s, path)
+	if rep.NewTurns != 1 {
+		t.Errorf("the grown history stored %d turns, want 1", rep.NewTurns)
+	}
+	if n := len(promptSessions(t, s)); n != 2 {
+		t.Errorf("%d prompt sessions, want 2", n)
+	}
+}
+
+// TestCodexPromptHistory pins Codex's history.jsonl: a prompt of a
+// rollout's session is not stored again, one of a pruned session is,
+// linked to it.
+func TestCodexPromptHistory(t *testing.T) {
+	s, _ := memtest.Fixture(t)
+	dir := t.TempDir()
+	const rollout = "019d688b-3b5f-72c0-8028-4a4af562b9f5"
+	history := writeResolved(t, filepath.Join(dir, "history.jsonl"),
+		fmt.Sprintf(`{"session_id":%q,"ts":1775575481,"text":"switch the frontend to bun"}`+"\n", rollout)+
+			`{"session_id":"019d6d67-1952-7e83-93ef-94497e3c15b6","ts":1775656982,"text":"pick a terminal font"}`+"\n")
+	path := writeResolved(t, filepath.Join(dir, "rollout-2026-04-07T10-00-00-"+rollout+".jsonl"),
+		fmt.Sprintf(`{"timestamp":"2026-04-07T10:00:00.000Z","type":"session_meta","payload":{"id":%q,"timestamp":"2026-04-07T10:00:00.000Z","cwd":"/srv/web"}}`+"\n", rollout)+
+			`{"timestamp":"2026-04-07T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"switch the frontend to bun"}]}}`+"\n"+
+			`{"timestamp":"2026-04-07T10:00:02.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Switched."}]}}`+"\n")
+	rep, err := Index(context.Background(), s, Options{Paths: []string{history, path}, Harnesses: harness.Registry{codex.Reader{}, claude.Reader{}}})
+	if err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("index: %v %q", err, rep.Problems)
+	}
+	got := promptSessions(t, s)
+	if len(got) != 1 || got[0].Harness != "codex" || got[0].Parent != "codex-019d6d67-1952-7e83-93ef-94497e3c15b6" || got[0].First != "pick a terminal font" || got[0].Project != "" {
+		t.Fatalf("prompt sessions = %+v, want the pruned session's prompt alone, in no project", got)
+	}
+}
