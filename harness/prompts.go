@@ -67,8 +67,8 @@ func IsPromptID(name, id string) bool {
 
 // PromptSessions makes each prompt of the named harness a session of one
 // user message, PromptOnly, linked to the session it names by Parent. A
-// prompt left empty, a bare slash command ("/clear", "/model": no words
-// after it, nothing to recall), one whose ID opts.Reserved reports and one
+// prompt left empty, a slash command ("/clear", "/plugin install x":
+// nothing to recall), one whose ID opts.Reserved reports and one
 // whose ID an earlier prompt took are skipped; the first of a prompt
 // typed again is kept, with its time.
 func PromptSessions(name string, prompts []Prompt, opts ParseOptions) []Session {
@@ -101,9 +101,20 @@ func PromptSessions(name string, prompts []Prompt, opts ParseOptions) []Session 
 	return out
 }
 
-// isSlashCommand reports a prompt that is one word starting with '/'.
+// isSlashCommand reports a prompt that starts with a slash command
+// ("/clear", "/model", "/plugin install x"): an order to the agent, not a
+// question. A path ("/usr/bin/env fails") is none.
 func isSlashCommand(text string) bool {
-	return strings.HasPrefix(text, "/") && !strings.ContainsAny(text, " \t\r\n")
+	cmd, _, _ := strings.Cut(strings.Fields(text)[0]+" ", " ")
+	if len(cmd) < 2 || cmd[0] != '/' {
+		return false
+	}
+	for i := 1; i < len(cmd); i++ {
+		if c := cmd[i]; !(isAlnum(c) || c == '-' || c == '_' || c == ':') {
+			return false
+		}
+	}
+	return true
 }
 
 // ParsePromptLines reads a JSONL prompt history of the named harness,
