@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/deja-dev/deja/internal/jsonscan"
 )
 
 // A prompt history is the file an agent keeps beside its sessions of what
@@ -162,4 +164,49 @@ var promptHistoryNames = []string{"history.jsonl", "prompt_history.json", "comma
 // repeat.
 func IsPromptHistoryName(path string) bool {
 	return slices.Contains(promptHistoryNames, filepath.Base(path))
+}
+
+// ParsePromptList reads a prompt history that is a JSON array of prompt
+// strings, rewritten whole: the document itself when key is empty
+// (cursor-agent's prompt_history.json), else the array under that key of
+// the document's object (Copilot CLI's commandHistory). Every session
+// spans the file. An entry that is no string is counted and skipped; a
+// file that is no such list is a warning, what was read of it kept.
+func ParsePromptList(name string, data []byte, key string, opts ParseOptions) *History {
+	h := &History{Path: opts.Path}
+	sc := jsonscan.New(data)
+	var prompts []Prompt
+	var warn Warnings
+	end := opts.Offset + int64(len(data))
+	found := false
+	list := func() {
+		found = sc.Kind() == '['
+		sc.Array(func() {
+			n := len(prompts) + 1
+			if sc.Kind() != '"' {
+				warn.Add("not a string", n)
+				sc.Skip()
+				prompts = append(prompts, Prompt{})
+				return
+			}
+			prompts = append(prompts, Prompt{Text: sc.String(), Line: n, Offset: opts.Offset, End: end})
+		})
+	}
+	if key == "" {
+		list()
+	} else {
+		sc.Object(func(k []byte) bool {
+			if string(k) != key {
+				return false
+			}
+			list()
+			return true
+		})
+	}
+	h.Sessions = PromptSessions(name, prompts, opts)
+	h.Warnings = warn.List()
+	if !found || sc.Err() != nil {
+		h.Warnings = append(h.Warnings, "not a JSON list of prompts where one was expected; what came before was read")
+	}
+	return h
 }

@@ -2,7 +2,6 @@ package claude
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -36,9 +35,6 @@ type pastedContent struct {
 	Content string `json:"content"`
 }
 
-// pastedRef finds the placeholders display writes for pasted text.
-var pastedRef = regexp.MustCompile(`\[Pasted text #(\d+)[^\]]*\]`)
-
 // parsePrompts reads history.jsonl: each line a prompt, linked to its
 // session where the line names one.
 func parsePrompts(data []byte, opts harness.ParseOptions) *harness.History {
@@ -59,17 +55,23 @@ func parsePrompts(data []byte, opts harness.ParseOptions) *harness.History {
 }
 
 // withPastes puts the pasted text the prompt carries back in place of its
-// placeholders, as the transcript holds it; a paste held only by hash
-// keeps its placeholder.
+// placeholders ("[Pasted text #1 +12 lines]"), as the transcript holds
+// it; a paste held only by hash keeps its placeholder.
 func withPastes(display string, pasted map[string]pastedContent) string {
-	if len(pasted) == 0 || !strings.Contains(display, "[Pasted text #") {
-		return display
-	}
-	return pastedRef.ReplaceAllStringFunc(display, func(ref string) string {
-		n := pastedRef.FindStringSubmatch(ref)[1]
-		if c, ok := pasted[n]; ok && c.Content != "" && (c.Type == "" || c.Type == "text") {
-			return c.Content
+	for n, c := range pasted {
+		if c.Content == "" || c.Type != "" && c.Type != "text" {
+			continue
 		}
-		return ref
-	})
+		ref := "[Pasted text #" + n
+		i := strings.Index(display, ref+" ")
+		if i < 0 {
+			i = strings.Index(display, ref+"]")
+		}
+		if i < 0 {
+			continue
+		}
+		end := i + strings.IndexByte(display[i:], ']') + 1
+		display = display[:i] + c.Content + display[end:]
+	}
+	return display
 }

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 
 	"github.com/deja-dev/deja/harness"
-	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // historyName is Copilot CLI's prompt history, in ~/.copilot (or
@@ -19,28 +18,7 @@ func isPromptHistory(path string) bool { return filepath.Base(path) == historyNa
 // parsePrompts reads command-history-state.json. The file is rewritten
 // whole, so every session spans it: each run reads it whole.
 func parsePrompts(data []byte, opts harness.ParseOptions) *harness.History {
-	h := &harness.History{Path: opts.Path}
-	var state struct {
-		CommandHistory []json.RawMessage `json:"commandHistory"`
-	}
-	if err := json.Unmarshal(data, &state); err != nil {
-		h.Warnings = append(h.Warnings, "not a command history, skipped: "+err.Error())
-		return h
-	}
-	var prompts []harness.Prompt
-	var warn harness.Warnings
-	end := opts.Offset + int64(len(data))
-	for i, e := range state.CommandHistory {
-		var text string
-		if json.Unmarshal(e, &text) != nil {
-			warn.Add("not a string", i+1)
-			continue
-		}
-		prompts = append(prompts, harness.Prompt{Text: text, Line: i + 1, Offset: opts.Offset, End: end})
-	}
-	h.Sessions = harness.PromptSessions(Name, prompts, opts)
-	h.Warnings = warn.List()
-	return h
+	return harness.ParsePromptList(Name, data, "commandHistory", opts)
 }
 
 // sniffPrompts accepts a command history that opens with its key.

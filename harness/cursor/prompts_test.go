@@ -11,12 +11,12 @@ import (
 )
 
 // TestReadPrompts pins prompt_history.json ([CU2]: a JSON array of
-// prompt strings; objects with a text are read too): found in ~/.cursor
+// prompt strings; another entry is counted and skipped): found in ~/.cursor
 // and $CURSOR_CONFIG_DIR, each prompt a session of one question linked to
 // none, with the marker that keeps it from being read again.
 func TestReadPrompts(t *testing.T) {
 	home := t.TempDir()
-	path := harnesstest.WriteFile(t, filepath.Join(home, ".cursor", historyName), `["Summarize this repo", {"text":"add a dark mode"}, 3, "Summarize this repo"]`)
+	path := harnesstest.WriteFile(t, filepath.Join(home, ".cursor", historyName), `["Summarize this repo", "add a dark mode", {"text":"x"}, "Summarize this repo"]`)
 	path, _ = filepath.EvalSymlinks(path)
 	d := Discover(harness.DiscoverOptions{Home: home})
 	if !slices.ContainsFunc(d.Sources, func(s harness.Source) bool { return s.Path == path }) {
@@ -44,7 +44,7 @@ func TestReadPrompts(t *testing.T) {
 	if want := []string{"Summarize this repo", "add a dark mode"}; !slices.Equal(texts, want) {
 		t.Errorf("prompts %q, want %q", texts, want)
 	}
-	if want := []string{"1 line not a prompt (first at line 3), skipped"}; !slices.Equal(h.Warnings, want) {
+	if want := []string{"1 line not a string (first at line 3), skipped"}; !slices.Equal(h.Warnings, want) {
 		t.Errorf("warnings %q, want %q", h.Warnings, want)
 	}
 }

@@ -152,14 +152,14 @@ func TestPromptHistoryGrows(t *testing.T) {
 
 // TestCodexPromptHistory pins Codex's history.jsonl: a prompt of a
 // rollout's session is not stored again, one of a pruned session is,
-// linked to it.
+// linked to it (by the older conversation_id here), in no project.
 func TestCodexPromptHistory(t *testing.T) {
 	s, _ := memtest.Fixture(t)
 	dir := t.TempDir()
 	const rollout = "019d688b-3b5f-72c0-8028-4a4af562b9f5"
 	history := writeResolved(t, filepath.Join(dir, "history.jsonl"),
 		fmt.Sprintf(`{"session_id":%q,"ts":1775575481,"text":"switch the frontend to bun"}`+"\n", rollout)+
-			`{"session_id":"019d6d67-1952-7e83-93ef-94497e3c15b6","ts":1775656982,"text":"pick a terminal font"}`+"\n")
+			`{"conversation_id":"019d6d67-1952-7e83-93ef-94497e3c15b6","ts":1775656982,"text":"pick a terminal font"}`+"\n")
 	path := writeResolved(t, filepath.Join(dir, "rollout-2026-04-07T10-00-00-"+rollout+".jsonl"),
 		fmt.Sprintf(`{"timestamp":"2026-04-07T10:00:00.000Z","type":"session_meta","payload":{"id":%q,"timestamp":"2026-04-07T10:00:00.000Z","cwd":"/srv/web"}}`+"\n", rollout)+
 			`{"timestamp":"2026-04-07T10:00:01.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"switch the frontend to bun"}]}}`+"\n"+
