@@ -173,3 +173,19 @@ func TestCodexPromptHistory(t *testing.T) {
 		t.Fatalf("prompt sessions = %+v, want the pruned session's prompt alone, in no project", got)
 	}
 }
+
+// TestPromptHistoryKeepsForgottenForgotten pins that a prompt whose
+// session was forgotten does not come back from the prompt history.
+func TestPromptHistoryKeepsForgottenForgotten(t *testing.T) {
+	s, _ := memtest.Fixture(t)
+	dir := t.TempDir()
+	live := claudeSession(t, dir, liveID, "rotate the signing key")
+	indexWith(t, s, live)
+	if err := s.Forget(context.Background(), []string{"claude-" + liveID}, store.LockOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	history := writeResolved(t, filepath.Join(dir, "history.jsonl"), historyLine(liveID, "rotate the signing key", 1784541600000))
+	if rep := indexWith(t, s, history); rep.NewTurns != 0 {
+		t.Errorf("the forgotten session's prompt was stored: %d new turns", rep.NewTurns)
+	}
+}
