@@ -231,7 +231,7 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		for _, pl := range plans {
 			ix.toEmbed += pl.pending
 		}
-		w := ix.newLedgerWriter(lt, full)
+		w := ix.newLedgerWriter(lt, full, wr.Name())
 		var kept []string
 		for id, m := range markers {
 			if parsed[id] {
@@ -268,6 +268,8 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		return w.putFileState(path, next)
 	})
 	if err != nil {
+		// Drops of stored prompts that did not commit.
+		ix.prompts = nil
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	ix.rep.Sessions += changedSessions

@@ -189,3 +189,134 @@ func TestPromptHistoryKeepsForgottenForgotten(t *testing.T) {
 		t.Errorf("the forgotten session's prompt was stored: %d new turns", rep.NewTurns)
 	}
 }
+
+// TestPromptHistoryBeforeItsTranscript pins "never stored twice" when a
+// transcript comes after its prompt history was read: the prompt stored
+// alone, linked to the session, and the one linked to none (an older
+// Claude Code line, with no sessionId) that another session of the
+// project asks, go once the sessions are stored, and neither comes back
+// from the history read again, in a run or a full one.
+func TestPromptHistoryBeforeItsTranscript(t *testing.T) {
+	s, _ := memtest.Fixture(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	projects := filepath.Join(dir, "projects", "-srv-shop")
+	if err := os.MkdirAll(projects, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	history := writeResolved(t, filepath.Join(dir, "history.jsonl"),
+		historyLine(unseenID, "migrate the ledger to postgres", 1784541600000)+
+			`{"display":"tidy the changelog","pastedContents":{},"timestamp":1784541700000,"project":"/srv/shop"}`+"\n")
+	indexWith(t, s, history)
+	if n := len(promptSessions(t, s)); n != 2 {
+		t.Fatalf("%d prompt sessions after the history alone, want 2", n)
+	}
+
+	linked := claudeSession(t, projects, unseenID, "migrate the ledger\nto postgres")
+	other := claudeSession(t, projects, liveID, "tidy the changelog")
+	rep := indexWith(t, s, history, linked, other)
+	if rep.NewTurns != 2 {
+		t.Errorf("the transcripts stored %d turns, want 2", rep.NewTurns)
+	}
+	if got := promptSessions(t, s); len(got) != 0 {
+		t.Fatalf("prompt sessions = %+v after their transcripts, want none", got)
+	}
+	for query, want := range map[string]string{"ledger postgres": "claude-" + unseenID, "tidy changelog": "claude-" + liveID} {
+		ans, err := recall.Recall(ctx, s, recall.Options{Query: query, Mode: recall.Keyword})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ans.Results) != 1 || ans.Results[0].SessionID != want {
+			t.Errorf("recall %q = %+v, want %s's turn alone", query, ans.Results, want)
+		}
+	}
+
+	for _, full := range []bool{false, true} {
+		again, err := Index(ctx, s, Options{Paths: []string{history, linked, other}, Harnesses: harness.Registry{claude.Reader{}}, Full: full})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.NewTurns != 0 && !full || len(again.Problems) != 0 {
+			t.Errorf("run again (full %v): %d new turns, problems %q; want none", full, again.NewTurns, again.Problems)
+		}
+		if got := promptSessions(t, s); len(got) != 0 {
+			t.Errorf("prompt sessions = %+v after running again (full %v), want none", got, full)
+		}
+	}
+}
+
+// wholeFake is a WholeReader of a made-up store, a text file opening with
+// "WHOLE": a line "S <id> <prompt>" is a session of /srv/shop asking
+// prompt, answered; "P <prompt>" a prompt of its prompt history, linked to
+// no session, in /srv/shop.
+type wholeFake struct{}
+
+func (wholeFake) Name() string                                       { return "whole" }
+func (wholeFake) Discover(harness.DiscoverOptions) harness.Discovery { return harness.Discovery{} }
+func (wholeFake) ValidID(id string) bool                             { return strings.HasPrefix(id, "whole-") }
+
+func (wholeFake) Sniff(path string, head []byte) error {
+	if !strings.HasPrefix(string(head), "WHOLE\n") {
+		return fmt.Errorf("not a made-up store")
+	}
+	return nil
+}
+
+func (wholeFake) Read(ctx context.Context, path string, opts harness.ParseOptions) (*harness.History, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	h := &harness.History{Path: path}
+	var prompts []harness.Prompt
+	for i, line := range strings.Split(string(data), "\n") {
+		kind, rest, _ := strings.Cut(line, " ")
+		switch kind {
+		case "S":
+			id, prompt, _ := strings.Cut(rest, " ")
+			h.Sessions = append(h.Sessions, harness.Session{ID: "whole-" + id, Ordinal: len(h.Sessions) + 1, Project: "/srv/shop", Marker: prompt,
+				Messages: []harness.Message{{Role: harness.User, Text: prompt, Line: i + 1}, {Role: harness.Assistant, Text: "Done.", Line: i + 1}}})
+		case "P":
+			prompts = append(prompts, harness.Prompt{Text: rest, Project: "/srv/shop", Line: i + 1})
+		}
+	}
+	h.Sessions = append(h.Sessions, harness.PromptSessions("whole", prompts, opts)...)
+	return h, nil
+}
+
+// TestPromptHistoryBeforeItsStoredSession is
+// TestPromptHistoryBeforeItsTranscript for a WholeReader's store: a prompt
+// linked to no session, stored alone, goes once a session of the store
+// in its project asks it, and the prompt history, read on every run, does
+// not bring it back.
+func TestPromptHistoryBeforeItsStoredSession(t *testing.T) {
+	s, _ := memtest.Fixture(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	prompts := writeResolved(t, filepath.Join(dir, "prompts"), "WHOLE\nP tidy the  changelog\nP bump the version\n")
+	sessions := writeResolved(t, filepath.Join(dir, "store"), "WHOLE\n")
+	index := func(full bool) Report {
+		t.Helper()
+		rep, err := Index(ctx, s, Options{Paths: []string{sessions, prompts}, Harnesses: harness.Registry{wholeFake{}}, Full: full})
+		if err != nil || len(rep.Problems) > 0 {
+			t.Fatalf("index: %v %q", err, rep.Problems)
+		}
+		return rep
+	}
+	index(false)
+	if n := len(promptSessions(t, s)); n != 2 {
+		t.Fatalf("%d prompt sessions after the prompts alone, want 2", n)
+	}
+	writeResolved(t, sessions, "WHOLE\nS 1 tidy the changelog\n")
+	index(false)
+	got := promptSessions(t, s)
+	if len(got) != 1 || got[0].First != "bump the version" {
+		t.Fatalf("prompt sessions = %+v, want the prompt no session asks alone", got)
+	}
+	for _, full := range []bool{false, true} {
+		index(full)
+		if again := promptSessions(t, s); len(again) != 1 || again[0].ID != got[0].ID {
+			t.Errorf("prompt sessions = %+v after running again (full %v), want %s alone", again, full, got[0].ID)
+		}
+	}
+}

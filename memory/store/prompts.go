@@ -51,11 +51,59 @@ func (s *Store) HoldsPrompt(ctx context.Context, harnessName, id, linked, projec
 	if err != nil {
 		return false, fmt.Errorf("store: looking up a prompt: %w", err)
 	}
+	return holds(users, prompt, linked != ""), nil
+}
+
+// holds reports whether one of users, the user messages of turns, is
+// prompt, normalized, or with within holds it (a turn of the session a
+// prompt is linked to may hold more than the prompt).
+func holds(users []string, prompt string, within bool) bool {
 	for _, u := range users {
 		u = harness.NormalizePrompt(u)
-		if u == prompt || linked != "" && strings.Contains(u, prompt) {
-			return true, nil
+		if u == prompt || within && strings.Contains(u, prompt) {
+			return true
 		}
 	}
-	return false, nil
+	return false
+}
+
+// StoredPrompt is a prompt-only session the store holds (a prompt of a
+// prompt history that no session held when it was stored), its prompt
+// normalized.
+type StoredPrompt struct {
+	ID, Harness, Project, Parent, Prompt string
+}
+
+// StoredPrompts lists the prompt-only sessions the store holds, so that
+// the indexer can drop one once a session it stores holds the prompt (a
+// transcript that arrived after its prompt history was read).
+func (l *LedgerTx) StoredPrompts() ([]StoredPrompt, error) {
+	rows, err := l.tx.QueryContext(l.Ctx, `SELECT s.id, s.harness, s.project, s.parent, t.user
+		FROM sessions s JOIN turns t ON t.session_id = s.id WHERE s.id GLOB '*-prompt-*'`)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading the stored prompts: %w", err)
+	}
+	defer rows.Close()
+	var out []StoredPrompt
+	for rows.Next() {
+		var p StoredPrompt
+		if err := rows.Scan(&p.ID, &p.Harness, &p.Project, &p.Parent, &p.Prompt); err != nil {
+			return nil, err
+		}
+		if harness.IsPromptID(p.Harness, p.ID) {
+			p.Prompt = harness.NormalizePrompt(p.Prompt)
+			out = append(out, p)
+		}
+	}
+	return out, rows.Err()
+}
+
+// SessionHolds reports whether a user turn of session holds prompt,
+// normalized, as HoldsPrompt asks of the session a prompt is linked to.
+func (l *LedgerTx) SessionHolds(session, prompt string) (bool, error) {
+	users, err := QueryColumn[string](l.Ctx, l.tx, `SELECT user FROM turns WHERE session_id = ?`, session)
+	if err != nil {
+		return false, fmt.Errorf("store: looking up a prompt: %w", err)
+	}
+	return holds(users, prompt, true), nil
 }
