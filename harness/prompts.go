@@ -210,3 +210,100 @@ func ParsePromptList(name string, data []byte, key string, opts ParseOptions) *H
 	}
 	return h
 }
+
+// placeholderKinds open the placeholders Claude Code leaves in its prompt
+// history for what it keeps elsewhere or not at all: "[Pasted text #2 +40
+// lines]" and "[...Truncated text #3 +200 lines]" (a paste, its text in
+// pastedContents or paste-cache/), "[Image #1]". The transcript holds the
+// paste itself.
+var placeholderKinds = [...]string{"[Pasted text #", "[...Truncated text #", "[Image #"}
+
+// PromptPlaceholder reports a placeholder of a prompt history at the start
+// of s: its number, whether it stands for pasted text, and its length (0
+// when s opens with none).
+func PromptPlaceholder(s string) (n string, text bool, size int) {
+	for k, kind := range placeholderKinds {
+		if !strings.HasPrefix(s, kind) {
+			continue
+		}
+		i := len(kind)
+		digits := func() int {
+			j := i
+			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+				j++
+			}
+			return j - i
+		}
+		d := digits()
+		if d == 0 {
+			return "", false, 0
+		}
+		n, i = s[i:i+d], i+d
+		if strings.HasPrefix(s[i:], " +") {
+			i += 2
+			if d := digits(); d > 0 && strings.HasPrefix(s[i+d:], " line") {
+				i += d + len(" line")
+				if strings.HasPrefix(s[i:], "s") {
+					i++
+				}
+			} else {
+				return "", false, 0
+			}
+		}
+		for i < len(s) && s[i] == '.' {
+			i++
+		}
+		if i < len(s) && s[i] == ']' {
+			return n, k < 2, i + 1
+		}
+		return "", false, 0
+	}
+	return "", false, 0
+}
+
+// PromptParts is a prompt, normalized (NormalizePrompt), cut at the
+// placeholders it still holds (PromptPlaceholder: a paste whose text the
+// history no longer has), each part trimmed: a turn holds the prompt when
+// it holds the parts in order, the pastes between them. A prompt with no
+// placeholder is one part.
+func PromptParts(prompt string) []string {
+	prompt = NormalizePrompt(prompt)
+	var parts []string
+	from := 0
+	for i := 0; i < len(prompt); i++ {
+		if prompt[i] != '[' {
+			continue
+		}
+		if _, _, size := PromptPlaceholder(prompt[i:]); size > 0 {
+			parts = append(parts, strings.TrimSpace(prompt[from:i]))
+			i += size - 1
+			from = i + 1
+		}
+	}
+	return append(parts, strings.TrimSpace(prompt[from:]))
+}
+
+// HoldsPromptParts reports whether text, a user message normalized, is
+// the prompt cut in parts (PromptParts), the placeholders standing for
+// anything, or with within holds it.
+func HoldsPromptParts(text string, parts []string, within bool) bool {
+	first, last := parts[0], parts[len(parts)-1]
+	if len(parts) == 1 {
+		return text == first || within && strings.Contains(text, first)
+	}
+	if !within {
+		if len(text) < len(first)+len(last) || !strings.HasPrefix(text, first) || !strings.HasSuffix(text, last) {
+			return false
+		}
+		text = text[len(first) : len(text)-len(last)]
+		parts = parts[1 : len(parts)-1]
+	}
+	for _, p := range parts {
+		i := strings.Index(text, p)
+		if i < 0 {
+			return false
+		}
+		text = text[i+len(p):]
+	}
+	return true
+}

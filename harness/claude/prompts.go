@@ -28,22 +28,39 @@ type historyLine struct {
 }
 
 // pastedContent is what a "[Pasted text #N +M lines]" in display stands
-// for: the text itself, or (newer versions, larger pastes) only a
-// contentHash naming a file of paste-cache/, which is not read.
+// for: the text itself, or (newer versions, larger pastes) a contentHash
+// naming the file of paste-cache/, beside history.jsonl, that holds it
+// (<hash>.txt, the hash hex; Claude Code prunes that directory too).
 type pastedContent struct {
-	Type    string `json:"type"`
-	Content string `json:"content"`
+	Type        string `json:"type"`
+	Content     string `json:"content"`
+	ContentHash string `json:"contentHash"`
 }
+
+// pasteCacheDir is the directory, beside history.jsonl, of the pastes
+// its lines name by hash.
+const pasteCacheDir = "paste-cache"
+
+// maxPaste bounds a paste read from paste-cache/, and maxPastes all of
+// them that one parse reads: a paste past either keeps its placeholder.
+const (
+	maxPaste  = 1 << 20
+	maxPastes = 64 << 20
+)
 
 // parsePrompts reads history.jsonl: each line a prompt, linked to its
 // session where the line names one.
 func parsePrompts(data []byte, opts harness.ParseOptions) *harness.History {
+	pastes := pasteCache{budget: maxPastes}
+	if opts.Path != "" {
+		pastes.dir = filepath.Join(filepath.Dir(opts.Path), pasteCacheDir)
+	}
 	return harness.ParsePromptLines(Name, data, opts, "not a prompt-history line", func(line []byte) (harness.Prompt, bool) {
 		var l historyLine
 		if json.Unmarshal(line, &l) != nil || l.Display == "" {
 			return harness.Prompt{}, false
 		}
-		p := harness.Prompt{Text: withPastes(l.Display, l.PastedContents), Project: l.Project}
+		p := harness.Prompt{Text: pastes.withPastes(l.Display, l.PastedContents), Project: l.Project}
 		if harness.IsUUID(l.SessionID) {
 			p.Session = SessionID(l.SessionID)
 		}
@@ -54,24 +71,60 @@ func parsePrompts(data []byte, opts harness.ParseOptions) *harness.History {
 	})
 }
 
-// withPastes puts the pasted text the prompt carries back in place of its
-// placeholders ("[Pasted text #1 +12 lines]"), as the transcript holds
-// it; a paste held only by hash keeps its placeholder.
-func withPastes(display string, pasted map[string]pastedContent) string {
-	for n, c := range pasted {
-		if c.Content == "" || c.Type != "" && c.Type != "text" {
-			continue
-		}
-		ref := "[Pasted text #" + n
-		i := strings.Index(display, ref+" ")
-		if i < 0 {
-			i = strings.Index(display, ref+"]")
-		}
-		if i < 0 {
-			continue
-		}
-		end := i + strings.IndexByte(display[i:], ']') + 1
-		display = display[:i] + c.Content + display[end:]
+// pasteCache reads the pastes of paste-cache/ in dir, within budget bytes.
+type pasteCache struct {
+	dir    string
+	budget int64
+}
+
+// read returns the paste of hash, if it is there and within the bounds.
+func (c *pasteCache) read(hash string) (string, bool) {
+	if c.dir == "" || len(hash) < 8 || len(hash) > 64 || !harness.IsHex(hash, len(hash)) {
+		return "", false
 	}
-	return display
+	data, err := harness.ReadSide(filepath.Join(c.dir, hash+".txt"), min(maxPaste, c.budget))
+	if err != nil {
+		return "", false
+	}
+	c.budget -= int64(len(data))
+	return strings.ToValidUTF8(string(data), "\uFFFD"), true
+}
+
+// withPastes puts the pasted text back in place of the placeholders
+// ("[Pasted text #1 +12 lines]"), as the transcript holds it: the text the
+// line carries, or the paste-cache/ file it names; a paste found in
+// neither keeps its placeholder (see harness.PromptParts).
+func (c *pasteCache) withPastes(display string, pasted map[string]pastedContent) string {
+	if len(pasted) == 0 {
+		return display
+	}
+	var b strings.Builder
+	from := 0
+	for i := 0; i < len(display); i++ {
+		if display[i] != '[' {
+			continue
+		}
+		n, text, size := harness.PromptPlaceholder(display[i:])
+		if size == 0 {
+			continue
+		}
+		paste, ok := pasted[n]
+		content := paste.Content
+		if ok && text && (paste.Type == "" || paste.Type == "text") {
+			if content == "" && paste.ContentHash != "" {
+				content, _ = c.read(paste.ContentHash)
+			}
+			if content != "" {
+				b.WriteString(display[from:i])
+				b.WriteString(content)
+				from = i + size
+			}
+		}
+		i += size - 1
+	}
+	if from == 0 {
+		return display
+	}
+	b.WriteString(display[from:])
+	return b.String()
 }

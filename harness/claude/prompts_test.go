@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -113,4 +114,37 @@ func FuzzParsePrompts(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPromptPasteCache pins the pastes held by hash: the text of
+// paste-cache/<hash>.txt beside history.jsonl is put back in place of its
+// placeholder, as the transcript holds it; a paste whose file is gone,
+// over maxPaste, or named by no hash of hex digits keeps its placeholder.
+func TestPromptPasteCache(t *testing.T) {
+	dir := t.TempDir()
+	const hash, big = "0123456789abcdef", "fedcba9876543210"
+	harnesstest.WriteFile(t, filepath.Join(dir, pasteCacheDir, hash+".txt"), "GET /orders 500\nstack: db timeout")
+	harnesstest.WriteFile(t, filepath.Join(dir, pasteCacheDir, big+".txt"), strings.Repeat("x", maxPaste+1))
+	harnesstest.WriteFile(t, filepath.Join(dir, "..", "secret.txt"), "not a paste")
+	line := func(display, hash string) string {
+		return `{"display":"` + display + `","pastedContents":{"1":{"id":1,"type":"text","contentHash":"` + hash + `"}},"timestamp":1759000000000,"project":"/srv/shop","sessionId":"` + promptSession + `"}` + "\n"
+	}
+	path := harnesstest.WriteFile(t, filepath.Join(dir, historyName),
+		line(`why [Pasted text #1 +2 lines] here?`, hash)+
+			line(`gone [Pasted text #1 +9 lines]`, "aaaaaaaaaaaaaaaa")+
+			line(`big [Pasted text #1 +1 lines]`, big)+
+			line(`up [Pasted text #1 +1 lines]`, "../secret"))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := harness.ParseFile(Reader{}, data, harness.ParseOptions{Path: path})
+	var texts []string
+	for _, s := range h.Sessions {
+		texts = append(texts, s.Messages[0].Text)
+	}
+	want := []string{"why GET /orders 500\nstack: db timeout here?", "gone [Pasted text #1 +9 lines]", "big [Pasted text #1 +1 lines]", "up [Pasted text #1 +1 lines]"}
+	if !slices.Equal(texts, want) {
+		t.Errorf("prompts %q, want %q", texts, want)
+	}
 }

@@ -320,3 +320,25 @@ func TestPromptHistoryBeforeItsStoredSession(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptHistoryLostPaste pins a prompt whose paste Claude Code's
+// history no longer has (its paste-cache/ file pruned): the placeholder
+// stands for the paste the transcript holds, so the prompt is not stored
+// again, linked to a session indexed and since deleted, or linked to none
+// and asked by another session of the project.
+func TestPromptHistoryLostPaste(t *testing.T) {
+	s, _ := memtest.Fixture(t)
+	dir := t.TempDir()
+	deleted := claudeSession(t, dir, deletedID, "why does checkout fail with\nTraceback: KeyError 'cart'\nplease")
+	live := claudeSession(t, dir, liveID, "explain Traceback: KeyError 'cart' again")
+	indexWith(t, s, deleted, live)
+	if err := os.Remove(deleted); err != nil {
+		t.Fatal(err)
+	}
+	history := writeResolved(t, filepath.Join(dir, "history.jsonl"),
+		`{"display":"why does checkout fail with [Pasted text #1 +2 lines] please","pastedContents":{"1":{"id":1,"type":"text","contentHash":"aaaaaaaaaaaaaaaa"}},"timestamp":1784541600000,"project":"/srv/shop","sessionId":"`+deletedID+`"}`+"\n"+
+			`{"display":"explain [Pasted text #1 +1 lines] again","pastedContents":{"1":{"id":1,"type":"text","contentHash":"bbbbbbbbbbbbbbbb"}},"timestamp":1784541700000,"project":"/srv/shop"}`+"\n")
+	if rep := indexWith(t, s, history); rep.NewTurns != 0 {
+		t.Errorf("prompts whose pastes are lost were stored: %d new turns, %+v", rep.NewTurns, promptSessions(t, s))
+	}
+}

@@ -25,6 +25,10 @@ const maxPromptWords = 12
 //   - linked to none: when a turn of another session of the harness, in
 //     project when it is set, asks exactly it. The keyword index finds the
 //     candidates; a prompt with no word in it is never found.
+//
+// A placeholder the prompt still holds for a paste whose text the history
+// no longer has ("[Pasted text #1 +40 lines]") stands for whatever the
+// turn holds there (harness.PromptParts).
 func (s *Store) HoldsPrompt(ctx context.Context, harnessName, id, linked, project, prompt string) (bool, error) {
 	prompt = harness.NormalizePrompt(prompt)
 	var query string
@@ -36,7 +40,15 @@ func (s *Store) HoldsPrompt(ctx context.Context, harnessName, id, linked, projec
 		}
 		query, args = `SELECT user FROM turns WHERE session_id = ?`, []any{linked}
 	} else {
-		words := strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool {
+		// The words of the prompt's longest part: a placeholder left for
+		// a paste is no word of the turn that holds the paste.
+		longest := ""
+		for _, p := range harness.PromptParts(prompt) {
+			if len(p) > len(longest) {
+				longest = p
+			}
+		}
+		words := strings.FieldsFunc(strings.ToLower(longest), func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 		})
 		if len(words) == 0 {
@@ -56,11 +68,12 @@ func (s *Store) HoldsPrompt(ctx context.Context, harnessName, id, linked, projec
 
 // holds reports whether one of users, the user messages of turns, is
 // prompt, normalized, or with within holds it (a turn of the session a
-// prompt is linked to may hold more than the prompt).
+// prompt is linked to may hold more than the prompt). A placeholder the
+// prompt holds for a paste stands for the paste (harness.PromptParts).
 func holds(users []string, prompt string, within bool) bool {
+	parts := harness.PromptParts(prompt)
 	for _, u := range users {
-		u = harness.NormalizePrompt(u)
-		if u == prompt || within && strings.Contains(u, prompt) {
+		if harness.HoldsPromptParts(harness.NormalizePrompt(u), parts, within) {
 			return true
 		}
 	}
