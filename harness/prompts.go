@@ -223,40 +223,15 @@ var placeholderKinds = [...]string{"[Pasted text #", "[...Truncated text #", "[I
 // when s opens with none).
 func PromptPlaceholder(s string) (n string, text bool, size int) {
 	for k, kind := range placeholderKinds {
-		if !strings.HasPrefix(s, kind) {
+		rest, ok := strings.CutPrefix(s, kind)
+		end := strings.IndexByte(rest, ']')
+		if !ok || end < 1 {
 			continue
 		}
-		i := len(kind)
-		digits := func() int {
-			j := i
-			for j < len(s) && s[j] >= '0' && s[j] <= '9' {
-				j++
-			}
-			return j - i
+		tail := strings.TrimLeft(rest[:end], "0123456789")
+		if len(tail) < end && strings.Trim(tail, " +0123456789lines.") == "" {
+			return rest[:end-len(tail)], k < 2, len(kind) + end + 1
 		}
-		d := digits()
-		if d == 0 {
-			return "", false, 0
-		}
-		n, i = s[i:i+d], i+d
-		if strings.HasPrefix(s[i:], " +") {
-			i += 2
-			if d := digits(); d > 0 && strings.HasPrefix(s[i+d:], " line") {
-				i += d + len(" line")
-				if strings.HasPrefix(s[i:], "s") {
-					i++
-				}
-			} else {
-				return "", false, 0
-			}
-		}
-		for i < len(s) && s[i] == '.' {
-			i++
-		}
-		if i < len(s) && s[i] == ']' {
-			return n, k < 2, i + 1
-		}
-		return "", false, 0
 	}
 	return "", false, 0
 }
@@ -269,18 +244,13 @@ func PromptPlaceholder(s string) (n string, text bool, size int) {
 func PromptParts(prompt string) []string {
 	prompt = NormalizePrompt(prompt)
 	var parts []string
-	from := 0
 	for i := 0; i < len(prompt); i++ {
-		if prompt[i] != '[' {
-			continue
-		}
 		if _, _, size := PromptPlaceholder(prompt[i:]); size > 0 {
-			parts = append(parts, strings.TrimSpace(prompt[from:i]))
-			i += size - 1
-			from = i + 1
+			parts = append(parts, strings.TrimSpace(prompt[:i]))
+			prompt, i = prompt[i+size:], -1
 		}
 	}
-	return append(parts, strings.TrimSpace(prompt[from:]))
+	return append(parts, strings.TrimSpace(prompt))
 }
 
 // HoldsPromptParts reports whether text, a user message normalized, is
@@ -295,8 +265,7 @@ func HoldsPromptParts(text string, parts []string, within bool) bool {
 		if len(text) < len(first)+len(last) || !strings.HasPrefix(text, first) || !strings.HasSuffix(text, last) {
 			return false
 		}
-		text = text[len(first) : len(text)-len(last)]
-		parts = parts[1 : len(parts)-1]
+		text, parts = text[len(first):len(text)-len(last)], parts[1:len(parts)-1]
 	}
 	for _, p := range parts {
 		i := strings.Index(text, p)

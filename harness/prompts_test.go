@@ -22,7 +22,7 @@ func TestPromptPlaceholder(t *testing.T) {
 		{"[Pasted text #]", "", false, 0},
 		{"[Pasted text #2 +x lines]", "", false, 0},
 		{"[Pasted text #2", "", false, 0},
-		{"[Pasted text #2 +4]", "", false, 0},
+		{"[Pasted text #2 and more]", "", false, 0},
 		{"[link](x)", "", false, 0},
 	} {
 		n, text, size := PromptPlaceholder(c.in)

@@ -51,16 +51,25 @@ const (
 // parsePrompts reads history.jsonl: each line a prompt, linked to its
 // session where the line names one.
 func parsePrompts(data []byte, opts harness.ParseOptions) *harness.History {
-	pastes := pasteCache{budget: maxPastes}
-	if opts.Path != "" {
-		pastes.dir = filepath.Join(filepath.Dir(opts.Path), pasteCacheDir)
+	budget := int64(maxPastes)
+	// cached reads the paste of hash from paste-cache/, within the bounds.
+	cached := func(hash string) string {
+		if opts.Path == "" || len(hash) < 8 || len(hash) > 64 || !harness.IsHex(hash, len(hash)) {
+			return ""
+		}
+		data, err := harness.ReadSide(filepath.Join(filepath.Dir(opts.Path), pasteCacheDir, hash+".txt"), min(maxPaste, budget))
+		if err != nil {
+			return ""
+		}
+		budget -= int64(len(data))
+		return strings.ToValidUTF8(string(data), "\uFFFD")
 	}
 	return harness.ParsePromptLines(Name, data, opts, "not a prompt-history line", func(line []byte) (harness.Prompt, bool) {
 		var l historyLine
 		if json.Unmarshal(line, &l) != nil || l.Display == "" {
 			return harness.Prompt{}, false
 		}
-		p := harness.Prompt{Text: pastes.withPastes(l.Display, l.PastedContents), Project: l.Project}
+		p := harness.Prompt{Text: withPastes(l.Display, l.PastedContents, cached), Project: l.Project}
 		if harness.IsUUID(l.SessionID) {
 			p.Session = SessionID(l.SessionID)
 		}
@@ -71,60 +80,26 @@ func parsePrompts(data []byte, opts harness.ParseOptions) *harness.History {
 	})
 }
 
-// pasteCache reads the pastes of paste-cache/ in dir, within budget bytes.
-type pasteCache struct {
-	dir    string
-	budget int64
-}
-
-// read returns the paste of hash, if it is there and within the bounds.
-func (c *pasteCache) read(hash string) (string, bool) {
-	if c.dir == "" || len(hash) < 8 || len(hash) > 64 || !harness.IsHex(hash, len(hash)) {
-		return "", false
-	}
-	data, err := harness.ReadSide(filepath.Join(c.dir, hash+".txt"), min(maxPaste, c.budget))
-	if err != nil {
-		return "", false
-	}
-	c.budget -= int64(len(data))
-	return strings.ToValidUTF8(string(data), "\uFFFD"), true
-}
-
 // withPastes puts the pasted text back in place of the placeholders
 // ("[Pasted text #1 +12 lines]"), as the transcript holds it: the text the
-// line carries, or the paste-cache/ file it names; a paste found in
-// neither keeps its placeholder (see harness.PromptParts).
-func (c *pasteCache) withPastes(display string, pasted map[string]pastedContent) string {
-	if len(pasted) == 0 {
-		return display
-	}
-	var b strings.Builder
-	from := 0
-	for i := 0; i < len(display); i++ {
-		if display[i] != '[' {
-			continue
-		}
+// line carries, or the paste-cache/ file it names, read by cached; a
+// paste found in neither keeps its placeholder (see harness.PromptParts).
+func withPastes(display string, pasted map[string]pastedContent, cached func(hash string) string) string {
+	for i := 0; i < len(display) && len(pasted) > 0; i++ {
 		n, text, size := harness.PromptPlaceholder(display[i:])
-		if size == 0 {
+		paste, ok := pasted[n]
+		if size == 0 || !ok || !text || paste.Type != "" && paste.Type != "text" {
 			continue
 		}
-		paste, ok := pasted[n]
 		content := paste.Content
-		if ok && text && (paste.Type == "" || paste.Type == "text") {
-			if content == "" && paste.ContentHash != "" {
-				content, _ = c.read(paste.ContentHash)
-			}
-			if content != "" {
-				b.WriteString(display[from:i])
-				b.WriteString(content)
-				from = i + size
-			}
+		if content == "" {
+			content = cached(paste.ContentHash)
+		}
+		if content != "" {
+			display = display[:i] + content + display[i+size:]
+			size = len(content)
 		}
 		i += size - 1
 	}
-	if from == 0 {
-		return display
-	}
-	b.WriteString(display[from:])
-	return b.String()
+	return display
 }

@@ -152,9 +152,6 @@ func (w *ledgerWriter) sessions(plans []*sessionPlan, upsert func(*sessionPlan) 
 			if err := w.writeTurns(part.batch); err != nil {
 				return err
 			}
-			if err := w.dropPrompts(part.pl, part.batch); err != nil {
-				return err
-			}
 			n += len(part.batch)
 		}
 		if part.last {
@@ -162,7 +159,7 @@ func (w *ledgerWriter) sessions(plans []*sessionPlan, upsert func(*sessionPlan) 
 			if err := w.prune(part.pl, read); err != nil {
 				return err
 			}
-			if err := w.dropPrompts(part.pl, nil); err != nil {
+			if err := w.dropPrompts(part.pl); err != nil {
 				return err
 			}
 			part.pl.readAll = read

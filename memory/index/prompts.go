@@ -3,9 +3,9 @@ package index
 import (
 	"context"
 	"math"
+	"strings"
 
 	"github.com/deja-dev/deja/harness"
-	"github.com/deja-dev/deja/memory/store"
 )
 
 // heldPrompts drops the plans of prompt-only sessions (a prompt of an
@@ -53,100 +53,49 @@ func promptHistoriesLast(paths []string) []string {
 	return out
 }
 
-// storedPrompts are the prompt-only sessions the store holds, loaded at
-// the first session a run writes: by the session they are linked to, and
-// those linked to none by harness and prompt.
-type storedPrompts struct {
-	linked, unlinked map[string][]store.StoredPrompt
-}
-
-func (sp *storedPrompts) add(p store.StoredPrompt) {
-	if p.Parent != "" {
-		sp.linked[p.Parent] = append(sp.linked[p.Parent], p)
-		return
-	}
-	k := p.Harness + "\x00" + p.Prompt
-	sp.unlinked[k] = append(sp.unlinked[k], p)
-}
-
-// storedPrompts loads the run's storedPrompts once. A write that fails
-// drops them (see forgetStoredPrompts), as its drops did not commit.
-func (w *ledgerWriter) storedPrompts() (*storedPrompts, error) {
-	if w.ix.prompts != nil {
-		return w.ix.prompts, nil
-	}
-	all, err := w.lt.StoredPrompts()
-	if err != nil {
-		return nil, err
-	}
-	sp := &storedPrompts{linked: map[string][]store.StoredPrompt{}, unlinked: map[string][]store.StoredPrompt{}}
-	for _, p := range all {
-		sp.add(p)
-	}
-	w.ix.prompts = sp
-	return sp, nil
-}
-
-// dropPrompts deletes the stored prompt-only sessions that a session
-// being written holds, so that a prompt is not stored twice when its
-// transcript comes after its prompt history (Claude Code writes
-// history.jsonl as the prompt is sent; a transcript restored from a
-// backup): with batch, those linked to none whose prompt a turn of batch
-// asks exactly, in the session's project (or in none); without, at the
-// session's end, those linked to it whose prompt one of its user turns
-// holds (store.HoldsPrompt's rules). Unlike a forget, no tombstone is
-// left: the session holds the prompt, and a prompt history read again
-// finds it there (heldPrompts).
-func (w *ledgerWriter) dropPrompts(pl *sessionPlan, batch []*newTurn) error {
-	if pl.sess.PromptOnly {
-		if batch == nil && w.ix.prompts != nil && len(pl.sess.Messages) > 0 {
-			w.ix.prompts.add(store.StoredPrompt{ID: pl.sess.ID, Harness: w.harness, Project: store.SessionProject(*pl.sess),
-				Parent: pl.sess.Parent, Prompt: harness.NormalizePrompt(pl.sess.Messages[0].Text)})
-		}
-		return nil
-	}
-	sp, err := w.storedPrompts()
-	if err != nil {
-		return err
-	}
-	drop := func(list []store.StoredPrompt, held func(store.StoredPrompt) (bool, error)) ([]store.StoredPrompt, error) {
-		kept := list[:0]
-		for _, p := range list {
-			ok, err := p.Harness == w.harness, error(nil)
-			if ok {
-				ok, err = held(p)
-			}
-			if err == nil && ok {
-				err = w.lt.DeleteSession(p.ID)
-			}
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				kept = append(kept, p)
-			}
-		}
-		return kept, nil
-	}
-	if batch == nil {
-		list, ok := sp.linked[pl.sess.ID]
-		if !ok {
+// dropPrompts deletes, once a session is written, the stored
+// prompt-only sessions linked to it whose prompt one of its user turns
+// holds (store.HoldsPrompt's rules), so that a prompt is not stored twice
+// when its transcript comes after its prompt history was read (a
+// transcript restored from a backup, one written after deja read the
+// history). Unlike a forget, no tombstone is left: the session holds the
+// prompt, and a prompt history read again finds it there (heldPrompts).
+// The links are loaded at the first session a run writes, and the run's
+// own prompts added as they are written. A prompt linked to no session
+// (cursor-agent's and Copilot CLI's, Claude Code's older lines) is not
+// dropped: every turn written would be looked up for it.
+func (w *ledgerWriter) dropPrompts(pl *sessionPlan) error {
+	s := pl.sess
+	if w.ix.prompts == nil {
+		if s.PromptOnly {
 			return nil
 		}
-		sp.linked[pl.sess.ID], err = drop(list, func(p store.StoredPrompt) (bool, error) { return w.lt.SessionHolds(pl.sess.ID, p.Prompt) })
-		return err
+		links, err := w.lt.PromptLinks()
+		if err != nil {
+			return err
+		}
+		w.ix.prompts = map[string][]string{}
+		for _, l := range links {
+			id, parent, _ := strings.Cut(l, " ")
+			w.ix.prompts[parent] = append(w.ix.prompts[parent], id)
+		}
 	}
-	if len(sp.unlinked) == 0 {
+	if s.PromptOnly {
+		if s.Parent != "" {
+			w.ix.prompts[s.Parent] = append(w.ix.prompts[s.Parent], s.ID)
+		}
 		return nil
 	}
-	for _, t := range batch {
-		k := w.harness + "\x00" + harness.NormalizePrompt(t.turn.User)
-		if list, ok := sp.unlinked[k]; ok {
-			if sp.unlinked[k], err = drop(list, func(p store.StoredPrompt) (bool, error) {
-				return p.ID != t.session && (p.Project == "" || p.Project == t.project), nil
-			}); err != nil {
-				return err
-			}
+	for _, id := range w.ix.prompts[s.ID] {
+		if !harness.IsPromptID(w.harness, id) {
+			continue
+		}
+		held, err := w.lt.HoldsPromptOf(s.ID, id)
+		if err == nil && held {
+			err = w.lt.DeleteSession(id)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	return nil

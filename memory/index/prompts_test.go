@@ -192,10 +192,10 @@ func TestPromptHistoryKeepsForgottenForgotten(t *testing.T) {
 
 // TestPromptHistoryBeforeItsTranscript pins "never stored twice" when a
 // transcript comes after its prompt history was read: the prompt stored
-// alone, linked to the session, and the one linked to none (an older
-// Claude Code line, with no sessionId) that another session of the
-// project asks, go once the sessions are stored, and neither comes back
-// from the history read again, in a run or a full one.
+// alone in the first run, linked to its session, goes in the second run,
+// which stores the transcript, so the store holds it once, in the
+// transcript; a third run, plain or full, reads the history again without
+// bringing it back.
 func TestPromptHistoryBeforeItsTranscript(t *testing.T) {
 	s, _ := memtest.Fixture(t)
 	ctx := context.Background()
@@ -206,49 +206,46 @@ func TestPromptHistoryBeforeItsTranscript(t *testing.T) {
 	}
 	history := writeResolved(t, filepath.Join(dir, "history.jsonl"),
 		historyLine(unseenID, "migrate the ledger to postgres", 1784541600000)+
-			`{"display":"tidy the changelog","pastedContents":{},"timestamp":1784541700000,"project":"/srv/shop"}`+"\n")
+			historyLine(deletedID, "tidy the changelog", 1784541700000))
 	indexWith(t, s, history)
 	if n := len(promptSessions(t, s)); n != 2 {
 		t.Fatalf("%d prompt sessions after the history alone, want 2", n)
 	}
 
-	linked := claudeSession(t, projects, unseenID, "migrate the ledger\nto postgres")
-	other := claudeSession(t, projects, liveID, "tidy the changelog")
-	rep := indexWith(t, s, history, linked, other)
-	if rep.NewTurns != 2 {
-		t.Errorf("the transcripts stored %d turns, want 2", rep.NewTurns)
+	transcript := claudeSession(t, projects, unseenID, "migrate the ledger\nto postgres")
+	if rep := indexWith(t, s, history, transcript); rep.NewTurns != 1 {
+		t.Errorf("the transcript stored %d turns, want 1", rep.NewTurns)
 	}
-	if got := promptSessions(t, s); len(got) != 0 {
-		t.Fatalf("prompt sessions = %+v after their transcripts, want none", got)
+	got := promptSessions(t, s)
+	if len(got) != 1 || got[0].First != "tidy the changelog" {
+		t.Fatalf("prompt sessions = %+v after the transcript, want the other session's prompt alone", got)
 	}
-	for query, want := range map[string]string{"ledger postgres": "claude-" + unseenID, "tidy changelog": "claude-" + liveID} {
-		ans, err := recall.Recall(ctx, s, recall.Options{Query: query, Mode: recall.Keyword})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(ans.Results) != 1 || ans.Results[0].SessionID != want {
-			t.Errorf("recall %q = %+v, want %s's turn alone", query, ans.Results, want)
-		}
+	ans, err := recall.Recall(ctx, s, recall.Options{Query: "ledger postgres", Mode: recall.Keyword})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ans.Results) != 1 || ans.Results[0].SessionID != "claude-"+unseenID {
+		t.Errorf("recall = %+v, want the transcript's turn alone", ans.Results)
 	}
 
 	for _, full := range []bool{false, true} {
-		again, err := Index(ctx, s, Options{Paths: []string{history, linked, other}, Harnesses: harness.Registry{claude.Reader{}}, Full: full})
+		again, err := Index(ctx, s, Options{Paths: []string{history, transcript}, Harnesses: harness.Registry{claude.Reader{}}, Full: full})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if again.NewTurns != 0 && !full || len(again.Problems) != 0 {
 			t.Errorf("run again (full %v): %d new turns, problems %q; want none", full, again.NewTurns, again.Problems)
 		}
-		if got := promptSessions(t, s); len(got) != 0 {
-			t.Errorf("prompt sessions = %+v after running again (full %v), want none", got, full)
+		if n := promptSessions(t, s); len(n) != 1 || n[0].ID != got[0].ID {
+			t.Errorf("prompt sessions = %+v after running again (full %v), want %s alone", n, full, got[0].ID)
 		}
 	}
 }
 
 // wholeFake is a WholeReader of a made-up store, a text file opening with
 // "WHOLE": a line "S <id> <prompt>" is a session of /srv/shop asking
-// prompt, answered; "P <prompt>" a prompt of its prompt history, linked to
-// no session, in /srv/shop.
+// prompt, answered; "P <id> <prompt>" a prompt of its prompt history,
+// linked to session <id>, in /srv/shop.
 type wholeFake struct{}
 
 func (wholeFake) Name() string                                       { return "whole" }
@@ -277,7 +274,8 @@ func (wholeFake) Read(ctx context.Context, path string, opts harness.ParseOption
 			h.Sessions = append(h.Sessions, harness.Session{ID: "whole-" + id, Ordinal: len(h.Sessions) + 1, Project: "/srv/shop", Marker: prompt,
 				Messages: []harness.Message{{Role: harness.User, Text: prompt, Line: i + 1}, {Role: harness.Assistant, Text: "Done.", Line: i + 1}}})
 		case "P":
-			prompts = append(prompts, harness.Prompt{Text: rest, Project: "/srv/shop", Line: i + 1})
+			id, prompt, _ := strings.Cut(rest, " ")
+			prompts = append(prompts, harness.Prompt{Text: prompt, Session: "whole-" + id, Project: "/srv/shop", Line: i + 1})
 		}
 	}
 	h.Sessions = append(h.Sessions, harness.PromptSessions("whole", prompts, opts)...)
@@ -286,14 +284,13 @@ func (wholeFake) Read(ctx context.Context, path string, opts harness.ParseOption
 
 // TestPromptHistoryBeforeItsStoredSession is
 // TestPromptHistoryBeforeItsTranscript for a WholeReader's store: a prompt
-// linked to no session, stored alone, goes once a session of the store
-// in its project asks it, and the prompt history, read on every run, does
-// not bring it back.
+// stored alone goes once the session it is linked to is stored holding
+// it, and the prompt history, read on every run, does not bring it back.
 func TestPromptHistoryBeforeItsStoredSession(t *testing.T) {
 	s, _ := memtest.Fixture(t)
 	ctx := context.Background()
 	dir := t.TempDir()
-	prompts := writeResolved(t, filepath.Join(dir, "prompts"), "WHOLE\nP tidy the  changelog\nP bump the version\n")
+	prompts := writeResolved(t, filepath.Join(dir, "prompts"), "WHOLE\nP 1 tidy the  changelog\nP 2 bump the version\n")
 	sessions := writeResolved(t, filepath.Join(dir, "store"), "WHOLE\n")
 	index := func(full bool) Report {
 		t.Helper()
@@ -311,7 +308,7 @@ func TestPromptHistoryBeforeItsStoredSession(t *testing.T) {
 	index(false)
 	got := promptSessions(t, s)
 	if len(got) != 1 || got[0].First != "bump the version" {
-		t.Fatalf("prompt sessions = %+v, want the prompt no session asks alone", got)
+		t.Fatalf("prompt sessions = %+v, want the prompt of the session not stored alone", got)
 	}
 	for _, full := range []bool{false, true} {
 		index(full)

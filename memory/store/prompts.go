@@ -80,43 +80,29 @@ func holds(users []string, prompt string, within bool) bool {
 	return false
 }
 
-// StoredPrompt is a prompt-only session the store holds (a prompt of a
-// prompt history that no session held when it was stored), its prompt
-// normalized.
-type StoredPrompt struct {
-	ID, Harness, Project, Parent, Prompt string
-}
-
-// StoredPrompts lists the prompt-only sessions the store holds, so that
-// the indexer can drop one once a session it stores holds the prompt (a
-// transcript that arrived after its prompt history was read).
-func (l *LedgerTx) StoredPrompts() ([]StoredPrompt, error) {
-	rows, err := l.tx.QueryContext(l.Ctx, `SELECT s.id, s.harness, s.project, s.parent, t.user
-		FROM sessions s JOIN turns t ON t.session_id = s.id WHERE s.id GLOB '*-prompt-*'`)
+// PromptLinks lists the prompt-only sessions the store holds (prompts of
+// a prompt history that no session held when they were stored) that are
+// linked to a session, each as its ID, a space, and that session's ID, so
+// that the indexer can drop one once it stores that session holding the
+// prompt.
+func (l *LedgerTx) PromptLinks() ([]string, error) {
+	links, err := QueryColumn[string](l.Ctx, l.tx, `SELECT id || ' ' || parent FROM sessions WHERE parent <> '' AND id GLOB '*-prompt-*'`)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading the stored prompts: %w", err)
 	}
-	defer rows.Close()
-	var out []StoredPrompt
-	for rows.Next() {
-		var p StoredPrompt
-		if err := rows.Scan(&p.ID, &p.Harness, &p.Project, &p.Parent, &p.Prompt); err != nil {
-			return nil, err
-		}
-		if harness.IsPromptID(p.Harness, p.ID) {
-			p.Prompt = harness.NormalizePrompt(p.Prompt)
-			out = append(out, p)
-		}
-	}
-	return out, rows.Err()
+	return links, nil
 }
 
-// SessionHolds reports whether a user turn of session holds prompt,
-// normalized, as HoldsPrompt asks of the session a prompt is linked to.
-func (l *LedgerTx) SessionHolds(session, prompt string) (bool, error) {
-	users, err := QueryColumn[string](l.Ctx, l.tx, `SELECT user FROM turns WHERE session_id = ?`, session)
-	if err != nil {
-		return false, fmt.Errorf("store: looking up a prompt: %w", err)
+// HoldsPromptOf reports whether a user turn of session holds the prompt
+// of the prompt-only session id, as HoldsPrompt asks of the session a
+// prompt is linked to.
+func (l *LedgerTx) HoldsPromptOf(session, id string) (bool, error) {
+	var texts [2][]string
+	for i, of := range [2]string{id, session} {
+		var err error
+		if texts[i], err = QueryColumn[string](l.Ctx, l.tx, `SELECT user FROM turns WHERE session_id = ?`, of); err != nil {
+			return false, fmt.Errorf("store: looking up a prompt: %w", err)
+		}
 	}
-	return holds(users, prompt, true), nil
+	return len(texts[0]) == 1 && holds(texts[1], texts[0][0], true), nil
 }
