@@ -86,6 +86,11 @@ type Session struct {
 	// sidechains and agent files, Codex exec and review runs): kept, linked
 	// to Parent, and out of default recall.
 	Subagent bool
+	// PromptOnly marks a session made of one prompt of the agent's prompt
+	// history (PromptSessions): one user message, no answer, Parent the
+	// session the history names. The indexer stores it only when no other
+	// session of its harness holds the prompt.
+	PromptOnly bool
 	// Marker is a WholeReader's change marker for the session (OpenCode's
 	// time_updated); empty for FileReaders, whose changes the file's bytes
 	// show.

@@ -261,7 +261,13 @@ func resumeOther(d *digest.SessionDetail) resumeAnswer {
 	}
 	r, _ := knownHarnesses().Lookup(d.Harness).(harness.Resumer)
 	if r != nil {
-		a.Command = r.ResumeCommand(d.ID, d.Project)
+		id := d.ID
+		if harness.IsPromptID(d.Harness, id) && d.Parent != "" {
+			// A prompt of a prompt history: the session it was typed in
+			// is what reopens.
+			id = d.Parent
+		}
+		a.Command = r.ResumeCommand(id, d.Project)
 	}
 	if a.Command == "" {
 		a.Refused = fmt.Sprintf("will not resume %s: deja knows no command of %s that reopens it.", d.ID, cmp.Or(harnessTitles[d.Harness], d.Harness))

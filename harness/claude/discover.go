@@ -12,7 +12,8 @@ import (
 // claude.dirs configuration when set, else $CLAUDE_CONFIG_DIR/projects, else
 // ~/.claude/projects. In each project folder it takes <sessionId>.jsonl,
 // the older agent-<id>.jsonl subagent files beside them, and the newer
-// <sessionId>/subagents/agent-<id>.jsonl (§1.1).
+// <sessionId>/subagents/agent-<id>.jsonl (§1.1). Beside each projects
+// directory it takes the prompt history, history.jsonl.
 func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery {
 	var f harness.Finder
 	type place struct{ dir, why, kind string }
@@ -32,6 +33,7 @@ func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery {
 		markInstalled(&f, root)
 	}
 	for _, pl := range places {
+		addPromptHistory(&f, pl.dir, pl.why, pl.kind)
 		if !f.Place(pl.dir, pl.why) {
 			continue
 		}
@@ -81,5 +83,21 @@ func findTranscripts(f *harness.Finder, dir string, r harness.Reason) {
 		case !e.IsDir() && strings.HasSuffix(name, ".jsonl"):
 			f.Add(filepath.Join(dir, name), r)
 		}
+	}
+}
+
+// addPromptHistory adds the history.jsonl beside a projects directory
+// (in a claude.dirs directory itself, too).
+func addPromptHistory(f *harness.Finder, dir, why, kind string) {
+	paths := []string{filepath.Join(filepath.Dir(dir), historyName)}
+	if kind == "config" {
+		paths = append(paths, filepath.Join(dir, historyName))
+	}
+	name := why
+	if kind == "default" {
+		name = "~/.claude/" + historyName
+	}
+	for _, p := range paths {
+		f.AddPromptHistory(p, harness.Reason{Kind: kind, From: filepath.Dir(p), Name: name})
 	}
 }

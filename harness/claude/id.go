@@ -54,8 +54,12 @@ func lastSessionID(data []byte) string {
 
 // ValidID reports a session ID of the shape Claude Code documents:
 // claude-<sessionId>, the sessionId a UUID (§1.1), and for a subagent
-// -agent-<agentId> or -sidechain after it (§1.6).
+// -agent-<agentId> or -sidechain after it (§1.6); and claude-prompt-<hash>
+// for a prompt of history.jsonl (harness.PromptID).
 func (Reader) ValidID(id string) bool {
+	if harness.IsPromptID(Name, id) {
+		return true
+	}
 	rest, ok := strings.CutPrefix(id, "claude-")
 	if !ok || len(rest) < 36 || !harness.IsUUID(rest[:36]) {
 		return false

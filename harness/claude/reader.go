@@ -23,8 +23,12 @@ var (
 // Name returns "claude".
 func (Reader) Name() string { return Name }
 
-// Parse parses one transcript; see the package function Parse.
+// Parse parses one transcript (see the package function Parse), or the
+// prompt history, history.jsonl, by its name (parsePrompts).
 func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
+	if isPromptHistory(opts.Path) {
+		return parsePrompts(data, opts)
+	}
 	return Parse(data, opts)
 }
 
@@ -44,12 +48,20 @@ var errNotTranscript = errors.New("not a Claude Code transcript")
 
 // Sniff accepts a .jsonl file whose first line is a Claude Code line: one
 // with a type and a sessionId, or a summary or file-history-snapshot line, which
-// carry none and may open a transcript (§1.2).
+// carry none and may open a transcript (§1.2); and the prompt history,
+// history.jsonl, whose first line has a display (an empty one is left to
+// no reader: Codex's has the same name).
 func (Reader) Sniff(path string, head []byte) error {
 	if !strings.HasSuffix(path, ".jsonl") {
 		return errNotTranscript
 	}
 	first, _, _ := bytes.Cut(bytes.TrimLeft(head, " \t\r\n"), []byte("\n"))
+	if isPromptHistory(path) {
+		if harness.TopKeys(first, "display")[0] {
+			return nil
+		}
+		return errNotTranscript
+	}
 	var l struct {
 		Type      string `json:"type"`
 		SessionID string `json:"sessionId"`

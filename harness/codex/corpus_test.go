@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -113,14 +114,29 @@ func TestCorpusInvariants(t *testing.T) {
 
 // TestCorpusSniff pins that every real rollout is claimed from the head
 // the indexer reads (8 KiB), long instructions in its first line or not,
-// and that Codex's history.jsonl is not.
+// and that Codex's history.jsonl is taken for the prompt history it is
+// ([X10]): each line a prompt linked to its session, none a rollout.
 func TestCorpusSniff(t *testing.T) {
 	var r Reader
 	harnesstest.CheckSniffHeads(t, corpusFiles(t), func(path string, head []byte) error {
 		return r.Sniff("/home/u/.codex/sessions/"+filepath.Base(path), head)
 	})
 	hist, err := os.ReadFile(filepath.Join(corpusDir, "Xu-Wentao__dotfile__.codex_history.jsonl"))
-	if err == nil && r.Sniff("/home/u/.codex/history.jsonl", hist) == nil {
-		t.Error("history.jsonl was taken for a rollout")
+	if err != nil {
+		t.Skip(err)
+	}
+	const path = "/home/u/.codex/history.jsonl"
+	if err := r.Sniff(path, hist); err != nil {
+		t.Fatalf("the prompt history was refused: %v", err)
+	}
+	h := harness.ParseFile(r, hist, harness.ParseOptions{Path: path})
+	lines := bytes.Count(hist, []byte("\n"))
+	if len(h.Sessions) == 0 || len(h.Sessions) > lines || len(h.Warnings) > 0 || len(h.Refused) > 0 {
+		t.Fatalf("%d sessions of %d lines, warnings %q, refused %q", len(h.Sessions), lines, h.Warnings, h.Refused)
+	}
+	for _, s := range h.Sessions {
+		if !s.PromptOnly || len(s.Messages) != 1 || s.Messages[0].Role != harness.User || !r.ValidID(s.Parent) || s.Started.IsZero() {
+			t.Errorf("session %+v is not a dated prompt linked to its session", s)
+		}
 	}
 }

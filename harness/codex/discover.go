@@ -13,7 +13,9 @@ const walkDepth = 4
 
 // Discover finds the rollouts under $CODEX_HOME (else ~/.codex): in
 // sessions/ (dated folders) and archived_sessions/; the codex.dirs
-// configuration, when set, replaces both with its directories. A
+// configuration, when set, replaces both with its directories. The prompt
+// history, history.jsonl, is taken from $CODEX_HOME or a codex.dirs
+// directory. A
 // rollout-*.jsonl.zst is skipped when its plain .jsonl is beside it, as
 // Codex itself prefers the plain file (§2.1).
 func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery {
@@ -23,7 +25,9 @@ func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery {
 	switch {
 	case len(opts.Dirs) > 0:
 		for _, d := range opts.Dirs {
-			places = append(places, place{harness.ExpandHome(d, opts.Home), "codex.dirs", "config"})
+			dir := harness.ExpandHome(d, opts.Home)
+			places = append(places, place{dir, "codex.dirs", "config"})
+			f.AddPromptHistory(filepath.Join(dir, historyName), harness.Reason{Kind: "config", From: dir, Name: "codex.dirs"})
 		}
 	default:
 		home, why, kind := opts.Env("CODEX_HOME"), "CODEX_HOME", "env"
@@ -38,6 +42,11 @@ func (Reader) Discover(opts harness.DiscoverOptions) harness.Discovery {
 			f.Installed()
 		}
 		places = append(places, place{filepath.Join(home, "sessions"), why, kind}, place{filepath.Join(home, "archived_sessions"), why, kind})
+		name := why
+		if kind == "default" {
+			name = "~/.codex/" + historyName
+		}
+		f.AddPromptHistory(filepath.Join(home, historyName), harness.Reason{Kind: kind, From: home, Name: name})
 	}
 	for _, pl := range places {
 		if !f.Place(pl.dir, pl.why) {

@@ -27,8 +27,12 @@ func fileID(path string) string {
 }
 
 // ValidID reports a session ID of the shape Codex documents: codex-<id>,
-// the id of session_meta, a UUID (the one that ends the rollout's name).
+// the id of session_meta, a UUID (the one that ends the rollout's name);
+// and codex-prompt-<hash> for a prompt of history.jsonl (harness.PromptID).
 func (Reader) ValidID(id string) bool {
+	if harness.IsPromptID(Name, id) {
+		return true
+	}
 	rest, ok := strings.CutPrefix(id, "codex-")
 	return ok && harness.IsUUID(rest)
 }

@@ -33,9 +33,9 @@ func (Reader) Name() string { return Name }
 // Streams reports a .jsonl rollout: parsed as its lines are read and
 // handed over a piece of finished turns at a time. A .jsonl.zst is
 // decoded and read whole (its decoded size is bounded), and a legacy
-// .json is one object.
+// .json is one object. The prompt history is read whole.
 func (Reader) Streams(path string, head []byte) bool {
-	return strings.HasSuffix(path, ".jsonl") && !bytes.HasPrefix(head, zstdMagic)
+	return strings.HasSuffix(path, ".jsonl") && !isPromptHistory(path) && !bytes.HasPrefix(head, zstdMagic)
 }
 
 // Prescan tells whether the rollout logs the user's messages as events
@@ -66,8 +66,12 @@ func (Reader) Stream(opts harness.ParseOptions) harness.LineParser {
 	return newParser(opts, opts.Prescanned == prescannedEvents, 0)
 }
 
-// Parse parses one rollout; see the package function Parse.
+// Parse parses one rollout (see the package function Parse), or the
+// prompt history, history.jsonl, by its name (parsePrompts).
 func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
+	if isPromptHistory(opts.Path) {
+		return parsePrompts(data, opts)
+	}
 	return Parse(data, opts)
 }
 
@@ -84,8 +88,15 @@ const maxWindow = 64 << 20
 // Sniff accepts a rollout-*.jsonl.zst that starts with zstd's magic, a
 // .jsonl whose first line is session metadata (a wrapped session_meta
 // line, or a flat file's {id, timestamp, instructions}), and a legacy
-// .json object that opens with its session (§2.2).
+// .json object that opens with its session (§2.2); and the prompt
+// history, history.jsonl, whose first line has session_id and text.
 func (Reader) Sniff(path string, head []byte) error {
+	if isPromptHistory(path) {
+		if sniffPrompts(head) {
+			return nil
+		}
+		return errNotRollout
+	}
 	if strings.HasSuffix(path, ".jsonl.zst") {
 		if bytes.HasPrefix(head, zstdMagic) || firstLineIsMeta(head) {
 			return nil

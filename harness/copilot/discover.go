@@ -17,7 +17,8 @@ const HomeEnv = "COPILOT_HOME"
 // its session-state directory), else under $COPILOT_HOME/session-state, else
 // ~/.copilot/session-state (%USERPROFILE%\.copilot on Windows, which is the
 // home there). A session directory without events.jsonl (many hold only
-// workspace.yaml) has nothing to read.
+// workspace.yaml) has nothing to read. Beside session-state it takes the
+// prompt history, command-history-state.json.
 func Discover(opts harness.DiscoverOptions) harness.Discovery {
 	var f harness.Finder
 	type place struct{ dir, why, kind string }
@@ -29,15 +30,18 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 			if fi, err := os.Stat(filepath.Join(dir, "session-state")); err == nil && fi.IsDir() {
 				dir = filepath.Join(dir, "session-state")
 			}
+			f.AddPromptHistory(filepath.Join(filepath.Dir(dir), historyName), harness.Reason{Kind: "config", From: filepath.Dir(dir), Name: "copilot.dirs"})
 			places = append(places, place{dir, "copilot.dirs", "config"})
 		}
 	case opts.Env(HomeEnv) != "":
 		root := harness.ExpandHome(opts.Env(HomeEnv), opts.Home)
 		places = append(places, place{filepath.Join(root, "session-state"), HomeEnv, "env"})
+		f.AddPromptHistory(filepath.Join(root, historyName), harness.Reason{Kind: "env", From: root, Name: HomeEnv})
 		markInstalled(&f, root)
 	case opts.Home != "":
 		root := filepath.Join(opts.Home, ".copilot")
 		places = append(places, place{filepath.Join(root, "session-state"), "~/.copilot/session-state", "default"})
+		f.AddPromptHistory(filepath.Join(root, historyName), harness.Reason{Kind: "default", From: root, Name: "~/.copilot/" + historyName})
 		markInstalled(&f, root)
 	}
 	for _, pl := range places {

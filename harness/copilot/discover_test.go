@@ -23,17 +23,22 @@ func TestDiscoverPlaces(t *testing.T) {
 	harnesstest.WriteFile(t, filepath.Join(state, "9a493a94-a307-489e-8bc7-d16f4afcd992", "workspace.yaml"), "id: 9a493a94\n")
 	harnesstest.WriteFile(t, filepath.Join(state, "0f6c2b9e-3a41-4d7e-9b8a-2c5d1e7f4a60", "session.db"), "")
 	harnesstest.WriteFile(t, filepath.Join(home, ".copilot", "session-store.db"), "")
-	harnesstest.WriteFile(t, filepath.Join(home, ".copilot", "command-history-state.json"), "{}")
+	prompts := filepath.Join(home, ".copilot", "command-history-state.json")
+	harnesstest.WriteFile(t, prompts, `{"commandHistory":[]}`)
 
 	d := Discover(harness.DiscoverOptions{Home: home})
-	want := []string{a, b}
+	want := []string{prompts, a, b}
 	if len(d.Sources) != len(want) {
 		t.Fatalf("sources %+v, want %q", d.Sources, want)
 	}
 	for i, w := range want {
 		w, _ = filepath.EvalSymlinks(w)
-		if d.Sources[i].Path != w || d.Sources[i].Reasons[0].String() != "~/.copilot/session-state" {
-			t.Errorf("source %d = %s (%v), want %s from ~/.copilot/session-state", i, d.Sources[i].Path, d.Sources[i].Reasons, w)
+		why := "~/.copilot/session-state"
+		if i == 0 {
+			why = "~/.copilot/command-history-state.json"
+		}
+		if d.Sources[i].Path != w || d.Sources[i].Reasons[0].String() != why {
+			t.Errorf("source %d = %s (%v), want %s from %s", i, d.Sources[i].Path, d.Sources[i].Reasons, w, why)
 		}
 	}
 	if !d.Installed || len(d.Places) != 1 || d.Places[0].Path != state || !d.Places[0].Exists {

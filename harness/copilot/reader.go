@@ -29,8 +29,12 @@ func (Reader) Name() string { return Name }
 // sessions: copilot-<sessionId>, the sessionId a UUID (it names the
 // session's directory and is what --resume takes), and for a sub-agent
 // -agent-<toolCallId> after it, the toolCallId letters, digits, '_' and
-// '-' alone.
+// '-' alone; and copilot-prompt-<hash> for a prompt of
+// command-history-state.json (harness.PromptID).
 func (Reader) ValidID(id string) bool {
+	if harness.IsPromptID(Name, id) {
+		return true
+	}
 	rest, ok := strings.CutPrefix(id, IDPrefix)
 	if !ok || len(rest) < 36 || !harness.IsUUID(rest[:36]) {
 		return false
@@ -55,6 +59,12 @@ var errNotEvents = errors.New("not a GitHub Copilot CLI session (events.jsonl un
 // uuid keys every Claude Code line carries at its top; a type written in
 // full is one of Copilot CLI's dotted kinds ("session.start").
 func (Reader) Sniff(path string, head []byte) error {
+	if isPromptHistory(path) {
+		if sniffPrompts(bytes.TrimLeft(head, " \t\r\n\xef\xbb\xbf")) {
+			return nil
+		}
+		return errNotEvents
+	}
 	if filepath.Ext(path) != ".jsonl" {
 		return errNotEvents
 	}
@@ -79,8 +89,12 @@ func (Reader) Sniff(path string, head []byte) error {
 	return nil
 }
 
-// Parse parses one events file; see the package function Parse.
+// Parse parses one events file (see the package function Parse), or the
+// prompt history, command-history-state.json, by its name (parsePrompts).
 func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
+	if isPromptHistory(opts.Path) {
+		return parsePrompts(data, opts)
+	}
 	return Parse(data, opts)
 }
 

@@ -17,7 +17,8 @@ const ConfigEnv = "CURSOR_CONFIG_DIR"
 // workspaceStorage/<hash>/state.vscdb; and under ~/.cursor (or
 // $CURSOR_CONFIG_DIR) the agent transcripts,
 // projects/<slug>/agent-transcripts, and the cursor-agent CLI's chats,
-// chats/<md5 of the cwd>/<agentId>/store.db.
+// chats/<md5 of the cwd>/<agentId>/store.db, and its prompt history,
+// prompt_history.json.
 // Every place is looked at whatever the system: a place that is not there
 // is skipped. The cursor.dirs setting replaces them all; each of its
 // directories is read as a User directory and as a ~/.cursor directory,
@@ -87,6 +88,7 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 		if len(opts.Dirs) == 0 {
 			f.Installed()
 		}
+		f.AddPromptHistory(filepath.Join(pl.dir, historyName), pl.reason)
 		for _, pattern := range []string{
 			filepath.Join(pl.dir, "projects", "*", transcriptsDir, "*.jsonl"),
 			filepath.Join(pl.dir, "projects", "*", transcriptsDir, "*", "*.jsonl"),

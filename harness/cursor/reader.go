@@ -39,7 +39,8 @@ func (Reader) Name() string { return Name }
 // ValidID reports a session ID of the shapes this package gives:
 // cursor-<uuid> (a composerId), cursor-transcript-<uuid> (a transcript's
 // file name), cursor-agent-<uuid> (a cursor-agent chat's agentId) or
-// cursor-chat-<uuid> (a tab of the IDE's old chat panel).
+// cursor-chat-<uuid> (a tab of the IDE's old chat panel), or
+// cursor-prompt-<hash> (a prompt of prompt_history.json, harness.PromptID).
 func (Reader) ValidID(id string) bool {
 	if rest, ok := strings.CutPrefix(id, transcriptPrefix); ok {
 		return harness.IsUUID(rest)
@@ -49,6 +50,9 @@ func (Reader) ValidID(id string) bool {
 	}
 	if rest, ok := strings.CutPrefix(id, panelPrefix); ok {
 		return harness.IsUUID(rest)
+	}
+	if harness.IsPromptID(Name, id) {
+		return true
 	}
 	rest, ok := strings.CutPrefix(id, IDPrefix)
 	return ok && harness.IsUUID(rest)
@@ -65,12 +69,17 @@ var errNotCursor = errors.New("not a Cursor history (a state.vscdb SQLite store,
 
 // Sniff accepts a SQLite file named state.vscdb, a SQLite file at
 // chats/<md5>/<uuid>/store.db, and a .jsonl file inside an
-// agent-transcripts directory.
+// agent-transcripts directory, and a prompt_history.json that opens a JSON
+// array.
 func (Reader) Sniff(path string, head []byte) error {
 	name := filepath.Base(path)
 	switch {
 	case (name == storeName || isAgentStore(path)) && bytes.HasPrefix(head, sqliteMagic):
 		return nil
+	case name == historyName:
+		if bytes.HasPrefix(bytes.TrimLeft(head, " \t\r\n\xef\xbb\xbf"), []byte("[")) {
+			return nil
+		}
 	case strings.HasSuffix(name, ".jsonl") && inTranscripts(path):
 		h := bytes.TrimLeft(head, " \t\r\n")
 		if len(h) == 0 || h[0] == '{' {
@@ -96,8 +105,12 @@ func inTranscripts(path string) bool {
 }
 
 // Read reads every session of the history at path: a state.vscdb store's
-// conversations, a cursor-agent chat, or one agent transcript.
+// conversations, a cursor-agent chat, one agent transcript, or the
+// cursor-agent CLI's prompt history (readPrompts).
 func (Reader) Read(ctx context.Context, path string, opts harness.ParseOptions) (*harness.History, error) {
+	if isPromptHistory(path) {
+		return readPrompts(path, opts)
+	}
 	if strings.HasSuffix(path, ".jsonl") {
 		return ReadTranscript(path, opts)
 	}

@@ -67,9 +67,11 @@ func readHead(path string) ([]byte, error) {
 
 // withProject gives a session of a harness that records no working
 // directory (aider) the directory of its history as its project,
-// redacted as redactSession redacts a project the harness gives.
+// redacted as redactSession redacts a project the harness gives. A
+// prompt of a prompt history keeps the project its line names, or none:
+// the history's directory is the agent's, not the user's.
 func withProject(s harness.Session, path string) harness.Session {
-	if s.Project == "" {
+	if s.Project == "" && !s.PromptOnly {
 		s.Project, _ = store.RedactPath(filepath.Dir(path))
 	}
 	return s
@@ -217,6 +219,9 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		plans = append(plans, newPlan(sess, sig, st, full))
 	}
 	ix.rep.Redacted += redacted
+	if plans, err = ix.heldPrompts(ctx, wr.Name(), plans); err != nil {
+		return err
+	}
 	empty := sha256.Sum256(nil)
 	next := store.FileState{Size: fi.Size(), Mtime: fi.ModTime().UnixNano(), LastOrdinal: 1, Fingerprint: empty[:], Harness: wr.Name()}
 	changedSessions, newTurns := 0, 0
@@ -226,7 +231,7 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		for _, pl := range plans {
 			ix.toEmbed += pl.pending
 		}
-		w := ix.newLedgerWriter(lt, full)
+		w := ix.newLedgerWriter(lt, full, wr.Name())
 		var kept []string
 		for id, m := range markers {
 			if parsed[id] {
@@ -263,6 +268,8 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		return w.putFileState(path, next)
 	})
 	if err != nil {
+		// Drops of stored prompts that did not commit.
+		ix.prompts = nil
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	ix.rep.Sessions += changedSessions

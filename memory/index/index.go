@@ -143,6 +143,7 @@ func Index(ctx context.Context, s *store.Store, opts Options) (Report, error) {
 func index(ctx context.Context, s *store.Store, opts Options) (Report, error) {
 	// What this store keeps loaded for recall reflects the write.
 	defer s.Invalidate()
+	opts.Paths = promptHistoriesLast(opts.Paths)
 	start := time.Now()
 	var rep Report
 	lock, err := store.AcquireLock(ctx, s.Dir(), opts.Lock)
@@ -261,6 +262,10 @@ type indexer struct {
 	// readTo is where the window being written ends: the embedding of
 	// its turns moves the progress towards it.
 	readTo int64
+	// prompts are the IDs of the prompt-only sessions the store holds,
+	// by the session each is linked to, once a session written needs
+	// them (see dropPrompts); nil after a write that failed.
+	prompts map[string][]string
 }
 
 // newTurn is a turn to write, with its vectors once embedded.
@@ -419,7 +424,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 		whole = false
 		notes = fileNotes{}
 		ix.toEmbed, ix.embedded, ix.turnsInFile, ix.fileSize = 0, 0, 0, fi.Size()
-		w := ix.newLedgerWriter(lt, full)
+		w := ix.newLedgerWriter(lt, full, fr.Name())
 		// inStep: the stage's parses gave out the IDs this one would, until
 		// a window must be parsed again here.
 		inStep := true
@@ -500,6 +505,9 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 					break
 				}
 			}
+			if plans, err = ix.heldPrompts(ctx, fr.Name(), plans); err != nil {
+				return err
+			}
 			notes.parsed(hist, wj.lines)
 			for _, pl := range plans {
 				ix.toEmbed += pl.pending
@@ -576,6 +584,8 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 		return w.putFileState(path, next)
 	})
 	if err != nil {
+		// Drops of stored prompts that did not commit.
+		ix.prompts = nil
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	ix.rep.Sessions += changedSessions
@@ -729,7 +739,7 @@ func (ix *indexer) missing(ctx context.Context, path string, full bool) error {
 		ids = append(ids, ks.Id)
 	}
 	err = ix.s.WriteLedger(ctx, ix.stmts, func(lt *store.LedgerTx) error {
-		w := ix.newLedgerWriter(lt, true)
+		w := ix.newLedgerWriter(lt, true, "")
 		if err := w.reembed(ids); err != nil {
 			return err
 		}

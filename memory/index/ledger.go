@@ -24,6 +24,8 @@ type ledgerWriter struct {
 	lt  *store.LedgerTx
 	// full re-embeds turns the store already holds unchanged.
 	full bool
+	// harness names the reader of the sessions written (see dropPrompts).
+	harness string
 
 	// inserted and lacking say what finish tells the embedders table:
 	// turns were inserted (every other embedder now lacks vectors), and
@@ -52,8 +54,8 @@ func (w *ledgerWriter) flushSome() error {
 	return w.lt.FlushVectors()
 }
 
-func (ix *indexer) newLedgerWriter(lt *store.LedgerTx, full bool) *ledgerWriter {
-	return &ledgerWriter{ix: ix, ctx: lt.Ctx, lt: lt, full: full}
+func (ix *indexer) newLedgerWriter(lt *store.LedgerTx, full bool, harnessName string) *ledgerWriter {
+	return &ledgerWriter{ix: ix, ctx: lt.Ctx, lt: lt, full: full, harness: harnessName}
 }
 
 // finish gives the turns written their keyword rows and marks the
@@ -155,6 +157,9 @@ func (w *ledgerWriter) sessions(plans []*sessionPlan, upsert func(*sessionPlan) 
 		if part.last {
 			read := append(slices.Clip(part.pl.readBefore), part.read...)
 			if err := w.prune(part.pl, read); err != nil {
+				return err
+			}
+			if err := w.dropPrompts(part.pl); err != nil {
 				return err
 			}
 			part.pl.readAll = read

@@ -12,7 +12,13 @@ import (
 
 // sessionProject is where a session's turns are filed: the directory the
 // agent worked in (see withProject).
-func SessionProject(s harness.Session) string { return filepath.Clean(s.Project) }
+func SessionProject(s harness.Session) string {
+	if s.Project == "" {
+		// A prompt of a prompt history that names no project.
+		return ""
+	}
+	return filepath.Clean(s.Project)
+}
 
 // turnActions is the actions column: one action a line, beside files.
 func turnActions(t chunk.Turn) string {

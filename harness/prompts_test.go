@@ -1,0 +1,65 @@
+package harness
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestPromptPlaceholder pins the placeholders of Claude Code's prompt
+// history that deja knows, and what is none.
+func TestPromptPlaceholder(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    string
+		text bool
+		size int
+	}{
+		{"[Pasted text #2 +40 lines] rest", "2", true, 26},
+		{"[Pasted text #1]", "1", true, 16},
+		{"[Pasted text #3 +1 line]", "3", true, 24},
+		{"[...Truncated text #3 +200 lines.]", "3", true, 34},
+		{"[Image #1]", "1", false, 10},
+		{"[Pasted text #]", "", false, 0},
+		{"[Pasted text #2 +x lines]", "", false, 0},
+		{"[Pasted text #2", "", false, 0},
+		{"[Pasted text #2 and more]", "", false, 0},
+		{"[link](x)", "", false, 0},
+	} {
+		n, text, size := PromptPlaceholder(c.in)
+		if n != c.n || text != c.text || size != c.size {
+			t.Errorf("PromptPlaceholder(%q) = %q %v %d, want %q %v %d", c.in, n, text, size, c.n, c.text, c.size)
+		}
+	}
+}
+
+// TestHoldsPromptParts pins the comparison of a prompt whose paste the
+// history no longer has with the turn that holds the paste: the parts
+// around the placeholder, in order; exactly, or within the turn.
+func TestHoldsPromptParts(t *testing.T) {
+	parts := PromptParts("why  does [Pasted text #1 +3 lines] fail\n[Image #2]")
+	if want := []string{"why does", "fail", ""}; !slices.Equal(parts, want) {
+		t.Fatalf("parts %q, want %q", parts, want)
+	}
+	for _, c := range []struct {
+		text         string
+		within, want bool
+	}{
+		{"why does GET /x 500 fail", false, true},
+		{"why does fail", false, true},
+		{"so why does it fail", false, false},
+		{"so why does it fail", true, true},
+		{"why does it pass", true, false},
+		{"fail why does", true, false},
+	} {
+		if got := HoldsPromptParts(c.text, parts, c.within); got != c.want {
+			t.Errorf("HoldsPromptParts(%q, within %v) = %v, want %v", c.text, c.within, got, c.want)
+		}
+	}
+	one := PromptParts("fix the  build")
+	if !HoldsPromptParts("fix the build", one, false) || HoldsPromptParts("please fix the build", one, false) || !HoldsPromptParts("please fix the build", one, true) {
+		t.Error("a prompt with no placeholder is compared as it is")
+	}
+	if ends := PromptParts("[Pasted text #1] and [Pasted text #2]"); !HoldsPromptParts("a and b", ends, false) || HoldsPromptParts("a or b", ends, false) {
+		t.Errorf("parts %q: placeholders at both ends", ends)
+	}
+}
