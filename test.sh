@@ -58,30 +58,31 @@ fi
 # run, in a copy without ../shared, since the fuzz runs read nothing of it
 # and its second run fuzzes the same code.
 if [ -z "${DEJA_TEST_SKIP_FUZZ:-}" ]; then
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 100000x ./aider
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 100000x ./aider
 	for pkg in ./harness/claude ./harness/codex ./harness/gemini; do
-		step go test -run '^$' -fuzz FuzzParse -fuzztime 100000x "$pkg"
+		step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 100000x "$pkg"
 	done
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/opencode
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/cline
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/pi
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/copilot
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/qwen
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/dsh
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/goose
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/antigravity
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/cursor
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/hermes
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/crush
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/kimi
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/kiro
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/continuedev
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/amp
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/factory
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/grok
-	step go test -run '^$' -fuzz FuzzParse -fuzztime 50000x ./harness/zed
-	step go test -run '^$' -fuzz FuzzText -fuzztime 150000x ./memory/redact
-	step go test -run '^$' -fuzz FuzzBlock -fuzztime 150000x ./quote
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/opencode
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/cline
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/pi
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/copilot
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/qwen
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/dsh
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/goose
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/antigravity
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/cursor
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/hermes
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/crush
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/kimi
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/kiro
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/continuedev
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/amp
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/factory
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/grok
+	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/zed
+	step go test -run '^$' -fuzz '^FuzzParsePrompts$' -fuzztime 50000x ./harness/claude
+	step go test -run '^$' -fuzz '^FuzzText$' -fuzztime 150000x ./memory/redact
+	step go test -run '^$' -fuzz '^FuzzBlock$' -fuzztime 150000x ./quote
 else
 	echo "==> fuzz runs left out (DEJA_TEST_SKIP_FUZZ is set)"
 fi
