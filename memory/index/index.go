@@ -262,10 +262,10 @@ type indexer struct {
 	// readTo is where the window being written ends: the embedding of
 	// its turns moves the progress towards it.
 	readTo int64
-	// prompts are the IDs of the prompt-only sessions the store holds,
-	// by the session each is linked to, once a session written needs
-	// them (see dropPrompts); nil after a write that failed.
-	prompts map[string][]string
+	// prompts are the prompt-only sessions the store holds, once a
+	// session written needs them (see dropPrompts); nil after a write
+	// that failed.
+	prompts *promptSet
 }
 
 // newTurn is a turn to write, with its vectors once embedded.

@@ -3,9 +3,9 @@ package index
 import (
 	"context"
 	"math"
-	"strings"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/memory/store"
 )
 
 // heldPrompts drops the plans of prompt-only sessions (a prompt of an
@@ -54,49 +54,128 @@ func promptHistoriesLast(paths []string) []string {
 }
 
 // dropPrompts deletes, once a session is written, the stored
-// prompt-only sessions linked to it whose prompt one of its user turns
-// holds (store.HoldsPrompt's rules), so that a prompt is not stored twice
-// when its transcript comes after its prompt history was read (a
-// transcript restored from a backup, one written after deja read the
-// history). Unlike a forget, no tombstone is left: the session holds the
-// prompt, and a prompt history read again finds it there (heldPrompts).
-// The links are loaded at the first session a run writes, and the run's
-// own prompts added as they are written. A prompt linked to no session
-// (cursor-agent's and Copilot CLI's, Claude Code's older lines) is not
-// dropped: every turn written would be looked up for it.
+// prompt-only sessions whose prompt one of its user turns holds
+// (store.HoldsPrompt's rules), so that a prompt is not stored twice when
+// its transcript comes after its prompt history was read (a transcript
+// restored from a backup, one written after deja read the history):
+//   - linked to the session: a user turn of it holds the prompt;
+//   - linked to none (cursor-agent's and Copilot CLI's, Claude Code's
+//     older lines): a user turn of it asks exactly the prompt, the
+//     session of the prompt's harness and, when the prompt has one, of
+//     its project.
+//
+// Unlike a forget, no tombstone is left: the session holds the prompt,
+// and a prompt history read again finds it there (heldPrompts). The
+// stored prompts are loaded at the first session a run writes, and the
+// run's own prompts added as they are written.
 func (w *ledgerWriter) dropPrompts(pl *sessionPlan) error {
 	s := pl.sess
 	if w.ix.prompts == nil {
 		if s.PromptOnly {
 			return nil
 		}
-		links, err := w.lt.PromptLinks()
+		stored, err := w.lt.StoredPrompts()
 		if err != nil {
 			return err
 		}
-		w.ix.prompts = map[string][]string{}
-		for _, l := range links {
-			id, parent, _ := strings.Cut(l, " ")
-			w.ix.prompts[parent] = append(w.ix.prompts[parent], id)
+		w.ix.prompts = newPromptSet()
+		for _, p := range stored {
+			w.ix.prompts.add(p)
 		}
 	}
 	if s.PromptOnly {
-		if s.Parent != "" {
-			w.ix.prompts[s.Parent] = append(w.ix.prompts[s.Parent], s.ID)
+		if len(s.Messages) > 0 {
+			w.ix.prompts.add(store.StoredPrompt{ID: s.ID, Parent: s.Parent, Harness: w.harness, Project: s.Project, Text: harness.NormalizePrompt(s.Messages[0].Text)})
 		}
 		return nil
 	}
-	for _, id := range w.ix.prompts[s.ID] {
+	var drop []string
+	for _, id := range w.ix.prompts.linked[s.ID] {
 		if !harness.IsPromptID(w.harness, id) {
 			continue
 		}
 		held, err := w.lt.HoldsPromptOf(s.ID, id)
-		if err == nil && held {
-			err = w.lt.DeleteSession(id)
-		}
 		if err != nil {
+			return err
+		}
+		if held {
+			drop = append(drop, id)
+		}
+	}
+	if w.ix.prompts.unlinked[w.harness] != nil {
+		users, err := w.lt.UserTexts(s.ID)
+		if err != nil {
+			return err
+		}
+		for _, u := range users {
+			drop = append(drop, w.ix.prompts.asked(w.harness, s.Project, harness.NormalizePrompt(u))...)
+		}
+	}
+	for _, id := range drop {
+		if err := w.lt.DeleteSession(id); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// promptSet is the prompt-only sessions a store holds, as dropPrompts
+// looks them up: the IDs of those linked to a session by that session,
+// the others by their harness and prompt (those whose prompt still holds
+// a placeholder for a lost paste by their harness alone).
+type promptSet struct {
+	linked   map[string][]string
+	unlinked map[string]map[string][]store.StoredPrompt
+	pasted   map[string][]store.StoredPrompt
+}
+
+func newPromptSet() *promptSet {
+	return &promptSet{linked: map[string][]string{}, unlinked: map[string]map[string][]store.StoredPrompt{}, pasted: map[string][]store.StoredPrompt{}}
+}
+
+func (ps *promptSet) add(p store.StoredPrompt) {
+	switch {
+	case p.Parent != "":
+		ps.linked[p.Parent] = append(ps.linked[p.Parent], p.ID)
+	default:
+		if ps.unlinked[p.Harness] == nil {
+			ps.unlinked[p.Harness] = map[string][]store.StoredPrompt{}
+		}
+		if len(harness.PromptParts(p.Text)) > 1 {
+			ps.pasted[p.Harness] = append(ps.pasted[p.Harness], p)
+		} else {
+			ps.unlinked[p.Harness][p.Text] = append(ps.unlinked[p.Harness][p.Text], p)
+		}
+	}
+}
+
+// asked takes from the set, and returns the IDs of, the prompts of
+// harnessName linked to no session that user, a user message of a
+// session of project normalized, asks exactly (harness.HoldsPromptParts):
+// those of the project or of none.
+func (ps *promptSet) asked(harnessName, project, user string) []string {
+	var ids []string
+	take := func(list []store.StoredPrompt, match func(store.StoredPrompt) bool) []store.StoredPrompt {
+		kept := list[:0]
+		for _, p := range list {
+			if (p.Project == "" || p.Project == project) && match(p) {
+				ids = append(ids, p.ID)
+			} else {
+				kept = append(kept, p)
+			}
+		}
+		return kept
+	}
+	byText := ps.unlinked[harnessName]
+	if same, ok := byText[user]; ok {
+		if byText[user] = take(same, func(store.StoredPrompt) bool { return true }); len(byText[user]) == 0 {
+			delete(byText, user)
+		}
+	}
+	if len(ps.pasted[harnessName]) > 0 {
+		ps.pasted[harnessName] = take(ps.pasted[harnessName], func(p store.StoredPrompt) bool {
+			return harness.HoldsPromptParts(user, harness.PromptParts(p.Text), false)
+		})
+	}
+	return ids
 }

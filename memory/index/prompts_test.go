@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -337,5 +338,59 @@ func TestPromptHistoryLostPaste(t *testing.T) {
 			`{"display":"explain [Pasted text #1 +1 lines] again","pastedContents":{"1":{"id":1,"type":"text","contentHash":"bbbbbbbbbbbbbbbb"}},"timestamp":1784541700000,"project":"/srv/shop"}`+"\n")
 	if rep := indexWith(t, s, history); rep.NewTurns != 0 {
 		t.Errorf("prompts whose pastes are lost were stored: %d new turns, %+v", rep.NewTurns, promptSessions(t, s))
+	}
+}
+
+// TestUnlinkedPromptBeforeItsTranscript pins the prompts of a history
+// that names no session (Claude Code's older lines): stored alone in the
+// first run, each goes once a later run stores a session of its project
+// asking exactly it, one whose paste is lost included; the prompt of
+// another project, and one a turn only mentions, stay; running again,
+// plain or full, brings none back.
+func TestUnlinkedPromptBeforeItsTranscript(t *testing.T) {
+	s, _ := memtest.Fixture(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	line := func(prompt, project string, ms int64) string {
+		return fmt.Sprintf(`{"display":%q,"pastedContents":{},"timestamp":%d,"project":%q}`+"\n", prompt, ms, project)
+	}
+	history := writeResolved(t, filepath.Join(dir, "history.jsonl"),
+		line("deploy the billing worker", "/srv/shop", 1784541600000)+
+			line("rotate the [Pasted text #1 +1 lines] keys", "/srv/shop", 1784541700000)+
+			line("compact the logs", "/srv/other", 1784541800000)+
+			line("vacuum the cache", "/srv/shop", 1784541900000))
+	indexWith(t, s, history)
+	if n := len(promptSessions(t, s)); n != 4 {
+		t.Fatalf("%d prompt sessions after the history alone, want 4", n)
+	}
+
+	var b strings.Builder
+	for i, prompt := range []string{"deploy the billing\n  worker", "rotate the\nstaging and prod keys", "compact the logs", "why vacuum the cache twice?"} {
+		fmt.Fprintf(&b, `{"type":"user","uuid":"u%d","sessionId":%q,"cwd":"/srv/shop","timestamp":"2026-07-21T10:%02d:00.000Z","message":{"role":"user","content":%q}}`+"\n", 2*i, liveID, 2*i, prompt)
+		fmt.Fprintf(&b, `{"type":"assistant","uuid":"u%d","sessionId":%q,"cwd":"/srv/shop","timestamp":"2026-07-21T10:%02d:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Done."}]}}`+"\n", 2*i+1, liveID, 2*i+1)
+	}
+	transcript := writeResolved(t, filepath.Join(dir, liveID+".jsonl"), b.String())
+	indexWith(t, s, transcript)
+	want := func(when string) {
+		t.Helper()
+		var firsts []string
+		for _, si := range promptSessions(t, s) {
+			firsts = append(firsts, si.First)
+		}
+		slices.Sort(firsts)
+		if !slices.Equal(firsts, []string{"compact the logs", "vacuum the cache"}) {
+			t.Errorf("prompt sessions %s: %q, want the other project's and the one only mentioned", when, firsts)
+		}
+	}
+	want("after the transcript")
+	for _, full := range []bool{false, true} {
+		again, err := Index(ctx, s, Options{Paths: []string{history, transcript}, Harnesses: harness.Registry{claude.Reader{}}, Full: full})
+		if err != nil || len(again.Problems) != 0 {
+			t.Fatalf("run again (full %v): %v %q", full, err, again.Problems)
+		}
+		if again.NewTurns != 0 && !full {
+			t.Errorf("run again: %d new turns, want none", again.NewTurns)
+		}
+		want(fmt.Sprintf("after running again (full %v)", full))
 	}
 }

@@ -80,17 +80,47 @@ func holds(users []string, prompt string, within bool) bool {
 	return false
 }
 
-// PromptLinks lists the prompt-only sessions the store holds (prompts of
-// a prompt history that no session held when they were stored) that are
-// linked to a session, each as its ID, a space, and that session's ID, so
-// that the indexer can drop one once it stores that session holding the
-// prompt.
-func (l *LedgerTx) PromptLinks() ([]string, error) {
-	links, err := QueryColumn[string](l.Ctx, l.tx, `SELECT id || ' ' || parent FROM sessions WHERE parent <> '' AND id GLOB '*-prompt-*'`)
+// StoredPrompt is a prompt-only session the store holds (a prompt of a
+// prompt history that no session held when it was stored): its ID, the
+// session it is linked to (or ""), its harness and project, and its
+// prompt, normalized (harness.NormalizePrompt).
+type StoredPrompt struct {
+	ID, Parent, Harness, Project, Text string
+}
+
+// StoredPrompts lists the prompt-only sessions the store holds, so that
+// the indexer can drop one once it stores a session holding its prompt.
+func (l *LedgerTx) StoredPrompts() ([]StoredPrompt, error) {
+	rows, err := l.tx.QueryContext(l.Ctx, `SELECT s.id, s.parent, s.harness, s.project, t.user
+		FROM sessions s JOIN turns t ON t.session_id = s.id WHERE s.id GLOB '*-prompt-*'`)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading the stored prompts: %w", err)
 	}
-	return links, nil
+	defer rows.Close()
+	var out []StoredPrompt
+	for rows.Next() {
+		var p StoredPrompt
+		if err := rows.Scan(&p.ID, &p.Parent, &p.Harness, &p.Project, &p.Text); err != nil {
+			return nil, fmt.Errorf("store: reading the stored prompts: %w", err)
+		}
+		if harness.IsPromptID(p.Harness, p.ID) {
+			p.Text = harness.NormalizePrompt(p.Text)
+			out = append(out, p)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: reading the stored prompts: %w", err)
+	}
+	return out, nil
+}
+
+// UserTexts lists the user messages of the turns of session.
+func (l *LedgerTx) UserTexts(session string) ([]string, error) {
+	users, err := QueryColumn[string](l.Ctx, l.tx, `SELECT user FROM turns WHERE session_id = ?`, session)
+	if err != nil {
+		return nil, fmt.Errorf("store: reading a session's prompts: %w", err)
+	}
+	return users, nil
 }
 
 // HoldsPromptOf reports whether a user turn of session holds the prompt
