@@ -29,10 +29,10 @@ reopens it ('claude --resume ID', 'codex resume ID', run in the session's
 project); a subagent's session is not reopened on its own, so deja names the
 session that ran it. A Gemini CLI session prints 'gemini --resume ID' and an
 OpenCode one 'opencode --session ID', each in the session's project. A
-GitHub Copilot CLI session prints 'copilot --resume ID'. A session of Cline's CLI prints 'cline --id ID'; a
-task of the Cline, Roo Code or Kilo Code editor extension reopens only from
-the extension's task history, so deja refuses it and says so. A pi session
-prints 'pi --session ID' and an omp one 'omp --resume ID' (in the project);
+GitHub Copilot CLI session prints 'copilot --resume ID'. A session of
+Cline's CLI prints 'cline --id ID'; a task of the Cline, Roo Code or Kilo
+Code editor extension reopens only from the extension's task history, so
+deja refuses it and says so. A pi session prints 'pi --session ID' and an omp one 'omp --resume ID' (in the project);
 an OpenClaw session prints 'openclaw tui --session KEY' for the session key
 its sessions.json gives it now, and none once that key holds another session.
 A Qwen Code session prints 'qwen --resume ID', run in the session's project,

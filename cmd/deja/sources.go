@@ -38,16 +38,16 @@ For aider:
                            directories and node_modules are skipped
 
 Claude Code transcripts are found under ~/.claude/projects
-($CLAUDE_CONFIG_DIR/projects when set), Codex rollouts under ~/.codex/sessions
-and ~/.codex/archived_sessions ($CODEX_HOME when set), and each other
-harness's histories where its agent writes them, on Linux, macOS and Windows
-(docs/harnesses.md lists them); their reasons start
-with the harness's name. The prompt histories the agents keep beside their
-sessions are listed too (~/.claude/history.jsonl, ~/.codex/history.jsonl,
+($CLAUDE_CONFIG_DIR/projects when set), Codex rollouts under
+~/.codex/sessions and ~/.codex/archived_sessions ($CODEX_HOME when set), and
+each other harness's histories where its agent writes them, on Linux, macOS
+and Windows (docs/harnesses.md lists them); their reasons start with the
+harness's name. The prompt histories the agents keep beside their sessions
+are listed too (~/.claude/history.jsonl, ~/.codex/history.jsonl,
 ~/.cursor/prompt_history.json, ~/.copilot/command-history-state.json): a
-prompt there that no session holds becomes a turn of its own. Each harness's places are replaced by <name>.dirs in
-the config (DEJA_<NAME>_DIRS), and a harness is switched off with
-<name>.enabled = false.
+prompt there that no session holds becomes a turn of its own. Each harness's
+places are replaced by <name>.dirs in the config (DEJA_<NAME>_DIRS), and a
+harness is switched off with <name>.enabled = false.
 
 A file found from several places is listed once. Places that are missing or
 unreadable are reported as warnings on stderr, and so is a harness that is
