@@ -169,16 +169,17 @@ func (h *minHeap) Pop() any {
 	return x
 }
 
-// firstServed starts a new 'deja serve' on the store, waits until it
-// answers, and times the first 'deja recall' through it (a fresh process,
-// as an agent's hook is): the time from the service's start to that
-// answer, and the recall's own.
-func firstServed(bin, st, query string) (sinceStart, call time.Duration, err error) {
+// servedBench starts a deja serve on the store st and measures, through
+// it, the first recall of a fresh deja process (and the time from the
+// service's start), then every query of qs as a user types it, a fresh
+// deja recall each, in hybrid and in keyword mode (p50 and p99 of the
+// whole process), and the service's peak RSS after them.
+func servedBench(bin, st string, qs []evalQuery) error {
 	srv := exec.Command(bin, "serve")
 	srv.Env = append(os.Environ(), "DEJA_DATA_DIR="+st, "DEJA_EMBED_PROVIDER=builtin", "DEJA_SERVE_AUTOSTART=false")
 	start := time.Now()
 	if err := srv.Start(); err != nil {
-		return 0, 0, err
+		return err
 	}
 	defer func() {
 		stop := exec.Command(bin, "serve", "--stop")
@@ -187,16 +188,49 @@ func firstServed(bin, st, query string) (sinceStart, call time.Duration, err err
 		srv.Wait()
 	}()
 	if err := serve.WaitServing(st, time.Minute, 5*time.Millisecond); err != nil {
-		return 0, 0, err
+		return err
 	}
-	call, _, out, err := deja(bin, st, "recall", "-v", "--mode", "hybrid", query)
+	first, _, out, err := deja(bin, st, "recall", "-v", "--mode", "hybrid", qs[0].Query)
 	if err != nil {
-		return 0, 0, err
+		return err
 	}
 	if !strings.Contains(out, "recalled through deja serve") {
-		return 0, 0, fmt.Errorf("the first recall did not go through the new service:\n%s", out)
+		return fmt.Errorf("the first recall did not go through the new service:\n%s", out)
 	}
-	return time.Since(start), call, nil
+	fmt.Printf("  first recall of a new service %8s  a fresh deja recall through a deja serve just started; %s from the service's start\n", ms(first), ms(time.Since(start)))
+	for _, mode := range []string{"hybrid", "keyword"} {
+		var runs []time.Duration
+		for _, q := range qs {
+			took, _, out, err := deja(bin, st, "recall", "-v", "--mode", mode, q.Query)
+			if err != nil {
+				return err
+			}
+			if !strings.Contains(out, "recalled through deja serve") {
+				return fmt.Errorf("deja recall %q did not go through the service:\n%s", q.Query, out)
+			}
+			runs = append(runs, took)
+		}
+		fmt.Printf("  served deja recall --mode %-7s %6s  p50 of %d fresh processes through the service (the eval's mixed queries), p99 %s\n", mode, ms(p50(runs)), len(runs), ms(pct(runs, 99)))
+	}
+	fmt.Printf("  service peak RSS             %8s  (VmHWM of the deja serve after those recalls)\n", mb(peakRSS(srv.Process.Pid)))
+	return nil
+}
+
+// peakRSS is the peak resident set of process pid (VmHWM), 0 where
+// /proc does not say.
+func peakRSS(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kb int64
+			fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), &kb)
+			return kb * 1024
+		}
+	}
+	return 0
 }
 
 func msf(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

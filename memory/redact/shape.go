@@ -3,6 +3,7 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A shape is a secret recognisable on its own: a provider's published token
@@ -12,7 +13,7 @@ import (
 type shape struct {
 	kind     string
 	literals []string
-	re       *regexp.Regexp
+	re       *lazyRegexp
 	// near, when set, is a piece every match holds within its first
 	// bytes; a word without it is not tried against re. Tokens that start
 	// with a digit would otherwise run the regexp at every number.
@@ -282,7 +283,21 @@ func shapeAt(s string, k int, candidates []*shape) (edit, int, bool) {
 }
 
 // anchor compiles a pattern that must match where a literal starts.
-func anchor(pattern string) *regexp.Regexp { return regexp.MustCompile(`^(?:` + pattern + `)`) }
+func anchor(pattern string) *lazyRegexp { return &lazyRegexp{pattern: `^(?:` + pattern + `)`} }
+
+// lazyRegexp is a pattern compiled the first time it is matched: most
+// runs of deja (a recall, a hook) redact nothing, and compiling the
+// shapes' seventy patterns took 5 ms of every process's start.
+type lazyRegexp struct {
+	pattern string
+	once    sync.Once
+	re      *regexp.Regexp
+}
+
+func (l *lazyRegexp) FindStringSubmatchIndex(s string) []int {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
+	return l.re.FindStringSubmatchIndex(s)
+}
 
 // isWordByte is regexp's \b notion of a word character.
 func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
