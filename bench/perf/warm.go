@@ -190,7 +190,7 @@ func servedBench(bin, st string, qs []evalQuery) error {
 	if err := serve.WaitServing(st, time.Minute, 5*time.Millisecond); err != nil {
 		return err
 	}
-	first, _, out, err := deja(bin, st, "recall", "-v", "--mode", "hybrid", qs[0].Query)
+	first, _, out, err := deja(bin, st, "recall", "-v", "--mode", "hybrid", "--", qs[0].Query)
 	if err != nil {
 		return err
 	}
@@ -201,7 +201,7 @@ func servedBench(bin, st string, qs []evalQuery) error {
 	for _, mode := range []string{"hybrid", "keyword"} {
 		var runs []time.Duration
 		for _, q := range qs {
-			took, _, out, err := deja(bin, st, "recall", "-v", "--mode", mode, q.Query)
+			took, _, out, err := deja(bin, st, "recall", "-v", "--mode", mode, "--", q.Query)
 			if err != nil {
 				return err
 			}
