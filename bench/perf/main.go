@@ -54,6 +54,7 @@ func main() {
 	turns := flag.Int("turns", 100_000, "turns in the generated store (0 skips it)")
 	big := flag.String("big", "", "directory for the generated histories and store (default temporary; reused when it holds a store)")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the generated store's index to this file")
+	flag.StringVar(&warmProfile, "warmprofile", "", "write a CPU profile of the warm hybrid recalls to this file")
 	flag.StringVar(&dataKind, "data", "salad", "the generated store's text: salad (the corpus's words at their frequencies) or corpus (the corpus replicated with shifted dates and paths and a few swapped words)")
 	flag.Parse()
 	if dataKind != "salad" && dataKind != "corpus" {
@@ -65,6 +66,10 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// warmProfile is where -warmprofile writes the warm hybrid recalls' CPU
+// profile ("" for none).
+var warmProfile string
 
 func run(corpus string, turns int, big, profile string) error {
 	ctx := context.Background()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -64,7 +65,17 @@ func warmBench(ctx context.Context, s *store.Store, emb embed.Embedder, qs []eva
 			return err
 		}
 		var runs []time.Duration
-		var total, chromem time.Duration
+		var total, vector time.Duration
+		if mode == recall.Hybrid && warmProfile != "" {
+			f, err := os.Create(warmProfile)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			if err := pprof.StartCPUProfile(f); err != nil {
+				return err
+			}
+		}
 		for _, q := range queries {
 			var tr recall.Trace
 			start := time.Now()
@@ -74,11 +85,14 @@ func warmBench(ctx context.Context, s *store.Store, emb embed.Embedder, qs []eva
 			took := time.Since(start)
 			runs = append(runs, took)
 			total += took
-			chromem += tr.VectorQuery
+			vector += tr.VectorQuery
+		}
+		if mode == recall.Hybrid {
+			pprof.StopCPUProfile()
 		}
 		share := ""
-		if chromem > 0 {
-			share = fmt.Sprintf(", chromem-go's queries %.0f %% of the time", 100*chromem.Seconds()/total.Seconds())
+		if vector > 0 {
+			share = fmt.Sprintf(", the vector queries %.0f %% of the time", 100*vector.Seconds()/total.Seconds())
 		}
 		fmt.Printf("  warm Recall %-8s           %8s  p50 of %d mixed queries, p99 %s; %.1f× the floor%s\n",
 			mode, msf(p50(runs)), len(runs), msf(pct(runs, 99)), p50(runs).Seconds()/floor.Seconds(), share)

@@ -198,8 +198,7 @@ func queryPiece(ctx context.Context, p *segment.VectorPiece, set *segment.Vector
 				return nil, fmt.Errorf("store: loading vectors: %w", err)
 			}
 		}
-		c := &collection{col: col}
-		hits, err := c.query(ctx, qvec, timed)
+		hits, err := queryChromem(ctx, col, qvec, timed)
 		if err != nil {
 			return nil, err
 		}

@@ -80,9 +80,9 @@ type Options struct {
 }
 
 // Trace is where one recall spent its time, for benchmarks (bench/perf
-// reports chromem-go's share of a recall).
+// reports the vector queries' share of a recall).
 type Trace struct {
-	// VectorQuery is the wall time of the chromem-go queries; for a
+	// VectorQuery is the wall time of the vector queries; for a
 	// one-shot recall (Once), which queries each piece as it reads it, the
 	// wall time of the whole scan.
 	VectorQuery time.Duration

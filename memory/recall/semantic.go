@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -35,13 +36,16 @@ type partition struct {
 	origin   string
 }
 
-// collection is a loaded chromem-go collection of one project's chunks of
-// one partition, with what chromem cannot report itself (DESIGN.md:
-// collection metadata cannot be read back). A document's ID is its index
-// in the embedder's vectorSet, which says its turn and session, so the
-// documents carry no metadata.
+// collection is one project's chunks of one partition, loaded for
+// recall: their indices in the embedder's vectorSet, which say each
+// chunk's turn and session, and their vectors as unit vectors, which a
+// query scans exactly (see scan). It replaced a chromem-go collection on
+// this path: chromem-go's exhaustive query passes every document of the
+// collection through a channel, a mutex and a locked heap before the dot
+// product, which made it three times the cost of a flat scan of the same
+// vectors at 100k turns (docs/recall.md); the one-shot recall still puts
+// the pieces it reads into chromem-go collections (queryPiece).
 type collection struct {
-	col       *chromem.Collection
 	project   string
 	part      partition
 	dimension int
@@ -50,8 +54,10 @@ type collection struct {
 	// count, one dot product instead of a pass over the documents.
 	sum []float64
 	set *segment.VectorSet
-	// members are the set indices of the collection's documents.
+	// members are the set indices of the collection's documents, and
+	// vecs their vectors, of unit length (unitVector).
 	members []int32
+	vecs    [][]float32
 }
 
 // semanticHit is one turn's best chunk for a query.
@@ -109,23 +115,16 @@ func semantic(ctx context.Context, s *store.Store, identity string, qvec []float
 		}
 		if sc.Session != "" {
 			// A session's chunks are few: a collection of them alone.
-			var err error
-			if c, err = c.only(ctx, sc.Session); err != nil || c == nil {
-				if err != nil {
-					return nil, mean, err
-				}
+			if c = c.only(sc.Session); c == nil {
 				continue
 			}
 		}
 		asked = append(asked, c)
 	}
 	started := time.Now()
-	found, err := queryAll(ctx, asked, qvec, timed)
+	found := queryAll(asked, qvec, timed)
 	if trace != nil {
 		trace.VectorQuery += time.Since(started)
-	}
-	if err != nil {
-		return nil, mean, err
 	}
 	byProject := map[string][]chunkHit{}
 	var set *segment.VectorSet
@@ -195,11 +194,11 @@ func (sc Scope) keeps(pt partition) bool {
 // (all of them when timed), on as many goroutines as there are CPUs: most
 // projects are small, and one chromem query of a small collection does not
 // keep two cores busy.
-func queryAll(ctx context.Context, cols []*collection, qvec []float32, timed bool) ([][]chunkHit, error) {
+func queryAll(cols []*collection, qvec []float32, timed bool) [][]chunkHit {
+	qvec = unitVector(qvec)
 	out := make([][]chunkHit, len(cols))
-	errs := make([]error, len(cols))
-	onEveryCore(len(cols), func(i int) { out[i], errs[i] = cols[i].query(ctx, qvec, timed) })
-	return out, errors.Join(errs...)
+	onEveryCore(len(cols), func(i int) { out[i] = cols[i].query(qvec, timed) })
+	return out
 }
 
 // onEveryCore calls do(i) for every i below n, on as many goroutines as
@@ -229,13 +228,91 @@ func onEveryCore(n int, do func(i int)) {
 }
 
 // query returns the collection's semanticDepth chunks most similar to
-// qvec (all of them when timed). Which of equally similar chunks chromem
-// keeps at its cut depends on the order its goroutines met them, so a cut
-// between two equal similarities (a project holding the same text twice)
-// asks again for twice as many: the chunks returned are then all those
-// above the cut, the same on every run, and sortChunks orders ties.
-func (c *collection) query(ctx context.Context, qvec []float32, timed bool) ([]chunkHit, error) {
-	count := c.col.Count()
+// qvec, a unit vector (all of them when timed). A cut between two equal
+// similarities (a project holding the same text twice) takes twice as
+// many, until the cut falls between two different ones: the chunks
+// returned are then all those above the cut, whichever order they were
+// met in, and sortChunks orders ties.
+func (c *collection) query(qvec []float32, timed bool) []chunkHit {
+	count := len(c.members)
+	n := count
+	if !timed {
+		n = min(n, semanticDepth)
+	}
+	if n == 0 {
+		return nil
+	}
+	for {
+		// One more than the cut, to see whether it falls between equals.
+		hits := c.scan(qvec, min(count, n+1))
+		if len(hits) <= n || hits[n].similarity < hits[n-1].similarity {
+			return hits[:min(n, len(hits))]
+		}
+		n = min(count, 2*n)
+	}
+}
+
+// scan returns the k chunks of the collection most similar to qvec, most
+// similar first: the dot product of unit vectors, summed in the order
+// chromem-go sums it, so a similarity is the one it gave.
+func (c *collection) scan(qvec []float32, k int) []chunkHit {
+	if k >= len(c.vecs) {
+		hits := make([]chunkHit, len(c.vecs))
+		for i, v := range c.vecs {
+			hits[i] = chunkHit{index: c.members[i], similarity: dot(qvec, v)}
+		}
+		sortChunks(hits)
+		return hits
+	}
+	// A min-heap of the k best so far: hits[0] is the least of them.
+	hits := make([]chunkHit, 0, k)
+	less := func(a, b chunkHit) bool {
+		return a.similarity < b.similarity || a.similarity == b.similarity && a.index > b.index
+	}
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(hits) {
+				return
+			}
+			if r := l + 1; r < len(hits) && less(hits[r], hits[l]) {
+				l = r
+			}
+			if !less(hits[l], hits[i]) {
+				return
+			}
+			hits[i], hits[l] = hits[l], hits[i]
+			i = l
+		}
+	}
+	for i, v := range c.vecs {
+		h := chunkHit{index: c.members[i], similarity: dot(qvec, v)}
+		switch {
+		case len(hits) < k:
+			hits = append(hits, h)
+			for j := len(hits) - 1; j > 0; {
+				up := (j - 1) / 2
+				if !less(hits[j], hits[up]) {
+					break
+				}
+				hits[j], hits[up] = hits[up], hits[j]
+				j = up
+			}
+		case less(hits[0], h):
+			hits[0] = h
+			down(0)
+		}
+	}
+	sortChunks(hits)
+	return hits
+}
+
+// queryChromem is query for a chromem-go collection, as the one-shot
+// recall builds them (queryPiece). Which of equally similar chunks
+// chromem keeps at its cut depends on the order its goroutines met them,
+// so a cut between two equal similarities asks again for twice as many.
+func queryChromem(ctx context.Context, col *chromem.Collection, qvec []float32, timed bool) ([]chunkHit, error) {
+	count := col.Count()
 	n := count
 	if !timed {
 		n = min(n, semanticDepth)
@@ -245,9 +322,8 @@ func (c *collection) query(ctx context.Context, qvec []float32, timed bool) ([]c
 	}
 	var res []chromem.Result
 	for {
-		// One more than the cut, to see whether it falls between equals.
 		var err error
-		res, err = c.col.QueryEmbedding(ctx, qvec, min(count, n+1), nil, nil)
+		res, err = col.QueryEmbedding(ctx, qvec, min(count, n+1), nil, nil)
 		if err != nil {
 			return nil, fmt.Errorf("store: vector query: %w", err)
 		}
@@ -267,7 +343,7 @@ func (c *collection) query(ctx context.Context, qvec []float32, timed bool) ([]c
 
 // only returns a new collection of c's chunks of one session, nil when it
 // has none.
-func (c *collection) only(ctx context.Context, session string) (*collection, error) {
+func (c *collection) only(session string) *collection {
 	var members []int32
 	for _, i := range c.members {
 		if c.set.Session(int(i)).Id == session {
@@ -275,9 +351,9 @@ func (c *collection) only(ctx context.Context, session string) (*collection, err
 		}
 	}
 	if len(members) == 0 {
-		return nil, nil
+		return nil
 	}
-	return newCollection(ctx, c.set, c.project, c.part, members)
+	return newCollection(c.set, c.project, c.part, members)
 }
 
 // vectorSum is the sum of a collection's unit vectors and their count.
@@ -290,7 +366,7 @@ type vectorSum struct {
 func sums(cols []*collection) []vectorSum {
 	out := make([]vectorSum, len(cols))
 	for i, c := range cols {
-		out[i] = vectorSum{c.sum, c.col.Count()}
+		out[i] = vectorSum{c.sum, len(c.members)}
 	}
 	return out
 }
@@ -380,11 +456,7 @@ func collections(ctx context.Context, s *store.Store, identity string, sc Scope)
 		rc(s).loads.Add(1)
 	}
 	loaded := make([][]*collection, len(missing))
-	errs := make([]error, len(missing))
-	onEveryCore(len(missing), func(i int) { loaded[i], errs[i] = ev.load(ctx, missing[i]) })
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
+	onEveryCore(len(missing), func(i int) { loaded[i] = ev.load(missing[i]) })
 	rc(s).mu.Lock()
 	defer rc(s).mu.Unlock()
 	for i, p := range missing {
@@ -566,8 +638,8 @@ func loadEmbedderVectors(ctx context.Context, s *store.Store, identity string) (
 	return ev, nil
 }
 
-// load builds the chromem-go collections of one project, one a partition.
-func (ev *embedderVectors) load(ctx context.Context, project string) ([]*collection, error) {
+// load builds the collections of one project, one a partition.
+func (ev *embedderVectors) load(project string) []*collection {
 	parts := ev.groups[project]
 	keys := make([]partition, 0, len(parts))
 	for pt := range parts {
@@ -576,13 +648,9 @@ func (ev *embedderVectors) load(ctx context.Context, project string) ([]*collect
 	sort.Slice(keys, func(i, j int) bool { return comparePartitions(keys[i], keys[j]) < 0 })
 	var out []*collection
 	for _, pt := range keys {
-		c, err := newCollection(ctx, ev.set, project, pt, parts[pt])
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
+		out = append(out, newCollection(ev.set, project, pt, parts[pt]))
 	}
-	return out, nil
+	return out
 }
 
 // comparePartitions orders a project's partitions, and so its collections.
@@ -592,24 +660,40 @@ func comparePartitions(a, b partition) int {
 
 // newCollection puts the set's chunks members into a new in-memory
 // chromem-go collection.
-func newCollection(ctx context.Context, set *segment.VectorSet, project string, pt partition, members []int32) (*collection, error) {
-	db := chromem.NewDB()
-	col, err := db.CreateCollection(project, nil, refuseEmbedding)
-	if err != nil {
-		return nil, fmt.Errorf("store: %w", err)
-	}
-	c := &collection{col: col, project: project, part: pt, set: set, members: members,
-		dimension: set.Dim, sum: make([]float64, set.Dim)}
-	for _, i := range members {
+func newCollection(set *segment.VectorSet, project string, pt partition, members []int32) *collection {
+	c := &collection{project: project, part: pt, set: set, members: members,
+		dimension: set.Dim, sum: make([]float64, set.Dim), vecs: make([][]float32, len(members))}
+	for k, i := range members {
 		v := set.Vector(int(i))
-		if err := col.AddDocument(ctx, chromem.Document{ID: strconv.Itoa(int(i)), Embedding: v}); err != nil {
-			return nil, fmt.Errorf("store: loading vectors: %w", err)
-		}
+		c.vecs[k] = unitVector(v)
 		for j, x := range v {
 			c.sum[j] += float64(x)
 		}
 	}
-	return c, nil
+	return c
+}
+
+// unitVector is v, or v scaled to unit length when its length is off 1
+// by 1e-6 or more, the rule and the arithmetic by which chromem-go
+// normalizes a vector, so that a similarity is the one it gave.
+func unitVector(v []float32) []float32 {
+	var sq float64
+	for _, x := range v {
+		sq += float64(x) * float64(x)
+	}
+	if math.Abs(math.Sqrt(sq)-1) < 1e-6 {
+		return v
+	}
+	var norm float32
+	for _, x := range v {
+		norm += x * x
+	}
+	norm = float32(math.Sqrt(float64(norm)))
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = x / norm
+	}
+	return out
 }
 
 // readVectors reads the embedder's segment. A damaged one says how to
@@ -710,7 +794,7 @@ func Centroid(ctx context.Context, s *store.Store, identity string, sc Scope) ([
 		for i, x := range c.sum {
 			sum[i] += x
 		}
-		n += c.col.Count()
+		n += len(c.members)
 	}
 	if n == 0 {
 		return nil, nil
