@@ -594,7 +594,7 @@ func comparePartitions(a, b partition) int {
 // chromem-go collection.
 func newCollection(ctx context.Context, set *segment.VectorSet, project string, pt partition, members []int32) (*collection, error) {
 	db := chromem.NewDB()
-	col, err := db.CreateCollection(project, nil, refuseEmbedding)
+	col, err := db.CreateCollection(collectionName(project), nil, refuseEmbedding)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -611,6 +611,13 @@ func newCollection(ctx context.Context, set *segment.VectorSet, project string, 
 	}
 	return c, nil
 }
+
+// collectionName names a project's chromem-go collection. chromem-go
+// refuses an empty name, and a prompt of a prompt history that names no
+// project (Codex's, cursor-agent's, Copilot CLI's) is stored with none:
+// every semantic recall failed once one was indexed. Each collection is
+// alone in its DB, so the name need only be non-empty.
+func collectionName(project string) string { return "project:" + project }
 
 // readVectors reads the embedder's segment. A damaged one says how to
 // repair it.
