@@ -28,7 +28,7 @@ import (
 const doctorLong = `Check what deja depends on, the things to look at first when recall finds
 nothing or an index waits:
 
-  sources   the aider histories deja finds, and why (as 'deja sources')
+  sources   the histories deja finds, and why (as 'deja sources')
   store     where the store is, its size, sessions and turns
   integrity whether the store checks out: SQLite's integrity_check, the
             keyword index against the turns, each turn's text against its

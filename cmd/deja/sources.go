@@ -215,7 +215,9 @@ func printNothingFound(w io.Writer, opts aider.DiscoverOptions) {
 	if len(opts.Roots) > 0 {
 		roots = strings.Join(opts.Roots, " ")
 	}
-	fmt.Fprintln(w, "deja: no aider chat histories found. deja looked at:")
+	// Every harness found nothing; aider's places are the ones a user
+	// adds to, so they are listed, and the rest are pointed at.
+	fmt.Fprintln(w, "deja: no histories found, of any agent. For aider, deja looked at:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if opts.Home != "" {
 		fmt.Fprintf(tw, "  home\t%s\n", filepath.Join(opts.Home, aider.HistoryFileName))
@@ -227,7 +229,9 @@ func printNothingFound(w io.Writer, opts aider.DiscoverOptions) {
 	fmt.Fprintln(w, `Add places with:
   export DEJA_AIDER_ROOTS=~/code       search ~/code and two levels below it
   deja aider                           start aider through deja, which lists the project
-  export AIDER_CHAT_HISTORY_FILE=PATH  the history file you tell aider to write`)
+  export AIDER_CHAT_HISTORY_FILE=PATH  the history file you tell aider to write
+For the other agents, 'deja sources --help' says where deja looks; point it
+at another place with <name>.dirs in the config (DEJA_<NAME>_DIRS).`)
 }
 
 // formatSize writes a byte count the way people read file sizes.
