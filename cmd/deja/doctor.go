@@ -51,7 +51,7 @@ damaged store aside and rebuilds it from the histories.
 
 --json prints one object with these stable fields:
   config_file, data_dir                 strings ("" when no config file)
-  sources[]     {path, reasons[{kind, from}], size, modified}
+  sources[]     {path, reasons[{kind, from, name}], size, modified}
   source_warnings[]                     strings
   store         {path, exists, bytes, files, sessions, turns, forgotten,
                  last_indexed (RFC 3339 or null), error, damaged,

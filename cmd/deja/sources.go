@@ -181,14 +181,19 @@ func newSourceJSON(s foundSource) sourceJSON {
 		label:    sourceReasons(s),
 	}
 	for _, r := range s.Reasons {
-		js.Reasons = append(js.Reasons, reasonJSON{Kind: r.Kind, From: r.From})
+		js.Reasons = append(js.Reasons, reasonJSON{Kind: r.Kind, From: r.From, Name: r.Name})
 	}
 	return js
 }
 
+// reasonJSON is one place that led to a source. Name is how a user looks
+// it up ("XDG_DATA_HOME", "amp.dirs", "~/.local/share/amp/threads"): two
+// places of kind "env" and "default" may be the same folder, and only the
+// name says which variable it came from.
 type reasonJSON struct {
 	Kind string `json:"kind"`
 	From string `json:"from"`
+	Name string `json:"name,omitempty"`
 }
 
 func printSourcesJSON(w io.Writer, sources []foundSource, warnings []string) error {
