@@ -78,7 +78,7 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 			if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
 				continue
 			}
-			look(root, harness.Reason{Kind: "default", From: root})
+			look(root, harness.Reason{Kind: "default", From: root, Name: "~/.gemini/" + filepath.Base(root)})
 		}
 		cascades, _ := filepath.Glob(filepath.Join(opts.Home, ".codeium", "windsurf*"))
 		sort.Strings(cascades)

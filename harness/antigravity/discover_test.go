@@ -49,6 +49,13 @@ func TestDiscoverHome(t *testing.T) {
 	if !d.Installed || d.Sources[0].Size == 0 || d.Sources[0].ModTime.IsZero() {
 		t.Errorf("installed %v, first source %+v", d.Installed, d.Sources[0])
 	}
+	// Each place is named as a user looks it up, as other harnesses'
+	// are, not "default /home/u/.gemini/antigravity".
+	for _, s := range d.Sources {
+		if got := s.Reasons[0].String(); got != "~/.gemini/antigravity" && got != "~/.gemini/antigravity-cli" {
+			t.Errorf("%s: reason %q", s.Path, got)
+		}
+	}
 }
 
 // TestDiscoverOneEncrypted: one encrypted conversation is told in the
