@@ -60,6 +60,7 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 				conversations(n), filepath.Join(root, "conversations"), are(n), them(n), conversations(found))
 		}
 		if n := countPB(filepath.Join(root, "cascade")); n > 0 {
+			encrypted = true
 			f.Warn("Windsurf: %s in %s %s encrypted (AES-GCM); deja cannot read %s", conversations(n), filepath.Join(root, "cascade"), are(n), them(n))
 		}
 	}

@@ -70,6 +70,20 @@ func TestDiscoverOneEncrypted(t *testing.T) {
 	}
 }
 
+// TestDiscoverDirsWindsurfOnly: antigravity.dirs naming a Windsurf
+// folder (one holding cascade/) says its conversations are encrypted,
+// and not also that the harness "is installed but deja found no
+// sessions".
+func TestDiscoverDirsWindsurfOnly(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, ".codeium", "windsurf")
+	encrypted(t, filepath.Join(ws, "cascade"), 2)
+	d := Discover(harness.DiscoverOptions{Home: home, Dirs: []string{ws}})
+	if d.Installed || len(d.Warnings) != 1 || !strings.HasPrefix(d.Warnings[0], "Windsurf: 2 conversations in ") {
+		t.Errorf("installed %v, warnings %q", d.Installed, d.Warnings)
+	}
+}
+
 // TestDiscoverEncryptedOnly: with nothing readable, the warnings say why,
 // and Antigravity is not reported as installed with nothing found (which
 // would say it again, less well).
