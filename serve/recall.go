@@ -178,6 +178,10 @@ func (o RecallOutput) TextFor(here string, now time.Time) string {
 	return b.String()
 }
 
+// NoProject stands for the project of a turn stored with none (a prompt
+// of a history that names none: Codex's, cursor-agent's, Copilot CLI's).
+const NoProject = "(no project)"
+
 // entries are the numbered, quoted turns of a text answer; why, when set,
 // says for each why it came back.
 func (o RecallOutput) entries(here string, now time.Time, why func(int) string) string {
@@ -192,6 +196,11 @@ func (o RecallOutput) entries(here string, now time.Time, why func(int) string) 
 			}
 		}
 		where := quote.Line(h.Project)
+		if h.Project == "" {
+			// A prompt history's prompt may name none: not a blank
+			// after the last " · ".
+			where = NoProject
+		}
 		if here != "" {
 			if recall.InProject(h.Project, here) {
 				where += " (this project)"

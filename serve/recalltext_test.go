@@ -54,3 +54,25 @@ func TestRecallTextSaysWhoseTurn(t *testing.T) {
 		t.Errorf("the JSON has %d from fields, want alice's alone: %s", n, data)
 	}
 }
+
+// TestNoProjectAndNoStartAreWorded: a prompt of a history that names no
+// project reads "(no project)", not a blank after the last " · "; a
+// session with no start is "Start unknown", not "Started start unknown".
+func TestNoProjectAndNoStartAreWorded(t *testing.T) {
+	o := NewRecallOutput(&recall.Answer{Query: "q", RealizedMode: recall.Hybrid, Results: []recall.Result{
+		{SessionID: "codex-prompt-515f9588a5ba524c", User: "why is the grpc stream closing"},
+	}})
+	if text := o.Text(); !strings.Contains(text, "1. codex-prompt-515f9588a5ba524c/0 · start unknown · (no project)\n") {
+		t.Errorf("the turn with no project:\n%s", text)
+	}
+	var unknown ShowOutput
+	unknown.ID, unknown.History, unknown.Present = "copilot-prompt-d4087b6f84589dee", "/h/.copilot/command-history-state.json", true
+	if h := unknown.heading(); !strings.Contains(h, "\nStart unknown · /h/.copilot/") {
+		t.Errorf("heading of a session with no start:\n%s", h)
+	}
+	started := "2026-01-01T00:00:00Z"
+	unknown.Started = &started
+	if h := unknown.heading(); !strings.Contains(h, "\nStarted 2026-01-01T00:00:00Z · /h") {
+		t.Errorf("heading of a session with a start:\n%s", h)
+	}
+}

@@ -213,13 +213,13 @@ func (o ShowOutput) imported() bool {
 }
 
 func (o ShowOutput) heading() string {
-	when := "start unknown"
+	when := "Start unknown" // not "Started start unknown"
 	if o.Started != nil {
-		when = *o.Started
+		when = "Started " + *o.Started
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", quote.Line(o.ID))
-	fmt.Fprintf(&b, "Started %s · %s", when, quote.Line(o.History))
+	fmt.Fprintf(&b, "%s · %s", when, quote.Line(o.History))
 	if !o.Present {
 		fmt.Fprint(&b, " (the session has left this file; deja kept it)")
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -30,8 +31,8 @@ variables and flags. Example config.toml:
 
 Each value is shown with where it came from: a flag, a DEJA_* variable
 (DEJA_RECALL_LIMIT for recall.limit), the config file, or the default.
-A key of the config file deja does not know is named in a warning. The
-keys:
+A harness's keys (<name>.enabled, <name>.dirs) are listed when set. A key
+of the config file deja does not know is named in a warning. The keys:
 
 ` + wrapWords(strings.Join(config.Keys(), ", ")+".", 72, "  "),
 		Args: cobra.NoArgs,
@@ -66,6 +67,24 @@ keys:
 				}
 				return c.Sources[key]
 			}
+			// A harness switched off or moved is listed, with where that
+			// came from: left out, a user could not see why its sessions
+			// are missing. The defaults of all of them would bury the rest.
+			for _, name := range config.HarnessNames {
+				h := c.Harness(name)
+				if src := from(name + ".enabled"); src != "" && src != "default" {
+					rows = append(rows, struct {
+						key   string
+						value any
+					}{name + ".enabled", h.Enabled})
+				}
+				if src := from(name + ".dirs"); src != "" && src != "default" {
+					rows = append(rows, struct {
+						key   string
+						value any
+					}{name + ".dirs", append([]string{}, h.Dirs...)})
+				}
+			}
 			if len(c.Unknown) > 0 {
 				fmt.Fprintf(io.Err, "deja: warning: %s has keys deja does not know, and ignores: %s ('deja config --help' shows the known ones)\n",
 					c.File, strings.Join(c.Unknown, ", "))
@@ -90,7 +109,11 @@ keys:
 			fmt.Fprintf(tw, "config file\t%s\n", file)
 			fmt.Fprintf(tw, "data dir\t%s\t(%s)\n", c.DataDir, from("data.dir"))
 			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%v\t(%s)\n", r.key, r.value, from(r.key))
+				v := r.value
+				if dirs, ok := v.([]string); ok {
+					v = strings.Join(dirs, string(filepath.ListSeparator))
+				}
+				fmt.Fprintf(tw, "%s\t%v\t(%s)\n", r.key, v, from(r.key))
 			}
 			if err := tw.Flush(); err != nil {
 				return err

@@ -28,7 +28,7 @@ import (
 const doctorLong = `Check what deja depends on, the things to look at first when recall finds
 nothing or an index waits:
 
-  sources   the aider histories deja finds, and why (as 'deja sources')
+  sources   the histories deja finds, and why (as 'deja sources')
   store     where the store is, its size, sessions and turns
   integrity whether the store checks out: SQLite's integrity_check, the
             keyword index against the turns, each turn's text against its
@@ -51,8 +51,11 @@ damaged store aside and rebuilds it from the histories.
 
 --json prints one object with these stable fields:
   config_file, data_dir                 strings ("" when no config file)
-  sources[]     {path, reasons[{kind, from}], size, modified}
+  sources[]     {path, reasons[{kind, from, name}], size, modified}
   source_warnings[]                     strings
+  switched_off[]                        strings: "amp (config file)", each
+                                        harness <name>.enabled = false leaves
+                                        unread, and where that was set
   store         {path, exists, bytes, files, sessions, turns, forgotten,
                  last_indexed (RFC 3339 or null), error, damaged,
                  damage[]}: damage lists what does not check out
@@ -101,18 +104,21 @@ func newDoctorCmd(io *IO) *cobra.Command {
 // doctorReport is what doctor finds; its JSON form is documented in
 // doctorLong and kept stable for scripts.
 type doctorReport struct {
-	ConfigFile     string               `json:"config_file"`
-	DataDir        string               `json:"data_dir"`
-	Sources        []sourceJSON         `json:"sources"`
-	SourceWarnings []string             `json:"source_warnings"`
-	Store          storeHealth          `json:"store"`
-	Embedders      []embedderStatusJSON `json:"embedders"`
-	Embed          embedHealth          `json:"embed"`
-	Ollama         ollamaHealth         `json:"ollama"`
-	Serve          serveHealth          `json:"serve"`
-	Lock           lockHealth           `json:"lock"`
-	Cleanup        *cleanupHealth       `json:"cleanup,omitempty"`
-	Agents         []agentHealth        `json:"agents"`
+	ConfigFile     string       `json:"config_file"`
+	DataDir        string       `json:"data_dir"`
+	Sources        []sourceJSON `json:"sources"`
+	SourceWarnings []string     `json:"source_warnings"`
+	// SwitchedOff names each harness <name>.enabled = false leaves
+	// unread, and where that came from: "amp (config file)".
+	SwitchedOff []string             `json:"switched_off"`
+	Store       storeHealth          `json:"store"`
+	Embedders   []embedderStatusJSON `json:"embedders"`
+	Embed       embedHealth          `json:"embed"`
+	Ollama      ollamaHealth         `json:"ollama"`
+	Serve       serveHealth          `json:"serve"`
+	Lock        lockHealth           `json:"lock"`
+	Cleanup     *cleanupHealth       `json:"cleanup,omitempty"`
+	Agents      []agentHealth        `json:"agents"`
 	// AgentsDeja is which deja the agents start and which is on PATH.
 	AgentsDeja agentsDeja `json:"agents_deja"`
 }
@@ -177,6 +183,12 @@ func diagnose(ctx context.Context, cfg config.Config) doctorReport {
 		rep.Sources = append(rep.Sources, newSourceJSON(s))
 	}
 	rep.SourceWarnings = append([]string{}, warnings...)
+	rep.SwitchedOff = []string{}
+	for _, name := range config.HarnessNames {
+		if !cfg.Harness(name).Enabled {
+			rep.SwitchedOff = append(rep.SwitchedOff, fmt.Sprintf("%s (%s)", name, cfg.Sources[name+".enabled"]))
+		}
+	}
 	rep.Store, rep.Embedders = storeDiagnosis(ctx, cfg.DataDir)
 	rep.Embed = embedHealth{Provider: cfg.Embed.Provider, Model: cfg.Embed.Model}
 	rep.Ollama = ollamaDiagnosis(ctx, cfg)
@@ -342,6 +354,11 @@ func printDoctor(io *IO, rep doctorReport) {
 			label = "sources"
 		}
 		fmt.Fprintf(w, "%-11s %s (%s; %s)\n", label, quote.Line(s.Path), formatSize(s.Size), quote.Line(s.label))
+	}
+	if len(rep.SwitchedOff) > 0 {
+		// Without this, a harness switched off in a config file and
+		// forgotten looks like one that found nothing.
+		fmt.Fprintf(w, "            switched off: %s\n", strings.Join(rep.SwitchedOff, ", "))
 	}
 	for _, warn := range rep.SourceWarnings {
 		fmt.Fprintf(w, "            warning: %s\n", quote.Line(warn))

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"github.com/deja-dev/deja/harness/every"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -142,9 +144,30 @@ func discoverAll(cfg config.Config) []discovered {
 	for _, h := range knownHarnesses() {
 		d := discovered{Harness: h.Name(), Enabled: cfg.Harness(h.Name()).Enabled}
 		if d.Enabled {
-			d.Discovery = h.Discover(discoverOptions(cfg, h.Name()))
+			opts := discoverOptions(cfg, h.Name())
+			d.Discovery = h.Discover(opts)
+			if h.Name() != aider.Name { // aider names its own missing roots
+				d.Warnings = append(d.Warnings, missingDirs(h.Name(), opts)...)
+			}
 		}
 		out = append(out, d)
+	}
+	return out
+}
+
+// missingDirs says of each of a harness's <name>.dirs that is not there
+// that it is not: the dirs replace the harness's own places, so a typo
+// there would otherwise leave it finding nothing, in silence.
+func missingDirs(name string, opts harness.DiscoverOptions) []string {
+	var out []string
+	for _, d := range opts.Dirs {
+		p := harness.ExpandHome(d, opts.Home)
+		if !filepath.IsAbs(p) && opts.WorkDir != "" {
+			p = filepath.Join(opts.WorkDir, p)
+		}
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			out = append(out, fmt.Sprintf("%s.dirs names %s, which does not exist; fix or remove it", name, d))
+		}
 	}
 	return out
 }

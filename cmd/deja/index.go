@@ -253,7 +253,7 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		return exitError{code: exitFailed, msg: fmt.Sprintf("nothing indexed: %s skipped (the warnings above say why)", what)}
 	}
 	if !opts.json {
-		printIndexed(io, rep, embedder)
+		printIndexed(io, rep, embedder, opts.full)
 		if teamRep != nil && teamRep.Synced {
 			printIndexTeam(io, teamRep.SyncReport)
 		}
@@ -322,9 +322,15 @@ func appendNew(paths, more []string) []string {
 }
 
 // printIndexed is the run's one-line summary for people.
-func printIndexed(io *IO, rep index.Report, embedder string) {
-	fmt.Fprintf(io.Out, "indexed %d files (%d read), %d sessions, %d new turns, %d embedded (%s), %d skipped",
-		rep.Files, rep.Read, rep.Sessions, rep.NewTurns, rep.Embedded, embedder, rep.Skipped)
+// With --full every turn read is written again, new or not: they are
+// counted as written, not called new.
+func printIndexed(io *IO, rep index.Report, embedder string, full bool) {
+	turns := "new turns"
+	if full {
+		turns = "turns written"
+	}
+	fmt.Fprintf(io.Out, "indexed %d files (%d read), %d sessions, %d %s, %d embedded (%s), %d skipped",
+		rep.Files, rep.Read, rep.Sessions, rep.NewTurns, turns, rep.Embedded, embedder, rep.Skipped)
 	if rep.Missing > 0 {
 		fmt.Fprintf(io.Out, ", %d gone (their sessions stay)", rep.Missing)
 	}

@@ -236,6 +236,9 @@ func printRecall(io *IO, r *recall.Answer, served *serve.RecallOutput) {
 		}
 		ref := io.paint(sgrRef, serve.TurnRef(session, res.Turn)) + strings.TrimPrefix(name, serve.TurnRef(session, res.Turn))
 		project := quote.Line(homeShort(res.Project))
+		if res.Project == "" {
+			project = serve.NoProject
+		}
 		// A turn a team folded in says whose it is.
 		from := ""
 		if res.From != "" {

@@ -254,7 +254,13 @@ func resumeOther(d *digest.SessionDetail) resumeAnswer {
 	if d.Subagent {
 		a.Refused = fmt.Sprintf("will not resume %s: a subagent ran it for another session and %s cannot reopen it on its own.", d.ID, d.Harness)
 		if d.Parent != "" {
-			a.Instead = append(a.Instead, resumeStep{"deja resume " + d.Parent, "reopens the session that ran it"})
+			// Offered only when it would print a command: Zed's parent
+			// thread, say, is refused the same way.
+			if r, ok := knownHarnesses().Lookup(d.Harness).(harness.Resumer); ok && r.ResumeCommand(d.Parent, d.Project) != "" {
+				a.Instead = append(a.Instead, resumeStep{"deja resume " + d.Parent, "reopens the session that ran it"})
+			} else {
+				a.Instead = append(a.Instead, resumeStep{"deja show " + d.Parent, "prints what the session that ran it did"})
+			}
 		}
 		a.Instead = append(a.Instead, show)
 		return a

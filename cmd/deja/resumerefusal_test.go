@@ -29,3 +29,25 @@ func TestResumeRefusalsSayWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeSubagentOffersParent: a subagent's refusal offers 'deja
+// resume' of the session that ran it only when that would print a
+// command (Kimi's would); a Zed thread reopens only inside Zed, so its
+// subagent's refusal offers to show the parent instead.
+func TestResumeSubagentOffersParent(t *testing.T) {
+	for _, c := range []struct{ harness, parent, want string }{
+		{"kimi", "kimi-0b5c3f0e-1111-4222-8333-944444444444", "deja resume kimi-0b5c3f0e-1111-4222-8333-944444444444"},
+		{"zed", "zed-11111111-1111-4111-8111-111111111111", "deja show zed-11111111-1111-4111-8111-111111111111"},
+	} {
+		d := &digest.SessionDetail{SessionInfo: digest.SessionInfo{ID: c.parent + "-sub", Project: "/srv/shop", Harness: c.harness}}
+		d.Subagent, d.Parent = true, c.parent
+		a := resumeOther(d)
+		var got []string
+		for _, s := range a.Instead {
+			got = append(got, s.Command)
+		}
+		if a.Refused == "" || len(got) != 2 || got[0] != c.want {
+			t.Errorf("%s: refused %q, instead %q; want %q first", c.harness, a.Refused, got, c.want)
+		}
+	}
+}

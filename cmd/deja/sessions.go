@@ -131,7 +131,11 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		fmt.Fprintf(io.Out, "… %d more of %d sessions: --limit 0 lists every one, --project DIR narrows\n", more, l.Total)
 	}
 	if l.Empty > 0 && !opts.all {
-		fmt.Fprintf(io.Out, "(%d sessions that hold no turn are not listed: --all lists them)\n", l.Empty)
+		if l.Empty == 1 {
+			fmt.Fprintln(io.Out, "(1 session that holds no turn is not listed: --all lists it)")
+		} else {
+			fmt.Fprintf(io.Out, "(%d sessions that hold no turn are not listed: --all lists them)\n", l.Empty)
+		}
 	}
 	return nil
 }

@@ -181,14 +181,19 @@ func newSourceJSON(s foundSource) sourceJSON {
 		label:    sourceReasons(s),
 	}
 	for _, r := range s.Reasons {
-		js.Reasons = append(js.Reasons, reasonJSON{Kind: r.Kind, From: r.From})
+		js.Reasons = append(js.Reasons, reasonJSON{Kind: r.Kind, From: r.From, Name: r.Name})
 	}
 	return js
 }
 
+// reasonJSON is one place that led to a source. Name is how a user looks
+// it up ("XDG_DATA_HOME", "amp.dirs", "~/.local/share/amp/threads"): two
+// places of kind "env" and "default" may be the same folder, and only the
+// name says which variable it came from.
 type reasonJSON struct {
 	Kind string `json:"kind"`
 	From string `json:"from"`
+	Name string `json:"name,omitempty"`
 }
 
 func printSourcesJSON(w io.Writer, sources []foundSource, warnings []string) error {
@@ -215,7 +220,9 @@ func printNothingFound(w io.Writer, opts aider.DiscoverOptions) {
 	if len(opts.Roots) > 0 {
 		roots = strings.Join(opts.Roots, " ")
 	}
-	fmt.Fprintln(w, "deja: no aider chat histories found. deja looked at:")
+	// Every harness found nothing; aider's places are the ones a user
+	// adds to, so they are listed, and the rest are pointed at.
+	fmt.Fprintln(w, "deja: no histories found, of any agent. For aider, deja looked at:")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if opts.Home != "" {
 		fmt.Fprintf(tw, "  home\t%s\n", filepath.Join(opts.Home, aider.HistoryFileName))
@@ -227,7 +234,9 @@ func printNothingFound(w io.Writer, opts aider.DiscoverOptions) {
 	fmt.Fprintln(w, `Add places with:
   export DEJA_AIDER_ROOTS=~/code       search ~/code and two levels below it
   deja aider                           start aider through deja, which lists the project
-  export AIDER_CHAT_HISTORY_FILE=PATH  the history file you tell aider to write`)
+  export AIDER_CHAT_HISTORY_FILE=PATH  the history file you tell aider to write
+For the other agents, 'deja sources --help' says where deja looks; point it
+at another place with <name>.dirs in the config (DEJA_<NAME>_DIRS).`)
 }
 
 // formatSize writes a byte count the way people read file sizes.

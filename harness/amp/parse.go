@@ -6,7 +6,6 @@ import (
 	"errors"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -282,7 +281,7 @@ func (p *parser) finish(opts harness.ParseOptions) {
 	}
 	var out []string
 	for what, n := range p.skipped {
-		out = append(out, "skipped "+strconv.Itoa(n)+" "+what)
+		out = append(out, harness.SkippedLine(n, what))
 	}
 	sort.Strings(out)
 	p.h.Warnings = append(p.h.Warnings, out...)

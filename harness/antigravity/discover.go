@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 
 	"github.com/deja-dev/deja/harness"
 )
@@ -55,11 +56,12 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 		}
 		if n := countPB(filepath.Join(root, "conversations")); n > 0 {
 			encrypted = true
-			f.Warn("%d conversations in %s are encrypted; deja cannot read them, only the notices and transcripts of brain/ (%d conversations)",
-				n, filepath.Join(root, "conversations"), found)
+			f.Warn("%s in %s %s encrypted; deja cannot read %s, only the notices and transcripts of brain/ (%s)",
+				conversations(n), filepath.Join(root, "conversations"), are(n), them(n), conversations(found))
 		}
 		if n := countPB(filepath.Join(root, "cascade")); n > 0 {
-			f.Warn("Windsurf: %d conversations in %s are encrypted (AES-GCM); deja cannot read them", n, filepath.Join(root, "cascade"))
+			encrypted = true
+			f.Warn("Windsurf: %s in %s %s encrypted (AES-GCM); deja cannot read %s", conversations(n), filepath.Join(root, "cascade"), are(n), them(n))
 		}
 	}
 	if len(opts.Dirs) > 0 {
@@ -77,14 +79,14 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 			if fi, err := os.Stat(root); err == nil && !fi.IsDir() {
 				continue
 			}
-			look(root, harness.Reason{Kind: "default", From: root})
+			look(root, harness.Reason{Kind: "default", From: root, Name: "~/.gemini/" + filepath.Base(root)})
 		}
 		cascades, _ := filepath.Glob(filepath.Join(opts.Home, ".codeium", "windsurf*"))
 		sort.Strings(cascades)
 		for _, ws := range cascades {
 			if n := countPB(filepath.Join(ws, "cascade")); n > 0 {
 				f.Place(filepath.Join(ws, "cascade"), "Windsurf")
-				f.Warn("Windsurf: %d conversations in %s are encrypted (AES-GCM); deja cannot read them", n, filepath.Join(ws, "cascade"))
+				f.Warn("Windsurf: %s in %s %s encrypted (AES-GCM); deja cannot read %s", conversations(n), filepath.Join(ws, "cascade"), are(n), them(n))
 			}
 		}
 	}
@@ -100,6 +102,29 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 	sort.Slice(sources, func(i, j int) bool { return sources[i].Path < sources[j].Path })
 	d.Sources = sources
 	return d
+}
+
+// conversations, are and them word a warning for n conversations: "1
+// conversation in … is encrypted; deja cannot read it".
+func conversations(n int) string {
+	if n == 1 {
+		return "1 conversation"
+	}
+	return strconv.Itoa(n) + " conversations"
+}
+
+func are(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func them(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // countPB counts the .pb files in dir: the encrypted conversations.

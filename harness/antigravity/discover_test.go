@@ -40,7 +40,7 @@ func TestDiscoverHome(t *testing.T) {
 	d := Discover(harness.DiscoverOptions{Home: home})
 	harnesstest.CheckSources(t, d, filepath.Dir(filepath.Dir(filepath.Dir(a))), filepath.Dir(filepath.Dir(filepath.Dir(b))))
 	want := []string{
-		"3 conversations in " + filepath.Join(ag, "conversations") + " are encrypted; deja cannot read them, only the notices and transcripts of brain/ (1 conversations)",
+		"3 conversations in " + filepath.Join(ag, "conversations") + " are encrypted; deja cannot read them, only the notices and transcripts of brain/ (1 conversation)",
 		"Windsurf: 12 conversations in " + filepath.Join(home, ".codeium", "windsurf", "cascade") + " are encrypted (AES-GCM); deja cannot read them",
 	}
 	if strings.Join(d.Warnings, "\n") != strings.Join(want, "\n") {
@@ -48,6 +48,39 @@ func TestDiscoverHome(t *testing.T) {
 	}
 	if !d.Installed || d.Sources[0].Size == 0 || d.Sources[0].ModTime.IsZero() {
 		t.Errorf("installed %v, first source %+v", d.Installed, d.Sources[0])
+	}
+	// Each place is named as a user looks it up, as other harnesses'
+	// are, not "default /home/u/.gemini/antigravity".
+	for _, s := range d.Sources {
+		if got := s.Reasons[0].String(); got != "~/.gemini/antigravity" && got != "~/.gemini/antigravity-cli" {
+			t.Errorf("%s: reason %q", s.Path, got)
+		}
+	}
+}
+
+// TestDiscoverOneEncrypted: one encrypted conversation is told in the
+// singular, not "1 conversations ... are encrypted".
+func TestDiscoverOneEncrypted(t *testing.T) {
+	home := t.TempDir()
+	encrypted(t, filepath.Join(home, ".codeium", "windsurf", "cascade"), 1)
+	d := Discover(harness.DiscoverOptions{Home: home})
+	want := "Windsurf: 1 conversation in " + filepath.Join(home, ".codeium", "windsurf", "cascade") + " is encrypted (AES-GCM); deja cannot read it"
+	if len(d.Warnings) != 1 || d.Warnings[0] != want {
+		t.Errorf("warnings %q, want %q", d.Warnings, want)
+	}
+}
+
+// TestDiscoverDirsWindsurfOnly: antigravity.dirs naming a Windsurf
+// folder (one holding cascade/) says its conversations are encrypted,
+// and not also that the harness "is installed but deja found no
+// sessions".
+func TestDiscoverDirsWindsurfOnly(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, ".codeium", "windsurf")
+	encrypted(t, filepath.Join(ws, "cascade"), 2)
+	d := Discover(harness.DiscoverOptions{Home: home, Dirs: []string{ws}})
+	if d.Installed || len(d.Warnings) != 1 || !strings.HasPrefix(d.Warnings[0], "Windsurf: 2 conversations in ") {
+		t.Errorf("installed %v, warnings %q", d.Installed, d.Warnings)
 	}
 }
 
@@ -69,7 +102,7 @@ func TestDiscoverWindsurfOnly(t *testing.T) {
 	home := t.TempDir()
 	encrypted(t, filepath.Join(home, ".codeium", "windsurf-next", "cascade"), 1)
 	d := Discover(harness.DiscoverOptions{Home: home})
-	if d.Installed || len(d.Warnings) != 1 || !strings.HasPrefix(d.Warnings[0], "Windsurf: 1 conversations") {
+	if d.Installed || len(d.Warnings) != 1 || !strings.HasPrefix(d.Warnings[0], "Windsurf: 1 conversation in ") {
 		t.Errorf("installed %v, warnings %q", d.Installed, d.Warnings)
 	}
 }

@@ -443,7 +443,7 @@ func (p *parser) finish(opts harness.ParseOptions) {
 
 func (p *parser) flushWarnings() {
 	for what, n := range p.skipped {
-		p.h.Warnings = append(p.h.Warnings, "skipped "+strconv.Itoa(n)+" "+what)
+		p.h.Warnings = append(p.h.Warnings, harness.SkippedLine(n, what))
 	}
 	sortStrings(p.h.Warnings)
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
@@ -424,7 +423,7 @@ func (p *parser) finish(opts harness.ParseOptions) {
 func (p *parser) flushWarnings() {
 	var out []string
 	for what, n := range p.skipped {
-		out = append(out, "skipped "+strconv.Itoa(n)+" "+what)
+		out = append(out, harness.SkippedLine(n, what))
 	}
 	sort.Strings(out)
 	p.h.Warnings = append(p.h.Warnings, out...)

@@ -51,7 +51,7 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 		fi, err := os.Stat(pl.dir)
 		exists := err == nil && fi.IsDir()
 		d.Places = append(d.Places, harness.Place{Path: pl.dir, Why: pl.reason.String(), Exists: exists})
-		if gi, err := os.Stat(filepath.Dir(pl.dir)); err == nil && gi.IsDir() {
+		if cliHome(filepath.Dir(pl.dir)) {
 			d.Installed = true
 		}
 		switch {
@@ -83,6 +83,25 @@ func Discover(opts harness.DiscoverOptions) harness.Discovery {
 	}
 	sort.Slice(d.Sources, func(i, j int) bool { return d.Sources[i].Path < d.Sources[j].Path })
 	return d
+}
+
+// cliHome reports whether dir, the .gemini folder above a tmp place,
+// holds anything of Gemini CLI's. Antigravity and its agy CLI keep
+// ~/.gemini/antigravity* there too, so a .gemini holding only those
+// is theirs: taking it for Gemini CLI's warned an Antigravity user that
+// Gemini CLI "is installed but deja found no sessions".
+func cliHome(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		fi, serr := os.Stat(dir)
+		return serr == nil && fi.IsDir() // unreadable: say installed, as before
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "antigravity") {
+			return true
+		}
+	}
+	return false
 }
 
 // chatFiles lists the recordings under one tmp directory.

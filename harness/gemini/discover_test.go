@@ -74,6 +74,18 @@ func TestDiscoverPlaces(t *testing.T) {
 		t.Errorf("no Gemini CLI: %+v", d)
 	}
 
+	// Antigravity keeps ~/.gemini/antigravity: a .gemini holding only
+	// that is not Gemini CLI's; one holding its settings as well is.
+	agy := t.TempDir()
+	write(t, filepath.Join(agy, ".gemini", "antigravity", "brain", "x", "task.md"), "t")
+	if d = Discover(harness.DiscoverOptions{Home: agy}); d.Installed {
+		t.Errorf("a .gemini of Antigravity's alone: installed")
+	}
+	write(t, filepath.Join(agy, ".gemini", "settings.json"), "{}")
+	if d = Discover(harness.DiscoverOptions{Home: agy}); !d.Installed {
+		t.Errorf("a .gemini with Gemini CLI's settings.json: not installed")
+	}
+
 	d = Discover(harness.DiscoverOptions{Home: home, Dirs: []string{filepath.Join(moved, ".gemini")}})
 	if len(d.Sources) != 1 || d.Sources[0].Reasons[0].String() != "gemini.dirs" {
 		t.Errorf("gemini.dirs: %+v", d.Sources)

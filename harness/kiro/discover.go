@@ -3,6 +3,7 @@ package kiro
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/deja-dev/deja/harness"
@@ -139,7 +140,11 @@ func lookSessions(f *harness.Finder, dir string, r harness.Reason) {
 // and says so rather than guess.
 func executions(f *harness.Finder, dir string) {
 	if n := count(filepath.Join(dir, strings.Repeat("[0-9a-f]", 32), "*", "*")); n > 0 {
-		f.Warn("Kiro IDE: %d agent executions in %s (the full answers and tool calls of its chats) are not read; deja reads the chats' prompts and the short answers their session files keep", n, dir)
+		what, are := strconv.Itoa(n)+" agent executions", "are"
+		if n == 1 {
+			what, are = "1 agent execution", "is"
+		}
+		f.Warn("Kiro IDE: %s in %s (the full answers and tool calls of its chats) %s not read; deja reads the chats' prompts and the short answers their session files keep", what, dir, are)
 	}
 }
 

@@ -207,7 +207,10 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 		if ok && m.Marker == sess.Marker && m.Present && sess.Marker != "" && !full {
 			continue
 		}
-		*sess = withProject(*sess, path)
+		// A store's folder is its agent's (~/.hermes, kiro-cli's data
+		// folder), never the user's project: a session its agent kept
+		// no project for keeps none, rather than send 'deja resume' and
+		// --project there.
 		redacted += redactSession(sess)
 		sig := sigsOf(chunk.Turns(*sess))
 		st := store.LedgerSpan{Last: math.MinInt}

@@ -245,8 +245,9 @@ func TestPromptHistoryBeforeItsTranscript(t *testing.T) {
 
 // wholeFake is a WholeReader of a made-up store, a text file opening with
 // "WHOLE": a line "S <id> <prompt>" is a session of /srv/shop asking
-// prompt, answered; "P <id> <prompt>" a prompt of its prompt history,
-// linked to session <id>, in /srv/shop.
+// prompt, answered; "N <id> <prompt>" the same in no project; "P <id>
+// <prompt>" a prompt of its prompt history, linked to session <id>, in
+// /srv/shop.
 type wholeFake struct{}
 
 func (wholeFake) Name() string                                       { return "whole" }
@@ -270,9 +271,13 @@ func (wholeFake) Read(ctx context.Context, path string, opts harness.ParseOption
 	for i, line := range strings.Split(string(data), "\n") {
 		kind, rest, _ := strings.Cut(line, " ")
 		switch kind {
-		case "S":
+		case "S", "N":
 			id, prompt, _ := strings.Cut(rest, " ")
-			h.Sessions = append(h.Sessions, harness.Session{ID: "whole-" + id, Ordinal: len(h.Sessions) + 1, Project: "/srv/shop", Marker: prompt,
+			project := "/srv/shop"
+			if kind == "N" {
+				project = ""
+			}
+			h.Sessions = append(h.Sessions, harness.Session{ID: "whole-" + id, Ordinal: len(h.Sessions) + 1, Project: project, Marker: prompt,
 				Messages: []harness.Message{{Role: harness.User, Text: prompt, Line: i + 1}, {Role: harness.Assistant, Text: "Done.", Line: i + 1}}})
 		case "P":
 			id, prompt, _ := strings.Cut(rest, " ")

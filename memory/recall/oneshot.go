@@ -188,7 +188,7 @@ func queryPiece(ctx context.Context, p *segment.VectorPiece, set *segment.Vector
 	found := map[string][]chunkHit{}
 	for _, g := range order {
 		db := chromem.NewDB()
-		col, err := db.CreateCollection(g.project, nil, refuseEmbedding)
+		col, err := db.CreateCollection(collectionName(g.project), nil, refuseEmbedding)
 		if err != nil {
 			return nil, fmt.Errorf("store: %w", err)
 		}

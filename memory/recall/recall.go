@@ -238,7 +238,7 @@ func Recall(ctx context.Context, s *store.Store, opts Options) (*Answer, error) 
 		return nil, err
 	}
 	if turns == 0 {
-		return nil, fmt.Errorf("%w in %s: run 'deja index' to index the aider histories deja finds, or 'deja index PATH' for a history or a directory", ErrEmpty, s.Dir())
+		return nil, fmt.Errorf("%w in %s: run 'deja index' to index the histories deja finds ('deja sources' lists them), or 'deja index PATH' for a history or a directory", ErrEmpty, s.Dir())
 	}
 	if r.Note, err = noneFrom(ctx, s, opts.Scope.From); err != nil || r.Note != "" {
 		return r, err

@@ -658,8 +658,7 @@ func comparePartitions(a, b partition) int {
 	return cmp.Or(cmp.Compare(a.harness, b.harness), cmp.Compare(a.origin, b.origin), cmp.Compare(fmt.Sprint(a.subagent), fmt.Sprint(b.subagent)))
 }
 
-// newCollection puts the set's chunks members into a new in-memory
-// chromem-go collection.
+// newCollection makes a collection of the set's chunks members.
 func newCollection(set *segment.VectorSet, project string, pt partition, members []int32) *collection {
 	c := &collection{project: project, part: pt, set: set, members: members,
 		dimension: set.Dim, sum: make([]float64, set.Dim), vecs: make([][]float32, len(members))}
@@ -695,6 +694,13 @@ func unitVector(v []float32) []float32 {
 	}
 	return out
 }
+
+// collectionName names a project's chromem-go collection. chromem-go
+// refuses an empty name, and a prompt of a prompt history that names no
+// project (Codex's, cursor-agent's, Copilot CLI's) is stored with none:
+// every semantic recall failed once one was indexed. Each collection is
+// alone in its DB, so the name need only be non-empty.
+func collectionName(project string) string { return "project:" + project }
 
 // readVectors reads the embedder's segment. A damaged one says how to
 // repair it.
