@@ -35,6 +35,11 @@ func (Reader) Parse(data []byte, opts harness.ParseOptions) *harness.History {
 	return Parse(data, opts)
 }
 
+// HistoryInProject says aider keeps a history in the project it worked
+// in (.aider.chat.history.md in the repository): its sessions, which name
+// no working directory, are given the history's folder as their project.
+func (Reader) HistoryInProject() {}
+
 // SessionStart is what begins every session at the start of a line, the
 // header: Parse starts a session there whatever state it is in, so a
 // history can be parsed a window of whole sessions at a time.

@@ -85,6 +85,19 @@ type WholeReader interface {
 	Read(ctx context.Context, path string, opts ParseOptions) (*History, error)
 }
 
+// FolderProject is implemented by a FileReader whose agent records no
+// working directory but keeps each history in the project it worked in
+// (aider's .aider.chat.history.md): a session of it that names no project
+// is given its history's folder. A session of any other reader that names
+// none keeps none: its history's folder is the agent's own
+// (~/.continue/sessions, a store's folder), never the user's project, and
+// 'deja resume' would cd there.
+type FolderProject interface {
+	FileReader
+	// HistoryInProject marks the reader; it does nothing.
+	HistoryInProject()
+}
+
 // Resumer is implemented by a harness that can reopen one of its own
 // sessions. ResumeCommand returns the shell command that does, for the
 // session's stored ID and project ("claude --resume <id>"), or "" when

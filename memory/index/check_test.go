@@ -334,6 +334,7 @@ func (noOutcomes) Discover(o harness.DiscoverOptions) harness.Discovery {
 }
 func (noOutcomes) Sniff(path string, head []byte) error { return aider.Reader{}.Sniff(path, head) }
 func (noOutcomes) ValidID(id string) bool               { return aider.Reader{}.ValidID(id) }
+func (noOutcomes) HistoryInProject()                    {}
 func (noOutcomes) Parse(data []byte, opts harness.ParseOptions) *harness.History {
 	h := aider.Reader{}.Parse(data, opts)
 	for i := range h.Sessions {

@@ -43,10 +43,10 @@ type sessionPlan struct {
 // redacts them and compares each with the stored session of its ID (see
 // planHashed). Turns are built here for their hashes only and dropped
 // again, so one session's turns are in memory at a time.
-func (ix *indexer) plan(ctx context.Context, path string, sessions []harness.Session, tomb map[string]bool, known []store.KnownSession, full bool) ([]*sessionPlan, error) {
+func (ix *indexer) plan(ctx context.Context, path string, folder bool, sessions []harness.Session, tomb map[string]bool, known []store.KnownSession, full bool) ([]*sessionPlan, error) {
 	ix.s.NotePathSecret(path, sessions)
 	ix.rep.Redacted += redactSessions(sessions, tomb)
-	return ix.planHashed(ctx, sessions, turnHashes(sessions, path, tomb, nil), nil, tomb, known, full)
+	return ix.planHashed(ctx, sessions, turnHashes(sessions, path, folder, tomb, nil), nil, tomb, known, full)
 }
 
 // planHashed compares each parsed session that is not forgotten, already

@@ -66,12 +66,15 @@ func readHead(path string) ([]byte, error) {
 }
 
 // withProject gives a session of a harness that records no working
-// directory (aider) the directory of its history as its project,
-// redacted as redactSession redacts a project the harness gives. A
-// prompt of a prompt history keeps the project its line names, or none:
-// the history's directory is the agent's, not the user's.
-func withProject(s harness.Session, path string) harness.Session {
-	if s.Project == "" && !s.PromptOnly {
+// directory but keeps its history in the project (aider: inFolder, see
+// harness.FolderProject) the directory of its history as its project,
+// redacted as redactSession redacts a project the harness gives. Any
+// other reader's session that names no project keeps none (a Continue
+// session of no workspace: its folder is ~/.continue/sessions), as does a
+// prompt of a prompt history whose line names none: the history's
+// directory is the agent's, not the user's.
+func withProject(s harness.Session, path string, inFolder bool) harness.Session {
+	if inFolder && s.Project == "" && !s.PromptOnly {
 		s.Project, _ = store.RedactPath(filepath.Dir(path))
 	}
 	return s
@@ -278,4 +281,11 @@ func (ix *indexer) whole(ctx context.Context, path string, wr harness.WholeReade
 	ix.rep.Sessions += changedSessions
 	ix.rep.NewTurns += newTurns
 	return nil
+}
+
+// inFolder says whether a file reader's sessions that name no project are
+// given their history's folder (see withProject).
+func inFolder(fr harness.FileReader) bool {
+	_, ok := fr.(harness.FolderProject)
+	return ok
 }

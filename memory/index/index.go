@@ -490,7 +490,7 @@ func (ix *indexer) read(ctx context.Context, job *fileJob) error {
 				if err != nil {
 					return err
 				}
-				if plans, err = ix.plan(ctx, path, hist.Sessions, tomb, known, full); err != nil {
+				if plans, err = ix.plan(ctx, path, inFolder(job.fr), hist.Sessions, tomb, known, full); err != nil {
 					return err
 				}
 				if job.stream != nil {

@@ -626,14 +626,14 @@ func (ix *indexer) giveBack(wj windowJob) {
 // transcript streamed peaked at 787 MB with its parts cut here.
 func (ix *indexer) cutWindow(ctx context.Context, job *fileJob, sessions []harness.Session, size int, emb embed.Embedder) (map[*harness.Session]turnSigs, map[*harness.Session][]sessionPart, embed.Embedder) {
 	if size > windowSize {
-		return turnHashes(sessions, job.path, job.tomb, nil), nil, emb
+		return turnHashes(sessions, job.path, inFolder(job.fr), job.tomb, nil), nil, emb
 	}
 	known := make(map[string]bool, len(job.known))
 	for _, ks := range job.known {
 		known[ks.Id] = true
 	}
 	made := map[*harness.Session][]sessionPart{}
-	sigs := turnHashes(sessions, job.path, job.tomb, func(sess *harness.Session, turns []chunk.Turn, sig turnSigs) {
+	sigs := turnHashes(sessions, job.path, inFolder(job.fr), job.tomb, func(sess *harness.Session, turns []chunk.Turn, sig turnSigs) {
 		if known[sess.ID] || ctx.Err() != nil {
 			return
 		}
@@ -675,17 +675,18 @@ func reservedIDs(known []store.KnownSession, incremental bool, from int64) map[s
 	return reserved
 }
 
-// turnHashes gives each session not forgotten its project and returns its
+// turnHashes gives each session not forgotten its project (its history's
+// folder when folder says its reader keeps it there) and returns its
 // turns' indexes and hashes; then, when set, hands each session its turns
 // and their hashes before they are dropped.
-func turnHashes(sessions []harness.Session, path string, tomb map[string]bool, then func(*harness.Session, []chunk.Turn, turnSigs)) map[*harness.Session]turnSigs {
+func turnHashes(sessions []harness.Session, path string, folder bool, tomb map[string]bool, then func(*harness.Session, []chunk.Turn, turnSigs)) map[*harness.Session]turnSigs {
 	out := make(map[*harness.Session]turnSigs, len(sessions))
 	for i := range sessions {
 		sess := &sessions[i]
 		if tomb[sess.ID] {
 			continue
 		}
-		*sess = withProject(*sess, path)
+		*sess = withProject(*sess, path, folder)
 		turns := chunk.Turns(*sess)
 		sig := sigsOf(turns)
 		out[sess] = sig
