@@ -65,6 +65,15 @@ var harnessAliases = map[string]string{
 	"deepseek": "dsh", "deepseek-harness": "dsh", "grok-build": "grok", "kiro-cli": "kiro", "kiro-ide": "kiro", "amazon-q": "kiro",
 }
 
+// unreadableAgents are agents deja knows but cannot read, by the names
+// people give them, each with why, in a sentence: --harness naming one
+// says so rather than list the harnesses as for a name deja never heard
+// of ('deja sources' reports their folders the same way).
+var unreadableAgents = map[string]string{
+	"windsurf": "Windsurf's conversations are encrypted (AES-GCM); deja cannot read them",
+	"codeium":  "Windsurf's conversations are encrypted (AES-GCM); deja cannot read them",
+}
+
 // harnessBlock lists every known harness by title, in the order of the
 // configuration's names, wrapped at 78 columns under indent, for the help
 // texts that say what deja reads (the HARNESSES line of each).
@@ -211,6 +220,9 @@ func checkHarness(name string) error {
 	}
 	if h, ok := harnessAliases[strings.ToLower(name)]; ok {
 		return fmt.Errorf("--harness %q: the harness %s reads %s: use --harness %s", name, h, harnessTitles[h], h)
+	}
+	if why, ok := unreadableAgents[strings.ToLower(name)]; ok {
+		return fmt.Errorf("--harness %q: %s", name, why)
 	}
 	return fmt.Errorf("--harness %q: deja reads %s", name, strings.Join(knownHarnesses().Names(), ", "))
 }
