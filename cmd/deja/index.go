@@ -324,13 +324,14 @@ func appendNew(paths, more []string) []string {
 // printIndexed is the run's one-line summary for people.
 // With --full every turn read is written again, new or not: they are
 // counted as written, not called new.
+// Each count reads as people read it: "1 file", "2 files".
 func printIndexed(io *IO, rep index.Report, embedder string, full bool) {
-	turns := "new turns"
+	turns := plural(rep.NewTurns, "new turn")
 	if full {
-		turns = "turns written"
+		turns = plural(rep.NewTurns, "turn") + " written"
 	}
-	fmt.Fprintf(io.Out, "indexed %d files (%d read), %d sessions, %d %s, %d embedded (%s), %d skipped",
-		rep.Files, rep.Read, rep.Sessions, rep.NewTurns, turns, rep.Embedded, embedder, rep.Skipped)
+	fmt.Fprintf(io.Out, "indexed %s (%d read), %s, %s, %d embedded (%s), %d skipped",
+		plural(rep.Files, "file"), rep.Read, plural(rep.Sessions, "session"), turns, rep.Embedded, embedder, rep.Skipped)
 	if rep.Missing > 0 {
 		fmt.Fprintf(io.Out, ", %d gone (their sessions stay)", rep.Missing)
 	}
