@@ -150,7 +150,13 @@ func ParsePromptLines(name string, data []byte, opts ParseOptions, kind string, 
 // AddPromptHistory adds the prompt history at path when it is there and
 // holds something: an empty one is no agent's yet (Claude Code's and
 // Codex's have the same name, and the first line tells them apart).
+// A default place's reason names the file ("~/.cursor/prompt_history.json"),
+// not the folder it is in ("~/.cursor"), as each agent's default reason
+// for its prompt history reads in 'deja sources'.
 func (f *Finder) AddPromptHistory(path string, r Reason) {
+	if base := filepath.Base(path); r.Kind == "default" && r.Name != "" && filepath.Base(r.Name) != base {
+		r.Name = strings.TrimSuffix(r.Name, "/") + "/" + base
+	}
 	if info, err := os.Stat(path); err == nil && info.Mode().IsRegular() && info.Size() > 0 {
 		f.Add(path, r)
 	}

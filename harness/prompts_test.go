@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -61,5 +63,33 @@ func TestHoldsPromptParts(t *testing.T) {
 	}
 	if ends := PromptParts("[Pasted text #1] and [Pasted text #2]"); !HoldsPromptParts("a and b", ends, false) || HoldsPromptParts("a or b", ends, false) {
 		t.Errorf("parts %q: placeholders at both ends", ends)
+	}
+}
+
+// TestPromptHistoryDefaultReasonNamesFile: a prompt history found in an
+// agent's default folder is reported by its file ("~/.cursor/
+// prompt_history.json"), whether the reader's reason names the folder or
+// the file already; other reasons (a variable, a config key) are kept.
+func TestPromptHistoryDefaultReasonNamesFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "prompt_history.json")
+	if err := os.WriteFile(path, []byte(`["hello"]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		r    Reason
+		want string
+	}{
+		{Reason{Kind: "default", From: dir, Name: "~/.cursor"}, "~/.cursor/prompt_history.json"},
+		{Reason{Kind: "default", From: dir, Name: "~/.cursor/prompt_history.json"}, "~/.cursor/prompt_history.json"},
+		{Reason{Kind: "env", From: dir, Name: "CURSOR_CONFIG_DIR"}, "CURSOR_CONFIG_DIR"},
+		{Reason{Kind: "config", From: dir, Name: "cursor.dirs"}, "cursor.dirs"},
+	} {
+		var f Finder
+		f.AddPromptHistory(path, c.r)
+		d := f.Result()
+		if len(d.Sources) != 1 || len(d.Sources[0].Reasons) != 1 || d.Sources[0].Reasons[0].String() != c.want {
+			t.Errorf("AddPromptHistory(%v): sources %+v, want one reason %q", c.r, d.Sources, c.want)
+		}
 	}
 }
