@@ -6,6 +6,7 @@ import (
 
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/harness/harnesstest"
+	json "github.com/deja-dev/deja/internal/jsonlimit"
 )
 
 // FuzzParse checks that no input panics the reader, that it keeps the
@@ -36,8 +37,28 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// seededPast reports input whose header makes a fork of more than the
-// probe's seq inherited events: the probe is then the parent's.
+// seededPast reports input whose header makes it a fork whose appended
+// events are still its parent's, read as the reader reads the lines: a
+// v0 or v1 fork that inherits more than the probe's seq events, or a v2
+// fork (isSeeded, no seedLength) whose end-seed marker is not read
+// before the probe.
 func seededPast(data []byte) bool {
-	return bytes.Contains(data, []byte(`"seedLength"`))
+	headed, cut := false, false
+	var head line
+	for _, raw := range bytes.Split(data, []byte("\n")) {
+		var l line
+		if json.Unmarshal(raw, &l) != nil {
+			continue
+		}
+		switch {
+		case l.Type == "session" && !headed:
+			headed, head = true, l
+		case l.Type == "session/end-seed":
+			cut = true
+		}
+	}
+	if head.SeedLength > 0 {
+		return head.SeedLength > 999999
+	}
+	return head.IsSeeded && !cut
 }
