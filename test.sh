@@ -53,36 +53,38 @@ fi
 # reports "context deadline exceeded" as a failure when a duration runs out
 # while a worker is mid-input on a loaded machine (go.dev/issue/75804,
 # fixed in Go 1.27). Each takes 7-22 s on this 2-core machine at load 3;
-# a more loaded one takes longer instead of failing.
+# a more loaded one takes longer instead of failing. Minimizing an input that
+# found new coverage may take a minute by default, during which the count does
+# not move (kimi's stalled for minutes): -fuzzminimizetime bounds it in runs.
 # DEJA_TEST_SKIP_FUZZ=1 leaves them out: .ci/run sets it for its first
 # run, in a copy without ../shared, since the fuzz runs read nothing of it
 # and its second run fuzzes the same code.
 if [ -z "${DEJA_TEST_SKIP_FUZZ:-}" ]; then
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 100000x ./aider
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 100000x ./aider
 	for pkg in ./harness/claude ./harness/codex ./harness/gemini; do
-		step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 100000x "$pkg"
+		step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 100000x "$pkg"
 	done
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/opencode
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/cline
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/pi
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/copilot
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/qwen
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/dsh
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/goose
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/antigravity
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/cursor
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/hermes
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/crush
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/kimi
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/kiro
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/continuedev
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/amp
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/factory
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/grok
-	step go test -run '^$' -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/zed
-	step go test -run '^$' -fuzz '^FuzzParsePrompts$' -fuzztime 50000x ./harness/claude
-	step go test -run '^$' -fuzz '^FuzzText$' -fuzztime 150000x ./memory/redact
-	step go test -run '^$' -fuzz '^FuzzBlock$' -fuzztime 150000x ./quote
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/opencode
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/cline
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/pi
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/copilot
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/qwen
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/dsh
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/goose
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/antigravity
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/cursor
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/hermes
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/crush
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/kimi
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/kiro
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/continuedev
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/amp
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/factory
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/grok
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParse$' -fuzztime 50000x ./harness/zed
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzParsePrompts$' -fuzztime 50000x ./harness/claude
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzText$' -fuzztime 150000x ./memory/redact
+	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzBlock$' -fuzztime 150000x ./quote
 else
 	echo "==> fuzz runs left out (DEJA_TEST_SKIP_FUZZ is set)"
 fi
