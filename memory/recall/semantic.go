@@ -192,8 +192,8 @@ func (sc Scope) keeps(pt partition) bool {
 
 // queryAll asks each collection for its semanticDepth most similar chunks
 // (all of them when timed), on as many goroutines as there are CPUs: most
-// projects are small, and one chromem query of a small collection does not
-// keep two cores busy.
+// projects are small, and one scan of a small collection does not keep
+// two cores busy.
 func queryAll(cols []*collection, qvec []float32, timed bool) [][]chunkHit {
 	qvec = unitVector(qvec)
 	out := make([][]chunkHit, len(cols))

@@ -130,8 +130,8 @@ func (l *LedgerTx) HoldsPromptOf(session, id string) (bool, error) {
 	var texts [2][]string
 	for i, of := range [2]string{id, session} {
 		var err error
-		if texts[i], err = QueryColumn[string](l.Ctx, l.tx, `SELECT user FROM turns WHERE session_id = ?`, of); err != nil {
-			return false, fmt.Errorf("store: looking up a prompt: %w", err)
+		if texts[i], err = l.UserTexts(of); err != nil {
+			return false, err
 		}
 	}
 	return len(texts[0]) == 1 && holds(texts[1], texts[0][0], true), nil
