@@ -1,6 +1,8 @@
 // Command perf measures deja's store end to end on a 2-core machine, with
 // the built-in embedder, for the benchmark table in docs/benchmarks.md:
 //
+//   - deja's process alone: a fresh `deja --version` (p50 of 40), the
+//     floor under every recall through a service;
 //   - indexing the aider corpus (../shared/aider/corpus) into a new store,
 //     and re-indexing it with nothing new;
 //   - `deja recall` as a fresh process on that store (p50 of 15 runs);
@@ -84,6 +86,10 @@ func run(corpus string, turns int, big, profile string) error {
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("machine: %d CPUs, %s/%s, %s, load average %s\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+
+	if err := startBench(bin); err != nil {
+		return err
+	}
 
 	paths, _ := filepath.Glob(filepath.Join(corpus, "*.md"))
 	corpusPaths = paths
@@ -186,6 +192,21 @@ func runMeasured(args []string) int {
 		return 2
 	}
 	return 0
+}
+
+// startBench times deja's process alone, the floor under every recall
+// through a service: a fresh 'deja --version', p50 of 40.
+func startBench(bin string) error {
+	var runs []time.Duration
+	for range 40 {
+		start := time.Now()
+		if out, err := exec.Command(bin, "--version").CombinedOutput(); err != nil {
+			return fmt.Errorf("deja --version: %v\n%s", err, out)
+		}
+		runs = append(runs, time.Since(start))
+	}
+	fmt.Printf("process start: deja --version %s  p50 of 40 fresh processes, p90 %s\n\n", msf(p50(runs)), msf(pct(runs, 90)))
+	return nil
 }
 
 func corpusBench(bin, st string, paths []string) error {
