@@ -32,9 +32,10 @@ OpenCode one 'opencode --session ID', each in the session's project. A
 GitHub Copilot CLI session prints 'copilot --resume ID'. A session of
 Cline's CLI prints 'cline --id ID'; a task of the Cline, Roo Code or Kilo
 Code editor extension reopens only from the extension's task history, so
-deja refuses it and says so. A pi session prints 'pi --session ID' and an omp one 'omp --resume ID' (in the project);
-an OpenClaw session prints 'openclaw tui --session KEY' for the session key
-its sessions.json gives it now, and none once that key holds another session.
+deja refuses it and says so. A pi session prints 'pi --session ID' and an
+omp one 'omp --resume ID' (in the project); an OpenClaw session prints
+'openclaw tui --session KEY' for the session key its sessions.json gives it
+now, and none once that key holds another session.
 A Qwen Code session prints 'qwen --resume ID', run in the session's project,
 and a Goose one 'goose session --resume --session-id ID'.
 A Hermes Agent session prints 'hermes --resume ID' ('hermes --profile NAME
