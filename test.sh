@@ -14,6 +14,13 @@ if [ "${1:-}" = "--ollama" ]; then
 	exec scripts/ollama-it.sh "$@"
 fi
 
+# A race-built program waits a second at exit (GORACE's atexit_sleep_ms)
+# so that a report from another goroutine can finish; the tests run deja
+# and their own binary as child processes hundreds of times, and those
+# seconds were most of the race run. 50 ms leaves a report in flight time
+# to print; a GORACE the caller set comes after, so it wins.
+export GORACE="atexit_sleep_ms=50${GORACE:+ $GORACE}"
+
 failed=()
 steps=0
 step() {

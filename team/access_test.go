@@ -12,6 +12,7 @@ import (
 // A member who is not granted a project receives none of it: asking for
 // it is refused, and what she is granted holds none of its turns.
 func TestUngrantedMemberReceivesNothing(t *testing.T) {
+	t.Parallel() // its time is spent waiting on servers, not computing
 	ctx := context.Background()
 	// The README's layout, mallory granted web as bob is granted api;
 	// alice is the admin, who may do anything.

@@ -95,6 +95,7 @@ func connectRetry(t *testing.T, p *peer, url, user string, replicas int) *Member
 // folds the rest, losing and duplicating nothing, and new turns still
 // arrive.
 func TestClusterNodeKilledMidSync(t *testing.T) {
+	t.Parallel() // its time is spent waiting on servers, not computing
 	ctx := context.Background()
 	nodes := runCluster(t)
 	alice, bob := newPeer(t, history(50, 10, "alice")), newPeer(t, "")

@@ -63,6 +63,7 @@ func firstSession(t *testing.T, p *peer) string {
 // With the README's layout, bob reads neither through alice's consumer
 // nor through carol's: the turn he published still reaches both of them.
 func TestMemberCannotPullFromAnothersConsumer(t *testing.T) {
+	t.Parallel() // its time is spent waiting on servers, not computing
 	addr := startReadmeServer(t, [2]string{"alice", "api"})
 	alice, bob, carol := newPeer(t, history(1, 1, "alice")), newPeer(t, history(1, 1, "bob")), newPeer(t, "")
 	a, b, c := join(t, alice, addr, "alice", "b", alice.project), join(t, bob, addr, "bob", "b", bob.project), join(t, carol, addr, "carol", "c")
@@ -99,6 +100,7 @@ func TestMemberCannotPullFromAnothersConsumer(t *testing.T) {
 // under his own subject or forgets his copy; alice's own forget still
 // reaches carol.
 func TestMemberCannotEraseAnothersSessions(t *testing.T) {
+	t.Parallel() // its time is spent waiting on servers, not computing
 	ctx := context.Background()
 	addr := startReadmeServer(t, [2]string{"alice", "api"})
 	alice, bob, carol := newPeer(t, history(2, 1, "alice")), newPeer(t, ""), newPeer(t, "")
@@ -171,6 +173,7 @@ func TestMemberCannotEraseAnothersSessions(t *testing.T) {
 // her user and her machine, published under his subject, changes no
 // store, and a new session he sends claiming to be hers is shown as his.
 func TestMemberCannotForgeAnothersTurns(t *testing.T) {
+	t.Parallel() // its time is spent waiting on servers, not computing
 	ctx := context.Background()
 	addr := startReadmeServer(t, [2]string{"alice", "api"})
 	alice, bob, carol := newPeer(t, history(1, 1, "alice")), newPeer(t, ""), newPeer(t, "")

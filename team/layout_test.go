@@ -56,11 +56,12 @@ func startReadmeServer(t *testing.T, members ...[2]string) string {
 	}
 	extra.WriteString("  { user: admin, password: a }\n")
 	auth = strings.Replace(auth, "\n] }", "\n"+extra.String()+"] }", 1)
-	t.Setenv("BOB_PASS", "b")
-	t.Setenv("CAROL_PASS", "c")
+	// The page's passwords are variables ($BOB_PASS) a server reads from
+	// its environment or from the file; the file defines them here, so
+	// that tests starting this server may run in parallel.
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "nats.conf")
-	text := "host: 127.0.0.1\nport: -1\njetstream { store_dir: \"" + filepath.Join(dir, "js") + "\" }\n" + auth + "\n"
+	text := "BOB_PASS: b\nCAROL_PASS: c\nhost: 127.0.0.1\nport: -1\njetstream { store_dir: \"" + filepath.Join(dir, "js") + "\" }\n" + auth + "\n"
 	if err := os.WriteFile(conf, []byte(text), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -301,6 +301,7 @@ func (p *peer) reindex(t *testing.T, more string) {
 // Once the partition heals, both stores hold the same turns, each once,
 // and the stream holds each turn once.
 func TestPartitionHealsAndBothConverge(t *testing.T) {
+	t.Parallel() // its time is spent waiting on servers, not computing
 	ctx := context.Background()
 	pc := runPartitionableCluster(t)
 	alice, bob := newPeer(t, history(4, 5, "alice")), newPeer(t, history(2, 5, "bob"))

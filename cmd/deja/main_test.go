@@ -52,6 +52,12 @@ func TestScripts(t *testing.T) {
 			env.Setenv("DEJA_EMBED_PROVIDER", "builtin")
 			env.Setenv("DEJA_SERVE_AUTOSTART", "false")
 			env.Setenv("PATH", withoutAgents(env.Getenv("PATH")))
+			// testscript hands a command only the environment it builds;
+			// GORACE carries ./test.sh's shorter wait at a race-built
+			// deja's exit (the detector's default is a second a process).
+			if v := os.Getenv("GORACE"); v != "" {
+				env.Setenv("GORACE", v)
+			}
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},
 	})
