@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/deja-dev/deja/internal/racebuild"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/deja-dev/deja/internal/racebuild"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

@@ -26,8 +26,8 @@ var targets = [][2]string{
 // minutes. So every run builds windows/amd64, the largest binary and the
 // one target with deja's own Windows files (TestInstallScript builds and
 // measures this machine's); DEJA_RELEASE_TARGETS=all builds all six, as
-// goreleaser's snapshot does. TestEveryReleaseTargetResolves looks at all
-// six in every run. It runs where ./test.sh runs this package without the
+// goreleaser's snapshot does. TestEveryReleaseTargetResolves and
+// TestEveryReleaseTargetTypeChecks look at all six in every run. It runs where ./test.sh runs this package without the
 // race detector; DEJA_TEST_SKIP_TARGETS leaves it out (.ci/run's first
 // pass, which has no ../shared and builds the same code).
 func TestReleaseTargetsBuild(t *testing.T) {
