@@ -6,6 +6,7 @@ import (
 	"github.com/deja-dev/deja/memory/index"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -29,6 +30,9 @@ func TestUngrantedMemberReceivesNothing(t *testing.T) {
 	m := mallory.connect(t, "nats://mallory:b@"+addr, "mallory")
 	if _, err := m.Sync(ctx); err == nil {
 		t.Error("mallory's sync of api, which she is not granted, succeeded")
+	} else if !strings.Contains(err.Error(), "refused") || strings.Contains(err.Error(), "deadline") {
+		// The server refuses at once; the member hears that, not a timeout.
+		t.Errorf("mallory's sync of api: %v, want the server's refusal", err)
 	}
 	if n := turnCount(t, mallory.store); n != 0 {
 		t.Errorf("mallory holds %d turns of a project she is not granted", n)

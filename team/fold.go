@@ -86,7 +86,17 @@ func (m *Member) consumer(ctx context.Context, project string) (jetstream.Consum
 	ctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()
 	name, filter := consumerName(m.opts.User, project), m.filter(project)
+	// A request for a consumer this member is not granted is refused on
+	// the connection, not answered: the watch ends it then.
+	ctx, stop := m.refused.watch(ctx, func(subject string) bool {
+		return strings.HasPrefix(subject, "$JS.API.CONSUMER.") && hasToken(subject, name)
+	})
+	defer stop()
 	c, err := m.stream.Consumer(ctx, name)
+	err = refused(ctx, err)
+	if errors.Is(err, errRefused) {
+		return nil, fmt.Errorf("team: consumer %s: %w, which is not granted %s (an admin grants a project: docs/team.md)", name, err, filter)
+	}
 	if err == nil {
 		if other := c.CachedInfo().Config.Metadata[metaMachine]; other != "" && other != m.machine {
 			return nil, fmt.Errorf("team: consumer %s folds into the store %s, not this one (%s): give each store a team.user of its own, or, if that store is gone, delete the consumer (nats consumer rm %s %s)",
@@ -109,7 +119,9 @@ func (m *Member) consumer(ctx context.Context, project string) (jetstream.Consum
 		MaxAckPending: 4 * foldBatch,
 		Metadata:      map[string]string{metaMachine: m.machine},
 	})
-	if err != nil {
+	if err = refused(ctx, err); errors.Is(err, errRefused) {
+		return nil, fmt.Errorf("team: consumer %s: %w, which is not granted %s (an admin grants a project: docs/team.md)", name, err, filter)
+	} else if err != nil {
 		return nil, fmt.Errorf("team: consumer %s: %w (is this member granted %s?)", name, err, filter)
 	}
 	return c, nil

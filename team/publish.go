@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -126,7 +127,11 @@ func (m *Member) publishTurns(ctx context.Context, turns []store.SharedTurn) err
 // who joins later receives the turns and then forgets them.
 func (m *Member) publishTombstone(ctx context.Context, t store.SharedTombstone) error {
 	pctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
+	pctx, stop := m.refused.watch(pctx, func(subject string) bool {
+		return strings.HasPrefix(subject, "$JS.API.STREAM.PURGE.")
+	})
 	_ = m.stream.Purge(pctx, jetstream.WithPurgeSubject(t.Subject))
+	stop()
 	cancel()
 	rctx, cancel := context.WithTimeout(ctx, m.opts.Timeout)
 	defer cancel()

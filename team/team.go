@@ -60,6 +60,7 @@ type Member struct {
 	nc      *nats.Conn
 	js      jetstream.JetStream
 	stream  jetstream.Stream
+	refused *refusals
 }
 
 // Connect connects the store to its team: it names the machine, connects
@@ -93,7 +94,9 @@ func connect(ctx context.Context, sto *store.Store, opts Options) (*Member, erro
 	if err != nil {
 		return nil, err
 	}
-	no := []nats.Option{nats.Name("deja " + machine), nats.Timeout(opts.Timeout), nats.MaxReconnects(-1)}
+	refused := &refusals{}
+	no := []nats.Option{nats.Name("deja " + machine), nats.Timeout(opts.Timeout), nats.MaxReconnects(-1),
+		nats.ErrorHandler(refused.handle)}
 	tlsOpts, remote, err := tlsOptions(opts.URL, opts.CA)
 	if err != nil {
 		return nil, err
@@ -119,7 +122,7 @@ func connect(ctx context.Context, sto *store.Store, opts Options) (*Member, erro
 		nc.Close()
 		return nil, fmt.Errorf("team: %w", err)
 	}
-	m := &Member{store: sto, opts: opts, machine: machine, nc: nc, js: js}
+	m := &Member{store: sto, opts: opts, machine: machine, nc: nc, js: js, refused: refused}
 	if err := m.findStream(ctx); err != nil {
 		nc.Close()
 		return nil, err
