@@ -102,9 +102,15 @@ else
 	echo "==> fuzz runs left out (DEJA_TEST_SKIP_FUZZ is set)"
 fi
 
+noun=steps
+((steps == 1)) && noun=step
 if ((${#failed[@]})); then
-	echo "FAIL: ${#failed[@]} of $steps steps failed:"
+	echo "FAIL: ${#failed[@]} of $steps $noun failed:"
 	printf '  %s\n' "${failed[@]}"
 	exit 1
 fi
-echo "ok: all $steps steps passed"
+if ((steps == 1)); then
+	echo "ok: the 1 step passed"
+else
+	echo "ok: all $steps steps passed"
+fi

@@ -334,13 +334,22 @@ func (p *parser) finish(end int64) *harness.History {
 		return h
 	}
 	own := p.own
+	if own != "" && !(Reader{}).ValidID(sessionID(own)) {
+		// An id of another shape names no session deja can keep; the
+		// session's folder names it, as for a header without one.
+		p.warn.Add("the session header's id is not of dsh's shape; the session is named from its folder", 1)
+		own = ""
+	}
 	if own == "" && p.opts.Path != "" {
 		own = filepath.Base(filepath.Dir(p.opts.Path))
 	}
 	p.sess.ID = sessionID(own)
-	if p.parent != "" {
+	if p.parent != "" && (Reader{}).ValidID(sessionID(p.parent)) {
 		p.sess.Parent = sessionID(p.parent)
+	} else if p.parent != "" {
+		p.warn.Add("the session header's parentSession is not of dsh's shape; the session is linked to no parent", 1)
 	}
+	h.Warnings = p.warn.List()
 	p.sess.End = end
 	p.sess.Ordinal = max(p.opts.FirstOrdinal, 1)
 	h.Sessions = []harness.Session{p.sess}

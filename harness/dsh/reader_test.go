@@ -1,6 +1,7 @@
 package dsh
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -74,5 +75,29 @@ func TestIDFromFolder(t *testing.T) {
 	h := Parse([]byte(rest), harness.ParseOptions{Path: fixturePath("d4c3b2a1-0f9e-4d8c-b7a6-5f4e3d2c1b0a.jsonl")})
 	if len(h.Sessions) != 1 || h.Sessions[0].ID != "dsh-d4c3b2a1-0f9e-4d8c-b7a6-5f4e3d2c1b0a" {
 		t.Fatalf("sessions %+v", h.Sessions)
+	}
+}
+
+// TestHeaderIDOfAnotherShape: a header whose id (or parentSession) no
+// dsh session could have, a control character, a space, a path, 65
+// letters, names the session from its folder and links no parent,
+// saying so, rather than giving an ID that deja refuses and losing the
+// session's turns.
+func TestHeaderIDOfAnotherShape(t *testing.T) {
+	prompt := `{"type":"user/message","seq":1,"time":1787320263580,"data":{"role":"user","id":"m","content":[{"type":"text","text":"why"}],"source":{"kind":"user"}}}` + "\n"
+	path := fixturePath("d4c3b2a1-0f9e-4d8c-b7a6-5f4e3d2c1b0a.jsonl")
+	for _, id := range []string{"\x1b[2J", "two words", "../../etc", strings.Repeat("a", 65), "session-\u00e9"} {
+		head, _ := json.Marshal(map[string]any{"type": "session", "version": 2, "id": id, "parentSession": id, "createdAt": 1787320263519})
+		h := Parse(append(append(head, '\n'), prompt...), harness.ParseOptions{Path: path})
+		if len(h.Sessions) != 1 {
+			t.Fatalf("id %q: %d sessions", id, len(h.Sessions))
+		}
+		s := h.Sessions[0]
+		if s.ID != "dsh-d4c3b2a1-0f9e-4d8c-b7a6-5f4e3d2c1b0a" || s.Parent != "" || len(s.Messages) != 1 {
+			t.Errorf("id %q: session %q, parent %q, %d messages; want it named from its folder, no parent, its prompt", id, s.ID, s.Parent, len(s.Messages))
+		}
+		if len(h.Warnings) != 2 {
+			t.Errorf("id %q: warnings %v, want one for the id and one for the parent", id, h.Warnings)
+		}
 	}
 }
