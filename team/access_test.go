@@ -65,6 +65,13 @@ func TestUngrantedMemberReceivesNothing(t *testing.T) {
 	if n := turnCount(t, mallory.store); n != 1 {
 		t.Errorf("mallory holds %d turns, want her own one", n)
 	}
+	// A store whose shared project she is not granted publishes nothing
+	// of it, and she hears the server's refusal, not a timeout.
+	other := newPeer(t, history(1, 1, "mallory"))
+	o := other.connect(t, "nats://mallory:b@"+addr, "mallory")
+	if _, err := o.Publish(ctx); err == nil || !strings.Contains(err.Error(), "refused") || strings.Contains(err.Error(), "deadline") {
+		t.Errorf("mallory's publish of api: %v, want the server's refusal", err)
+	}
 	// And she cannot publish under alice's subjects.
 	if _, err := m2.js.Publish(ctx, fmt.Sprintf("deja.core.web.alice.%s", "forged"), []byte("{}")); err == nil {
 		t.Error("mallory published under alice's subjects")

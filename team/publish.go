@@ -3,6 +3,7 @@ package team
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -95,6 +96,14 @@ func (m *Member) header(kind, harness string) nats.Header {
 // acknowledgement.
 func (m *Member) publishTurns(ctx context.Context, turns []store.SharedTurn) error {
 	futures := make([]jetstream.PubAckFuture, 0, len(turns))
+	// A project this member is not granted is refused on the connection;
+	// its acknowledgements would never come.
+	subjects := map[string]bool{}
+	for _, t := range turns {
+		subjects[m.subject(t)] = true
+	}
+	ctx, stop := m.refused.watch(ctx, func(subject string) bool { return subjects[subject] })
+	defer stop()
 	for _, t := range turns {
 		data, err := json.Marshal(t)
 		if err != nil {
@@ -114,6 +123,10 @@ func (m *Member) publishTurns(ctx context.Context, turns []store.SharedTurn) err
 		case err := <-f.Err():
 			return fmt.Errorf("team: publishing to %s: %w", f.Msg().Subject, err)
 		case <-ctx.Done():
+			var r *refusedError
+			if errors.As(context.Cause(ctx), &r) {
+				return fmt.Errorf("team: publishing to %s: %w, which is not granted it (an admin grants a project: docs/team.md; team.projects lists what this store shares)", r.subject, r)
+			}
 			return ctx.Err()
 		}
 	}

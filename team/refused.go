@@ -24,9 +24,14 @@ type refusalWait struct {
 	cancel context.CancelCauseFunc
 }
 
-// errRefused is the cause of a request's end when the server refused its
-// subject to this member.
+// errRefused is what a request's end is when the server refused its
+// subject to this member; a *refusedError says which subject.
 var errRefused = errors.New("the server refused this member")
+
+type refusedError struct{ subject string }
+
+func (e *refusedError) Error() string        { return errRefused.Error() }
+func (e *refusedError) Is(target error) bool { return target == errRefused }
 
 // handle is the connection's error handler: a permissions violation ends
 // every request waiting on the subject it names. Other errors are the
@@ -44,7 +49,7 @@ func (r *refusals) handle(_ *nats.Conn, _ *nats.Subscription, err error) {
 	defer r.mu.Unlock()
 	for w := range r.waiting {
 		if w.match(subject) {
-			w.cancel(errRefused)
+			w.cancel(&refusedError{subject: subject})
 		}
 	}
 }
@@ -82,8 +87,8 @@ func refusedSubject(msg string) (string, bool) {
 // refused is err, or errRefused where the server refused the request
 // watched by ctx: what a member is told instead of a deadline.
 func refused(ctx context.Context, err error) error {
-	if err != nil && errors.Is(context.Cause(ctx), errRefused) {
-		return errRefused
+	if cause := context.Cause(ctx); err != nil && errors.Is(cause, errRefused) {
+		return cause
 	}
 	return err
 }
