@@ -40,7 +40,7 @@ func TestPartialLastLineWaits(t *testing.T) {
 		}
 	}
 	// Once written whole, the line is a prompt of the session.
-	whole := append(bytes.Clone(data), ` "payload": {"user_input": "still being written"}}}\n`...)
+	whole := append(bytes.Clone(data), ` "payload": {"user_input": "still being written"}}}`+"\n"...)
 	h = parseFixture("cli_wire.jsonl", whole)
 	last := h.Sessions[0].Messages[len(h.Sessions[0].Messages)-1]
 	if last.Text != "still being written" || last.Role != harness.User {

@@ -35,12 +35,22 @@ func Unmarshal(data []byte, v any) error {
 	return json.Unmarshal(data, v)
 }
 
-// Parse is json.Parse, refusing input nested deeper than MaxDepth.
+// ErrTrailing is returned for a value followed by more than white space.
+var ErrTrailing = errors.New("data after the JSON value")
+
+// Parse is json.Parse, refusing input nested deeper than MaxDepth and, as
+// Unmarshal does, a value followed by anything but white space: a reader
+// that took a line's first value would keep what a line's garbage follows
+// (a header with "}}\"user\"}}}" after it), where Unmarshal refuses the line.
 func Parse(data []byte, v any, flags json.ParseFlags) ([]byte, error) {
 	if TooDeep(data) {
 		return data, ErrTooDeep
 	}
-	return json.Parse(data, v, flags)
+	rest, err := json.Parse(data, v, flags)
+	if err == nil && len(bytes.TrimSpace(rest)) > 0 {
+		return rest, ErrTrailing
+	}
+	return rest, err
 }
 
 // Valid is json.Valid, false for input nested deeper than MaxDepth.

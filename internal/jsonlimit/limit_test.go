@@ -51,3 +51,34 @@ func TestDecodersRefuseDeepNesting(t *testing.T) {
 		t.Errorf("shallow input: %v, %+v", err, v)
 	}
 }
+
+// Parse refuses what Unmarshal refuses after a value: anything but white
+// space, so that no reader keeps a line's first value and drops the rest.
+func TestParseRefusesDataAfterTheValue(t *testing.T) {
+	for _, c := range []struct {
+		in string
+		ok bool
+	}{
+		{`{"a":1}`, true},
+		{"{\"a\":1} \t\r\n", true},
+		{`{"a":1}}"user"}}}`, false},
+		{`{"a":1}\n`, false},
+		{`{"a":1} {"a":2}`, false},
+		{`"s" x`, false},
+	} {
+		var v map[string]any
+		var s string
+		var err error
+		if c.in[0] == '"' {
+			_, err = Parse([]byte(c.in), &s, 0)
+		} else {
+			_, err = Parse([]byte(c.in), &v, 0)
+		}
+		if (err == nil) != c.ok {
+			t.Errorf("Parse(%q) = %v, want accepted %v", c.in, err, c.ok)
+		}
+		if uerr := Unmarshal([]byte(c.in), new(any)); (uerr == nil) != (err == nil) {
+			t.Errorf("Parse(%q) = %v but Unmarshal = %v", c.in, err, uerr)
+		}
+	}
+}
