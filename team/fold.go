@@ -92,10 +92,12 @@ func (m *Member) consumer(ctx context.Context, project string) (jetstream.Consum
 		return strings.HasPrefix(subject, "$JS.API.CONSUMER.") && hasToken(subject, name)
 	})
 	defer stop()
+	notGranted := func(err error) error {
+		return fmt.Errorf("team: consumer %s: %w, which is not granted %s (an admin grants a project: docs/team.md)", name, err, filter)
+	}
 	c, err := m.stream.Consumer(ctx, name)
-	err = refused(ctx, err)
-	if errors.Is(err, errRefused) {
-		return nil, fmt.Errorf("team: consumer %s: %w, which is not granted %s (an admin grants a project: docs/team.md)", name, err, filter)
+	if err = refused(ctx, err); errors.Is(err, errRefused) {
+		return nil, notGranted(err)
 	}
 	if err == nil {
 		if other := c.CachedInfo().Config.Metadata[metaMachine]; other != "" && other != m.machine {
@@ -120,7 +122,7 @@ func (m *Member) consumer(ctx context.Context, project string) (jetstream.Consum
 		Metadata:      map[string]string{metaMachine: m.machine},
 	})
 	if err = refused(ctx, err); errors.Is(err, errRefused) {
-		return nil, fmt.Errorf("team: consumer %s: %w, which is not granted %s (an admin grants a project: docs/team.md)", name, err, filter)
+		return nil, notGranted(err)
 	} else if err != nil {
 		return nil, fmt.Errorf("team: consumer %s: %w (is this member granted %s?)", name, err, filter)
 	}
