@@ -31,6 +31,33 @@ step() {
 	fi
 }
 
+# The six release targets' builds (TestReleaseTargetsBuild with
+# DEJA_RELEASE_TARGETS=all: linux, darwin and windows on amd64 and arm64,
+# as the release builds them) compile every package again for each target,
+# minutes of CPU with a cold build cache and seconds with a warm one. They
+# start here, in the background at the lowest priority, so that they take
+# a core only when the other steps leave one idle; the suite waits for them
+# at its end, where their output is printed as a step's (-timeout 60m:
+# builds that wait on busy cores could outlast go test's default 10 min).
+# DEJA_TEST_SKIP_TARGETS=1 leaves them out (.ci/run's first pass, which
+# builds the same code). The steps below skip the test while it runs here.
+targets_pid=
+not_targets=()
+if [ -z "${DEJA_TEST_SKIP_TARGETS:-}" ]; then
+	not_targets=(-skip '^TestReleaseTargetsBuild$')
+	targets_log=$(mktemp)
+	DEJA_RELEASE_TARGETS=all nice -n 19 go test -count=1 -timeout 60m -run '^TestReleaseTargetsBuild$' -v ./internal/release >"$targets_log" 2>&1 &
+	targets_pid=$!
+	trap 'kill "$targets_pid" 2>/dev/null; rm -f "$targets_log"' EXIT
+fi
+# release_targets waits for the background builds and prints what they said.
+release_targets() {
+	local rc=0
+	wait "$targets_pid" || rc=$?
+	cat "$targets_log"
+	return "$rc"
+}
+
 # DEJA_TEST_SKIP_VET=1 leaves vet out: .ci/run's first pass, whose copy
 # holds the same code its second pass vets.
 if [ -z "${DEJA_TEST_SKIP_VET:-}" ]; then
@@ -49,17 +76,17 @@ fi
 # with no ../shared beside it; its second pass runs the race detector over
 # the same code.
 if [ -n "${DEJA_TEST_NO_RACE:-}" ]; then
-	step go test -count=1 ./...
+	step go test -count=1 ${not_targets[@]+"${not_targets[@]}"} ./...
 elif [[ "$(go env CGO_ENABLED)" == 1 ]] && command -v "$(go env CC)" >/dev/null; then
 	step go test -race -count=1 ./...
 else
 	echo "==> go test -race needs a C compiler ($(go env CC) not found, or CGO_ENABLED=0): install gcc or clang; running without -race"
 	steps=$((steps + 1))
 	failed+=("go test -race: no C compiler")
-	step go test -count=1 ./...
+	step go test -count=1 ${not_targets[@]+"${not_targets[@]}"} ./...
 fi
 if [ -z "${DEJA_TEST_NO_RACE:-}" ]; then
-	step go test -count=1 ./bench/eval ./bench/public ./memory/index ./memory/work ./internal/release
+	step go test -count=1 ${not_targets[@]+"${not_targets[@]}"} ./bench/eval ./bench/public ./memory/index ./memory/work ./internal/release
 	step go test -count=1 -run 'TestScripts/^work$' ./cmd/deja
 fi
 # Short fuzz runs, counted in executions, not seconds: Go 1.26's fuzzing
@@ -100,6 +127,10 @@ if [ -z "${DEJA_TEST_SKIP_FUZZ:-}" ]; then
 	step go test -run '^$' -fuzzminimizetime 1000x -fuzz '^FuzzBlock$' -fuzztime 150000x ./quote
 else
 	echo "==> fuzz runs left out (DEJA_TEST_SKIP_FUZZ is set)"
+fi
+
+if [ -n "$targets_pid" ]; then
+	step release_targets "(DEJA_RELEASE_TARGETS=all go test -run TestReleaseTargetsBuild ./internal/release, started at the suite's start)"
 fi
 
 noun=steps

@@ -21,21 +21,23 @@ var targets = [][2]string{
 // The release targets compile the way the release builds them (no cgo,
 // paths trimmed, stripped), and each binary fits the size the README
 // promises. A cross build compiles every package again for its target,
-// about three and a half minutes on the 2-core machine with an empty build
-// cache while other work runs, too long to do six times in CI's 20
-// minutes. So every run builds windows/amd64, the largest binary and the
-// one target with deja's own Windows files (TestInstallScript builds and
-// measures this machine's); DEJA_RELEASE_TARGETS=all builds all six, as
-// goreleaser's snapshot does. TestEveryReleaseTargetResolves and
-// TestEveryReleaseTargetTypeChecks look at all six in every run. It runs where ./test.sh runs this package without the
-// race detector; DEJA_TEST_SKIP_TARGETS leaves it out (.ci/run's first
-// pass, which has no ../shared and builds the same code).
+// about a minute and a half each on the 2-core machine with an empty build
+// cache, seconds with a warm one. A plain run builds windows/amd64, the
+// largest binary and the one target with deja's own Windows files
+// (TestInstallScript builds and measures this machine's);
+// DEJA_RELEASE_TARGETS=all builds all six, as goreleaser's snapshot does,
+// and ./test.sh runs it so, in the background at the lowest priority while
+// its other steps run. It builds without the race detector, so a race run
+// skips it; DEJA_TEST_SKIP_TARGETS leaves it out (.ci/run's first pass,
+// which has no ../shared and builds the same code).
+// TestEveryReleaseTargetResolves and TestEveryReleaseTargetTypeChecks look
+// at all six in every run.
 func TestReleaseTargetsBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-compiles deja")
 	}
 	if racebuild.Enabled {
-		t.Skip("builds deja without -race; test.sh runs it in its step without the race detector")
+		t.Skip("builds deja without -race; ./test.sh runs it without the race detector, for all six targets")
 	}
 	if os.Getenv("DEJA_TEST_SKIP_TARGETS") != "" {
 		t.Skip("DEJA_TEST_SKIP_TARGETS is set")
