@@ -48,12 +48,14 @@ if [ -z "${DEJA_TEST_SKIP_TARGETS:-}" ]; then
 	targets_log=$(mktemp)
 	DEJA_RELEASE_TARGETS=all nice -n 19 go test -count=1 -timeout 60m -run '^TestReleaseTargetsBuild$' -v ./internal/release >"$targets_log" 2>&1 &
 	targets_pid=$!
-	trap 'kill "$targets_pid" 2>/dev/null; rm -f "$targets_log"' EXIT
+	# An interrupted suite stops them too.
+	trap 'if [ -n "$targets_pid" ]; then kill "$targets_pid" 2>/dev/null; fi; rm -f "$targets_log"' EXIT
 fi
 # release_targets waits for the background builds and prints what they said.
 release_targets() {
 	local rc=0
 	wait "$targets_pid" || rc=$?
+	targets_pid=
 	cat "$targets_log"
 	return "$rc"
 }

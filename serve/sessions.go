@@ -154,14 +154,18 @@ func (o SessionsOutput) Text() string {
 			gone += " (" + quote.ImportedNote + ")"
 			imported = true
 		}
-		fmt.Fprintf(&b, "%d. %s · %s · %d turns · %s%s\n", i+1, s.ID, when, s.Turns, quote.Line(s.Project), gone)
+		fmt.Fprintf(&b, "%d. %s · %s · %s · %s%s\n", i+1, s.ID, when, plural(s.Turns, "turn"), quote.Line(s.Project), gone)
 		fmt.Fprintf(&first, "%d. %s\n", i+1, oneLine(s.First, 120))
 	}
 	if o.More > 0 {
 		fmt.Fprintf(&b, "%d more of %d: ask with a larger limit, or a project\n", o.More, o.Total)
 	}
 	if o.Empty > 0 && !o.all {
-		fmt.Fprintf(&b, "%d sessions that hold no turn are left out: all=true lists them\n", o.Empty)
+		if o.Empty == 1 {
+			b.WriteString("1 session that holds no turn is left out: all=true lists it\n")
+		} else {
+			fmt.Fprintf(&b, "%d sessions that hold no turn are left out: all=true lists them\n", o.Empty)
+		}
 	}
 	b.WriteString("\nThe first question of each, by number:\n")
 	b.WriteString(quote.Block(first.String(), imported))

@@ -183,7 +183,7 @@ func TestSessionsToolCountsAndLeavesOutEmptySessions(t *testing.T) {
 	if len(some.Sessions) != 1 || some.Total != all.Total || some.More != all.Total-1 {
 		t.Errorf("sessions limit 1: %d listed, total %d, more %d", len(some.Sessions), some.Total, some.More)
 	}
-	if txt := text(res); !strings.Contains(txt, fmt.Sprintf("%d more of %d", all.Total-1, all.Total)) || !strings.Contains(txt, "1 sessions that hold no turn are left out") {
+	if txt := text(res); !strings.Contains(txt, fmt.Sprintf("%d more of %d", all.Total-1, all.Total)) || !strings.Contains(txt, "1 session that holds no turn is left out") {
 		t.Errorf("sessions limit 1 text does not say what it left out:\n%s", txt)
 	}
 	call(t, cs, "sessions", map[string]any{"all": true}, &some)

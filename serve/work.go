@@ -275,11 +275,11 @@ func (o HowOutput) Text(text string) string {
 	b.WriteString("Commands past sessions ran, by invocation, each with its runs (worked/failed/not recorded), the newest that worked first; the command lines are quoted below by number.\n")
 	n := 0
 	for gi, g := range o.Groups {
-		fmt.Fprintf(&b, "invocation %c: %d runs, %d worked, %d failed, %d not recorded\n", 'A'+rune(gi%26), g.Runs, g.Worked, g.Failed, g.Unknown)
+		fmt.Fprintf(&b, "invocation %c: %s, %d worked, %d failed, %d not recorded\n", 'A'+rune(gi%26), plural(g.Runs, "run"), g.Worked, g.Failed, g.Unknown)
 		for _, c := range g.Commands {
 			n++
 			last := statusWord(c.LastStatus, c.LastExit)
-			fmt.Fprintf(&b, "  %d. %d runs, %d worked, %d failed; last %s (%s)\n", n, c.Runs, c.Worked, c.Failed, c.Last.Ref, last)
+			fmt.Fprintf(&b, "  %d. %s, %d worked, %d failed; last %s (%s)\n", n, plural(c.Runs, "run"), c.Worked, c.Failed, c.Last.Ref, last)
 		}
 	}
 	return b.String() + quoted(func(add func(string)) {

@@ -100,7 +100,7 @@ func TestTypingNarrowsResults(t *testing.T) {
 	}
 	m = typeText(t, m, "enant")
 	v = plain(m)
-	if !strings.Contains(v, "why does the tenant filter drop rows") || !strings.Contains(v, "1 turns") {
+	if !strings.Contains(v, "why does the tenant filter drop rows") || !strings.Contains(v, "1 turn ·") {
 		t.Fatalf("after 'tenant' the list lacks the tenant turn:\n%s", v)
 	}
 	if strings.Contains(v, "docker image") || strings.Contains(v, "flaky on CI") {
@@ -282,7 +282,7 @@ func TestFilterKeysNarrowAndSay(t *testing.T) {
 	m, cmd = key(t, m, "alt+h")
 	m = run(t, m, cmd)
 	v = plain(m)
-	if last.Harness != "aider" || !strings.Contains(v, "1 turns") || !strings.Contains(v, "project shop · aider") {
+	if last.Harness != "aider" || !strings.Contains(v, "1 turn ·") || !strings.Contains(v, "project shop · aider") {
 		t.Fatalf("alt-h did not narrow to aider (filter %+v):\n%s", last, v)
 	}
 	m, cmd = key(t, m, "alt+h")

@@ -94,7 +94,11 @@ func (m Model) status() string {
 	if len(r.Results) == 0 {
 		s = "nothing found"
 	} else {
-		s = fmt.Sprintf("%d turns · %s · %s", len(r.Results), r.RealizedMode, r.Took.Round(1e6))
+		turns := "turns"
+		if len(r.Results) == 1 {
+			turns = "turn"
+		}
+		s = fmt.Sprintf("%d %s · %s · %s", len(r.Results), turns, r.RealizedMode, r.Took.Round(1e6))
 	}
 	if f := m.filterLabel(); f != "" {
 		s += " · " + f

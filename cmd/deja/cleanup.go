@@ -96,10 +96,10 @@ func printCleanup(w io.Writer, h *cleanupHealth) {
 	setting := fmt.Sprintf("cleanupPeriodDays %d (%s)", h.Days, h.Setting)
 	switch {
 	case h.AtRisk > 0:
-		fmt.Fprintf(w, "cleanup     %s: %s deletes transcripts at startup once they are %d days old; %d not indexed yet are within a week of it (oldest %d days): run 'deja index' now\n",
-			h.Harness, setting, h.Days, h.AtRisk, h.Oldest)
+		fmt.Fprintf(w, "cleanup     %s: %s deletes transcripts at startup once they are %s old; %d not indexed yet %s within a week of it (oldest %s): run 'deja index' now\n",
+			h.Harness, setting, plural(h.Days, "day"), h.AtRisk, isAre(h.AtRisk), plural(h.Oldest, "day"))
 	case h.Unindexed > 0:
-		fmt.Fprintf(w, "cleanup     %s: %s; %d transcripts not indexed yet, none near the cutoff: 'deja index' keeps them\n", h.Harness, setting, h.Unindexed)
+		fmt.Fprintf(w, "cleanup     %s: %s; %s not indexed yet, none near the cutoff: 'deja index' keeps them\n", h.Harness, setting, plural(h.Unindexed, "transcript"))
 	default:
 		fmt.Fprintf(w, "cleanup     %s: %s; every transcript is indexed, and deja keeps them after Claude Code deletes them\n", h.Harness, setting)
 	}

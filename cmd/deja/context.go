@@ -165,7 +165,7 @@ func digestSummary(d *digest.ContextDigest) string {
 	if d.Basis == digest.ByQuery {
 		basis = fmt.Sprintf("the turns that best match %q", d.Query)
 	}
-	s := fmt.Sprintf("%d turns of %s, %s, ~%d of %d tokens", len(d.Items), homeShort(d.Project), basis, d.Tokens, d.Budget)
+	s := fmt.Sprintf("%s of %s, %s, ~%d of %d tokens", plural(len(d.Items), "turn"), homeShort(d.Project), basis, d.Tokens, d.Budget)
 	if d.Left > 0 {
 		s += fmt.Sprintf(" (%d more did not fit)", d.Left)
 	}

@@ -371,13 +371,13 @@ func printDoctor(io *IO, rep doctorReport) {
 	case !st.Exists:
 		fmt.Fprintf(w, "store       %s: not created yet; 'deja index' creates it\n", st.Path)
 	default:
-		fmt.Fprintf(w, "store       %s (%s): %d histories, %d sessions, %d turns, %d forgotten\n",
-			st.Path, formatSize(st.Bytes), st.Files, st.Sessions, st.Turns, st.Forgotten)
+		fmt.Fprintf(w, "store       %s (%s): %s, %s, %s, %d forgotten\n",
+			st.Path, formatSize(st.Bytes), nouns(st.Files, "history", "histories"), plural(st.Sessions, "session"), plural(st.Turns, "turn"), st.Forgotten)
 		if len(rep.Embedders) == 0 && st.Turns > 0 {
-			fmt.Fprintf(w, "vectors     none: all %d turns lack vectors; 'deja index' embeds them\n", st.Turns)
+			fmt.Fprintf(w, "vectors     none: %s %s vectors; 'deja index' embeds them\n", allOf(st.Turns, "turn"), verb(st.Turns, "lack"))
 		}
 		for _, e := range rep.Embedders {
-			fmt.Fprintf(w, "vectors     %s: %d turns embedded, %d lack vectors", e.Identity, e.Turns, e.Lacking)
+			fmt.Fprintf(w, "vectors     %s: %s embedded, %d %s vectors", e.Identity, plural(e.Turns, "turn"), e.Lacking, verb(e.Lacking, "lack"))
 			if e.NoVector > 0 {
 				fmt.Fprintf(w, ", %d have none (the model refused them even cut shorter)", e.NoVector)
 			}

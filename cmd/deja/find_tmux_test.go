@@ -181,7 +181,7 @@ func TestFindInTmux(t *testing.T) {
 	// Replace the query: the list follows it.
 	p.tmux("send-keys", "-t", "find", "C-u")
 	p.tmux("send-keys", "-t", "find", "-l", "docker")
-	s = p.waitFor("the Docker turn alone", func(s string) bool { return strings.Contains(s, "1 turns") })
+	s = p.waitFor("the Docker turn alone", func(s string) bool { return strings.Contains(s, "1 turn ·") })
 	if !strings.Contains(s, "Why is the Docker image so big?") || strings.Contains(s, "tenant") {
 		t.Fatalf("after 'docker' the list is wrong:\n%s", s)
 	}
@@ -197,7 +197,7 @@ func TestFindInTmux(t *testing.T) {
 			return strings.HasPrefix(strings.TrimLeft(s, "\n"), "# aider-") && strings.Contains(s, "20260718T143000") && !strings.Contains(s, "esc quit")
 		})
 		p.tmux("send-keys", "-t", "find", "q")
-		p.waitFor("the search after the pager", func(s string) bool { return strings.Contains(s, "esc quit") && strings.Contains(s, "1 turns") })
+		p.waitFor("the search after the pager", func(s string) bool { return strings.Contains(s, "esc quit") && strings.Contains(s, "1 turn ·") })
 	} else {
 		t.Log("less is not installed: the pager key is not driven")
 	}

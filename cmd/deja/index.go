@@ -259,10 +259,10 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		}
 	}
 	if rep.Redacted > 0 {
-		fmt.Fprintf(io.Err, "deja: %d secrets redacted before indexing\n", rep.Redacted)
+		fmt.Fprintf(io.Err, "deja: %s redacted before indexing\n", plural(rep.Redacted, "secret"))
 	}
 	if rep.Lacking > 0 {
-		fmt.Fprintf(io.Err, "deja: %d turns lack vectors; the next 'deja index' embeds them\n", rep.Lacking)
+		fmt.Fprintf(io.Err, "deja: %s %s vectors; the next 'deja index' embeds them\n", plural(rep.Lacking, "turn"), verb(rep.Lacking, "lack"))
 		if cfg.Embed.Provider == "ollama" {
 			return exitError{code: exitFailed, msg: fmt.Sprintf("embedding with %s stopped during the run (the warning above says why): run 'deja index' again once Ollama answers", embedder)}
 		}
@@ -285,7 +285,7 @@ func reportRebuild(ctx context.Context, io *IO, sto *store.Store, salvage *store
 		fmt.Fprintln(io.Err, "deja: warning: the old store:", p)
 	}
 	if len(lost) > 0 {
-		fmt.Fprintf(io.Err, "deja: could not recover %d sessions, their histories being gone or changed (the old store keeps them in %s):\n", len(lost), salvage.Aside)
+		fmt.Fprintf(io.Err, "deja: could not recover %s, their histories being gone or changed (the old store keeps them in %s):\n", plural(len(lost), "session"), salvage.Aside)
 		for i, l := range lost {
 			if i == lostShown {
 				fmt.Fprintf(io.Err, "  and %d more ('deja index --rebuild --json' lists them all)\n", len(lost)-lostShown)
@@ -370,8 +370,9 @@ func syncOnly(ctx context.Context, io *IO, cfg config.Config, sto *store.Store, 
 }
 
 func printIndexTeam(io *IO, rep team.SyncReport) {
-	fmt.Fprintf(io.Out, "team: published %d turns and %d tombstones, folded %d turns and %d tombstones\n",
-		rep.Published.Turns, rep.Published.Tombstones, rep.Folded.Turns, rep.Folded.Tombstones)
+	fmt.Fprintf(io.Out, "team: published %s and %s, folded %s and %s\n",
+		plural(rep.Published.Turns, "turn"), plural(rep.Published.Tombstones, "tombstone"),
+		plural(rep.Folded.Turns, "turn"), plural(rep.Folded.Tombstones, "tombstone"))
 }
 
 // defaultPaths are the discovered histories and every history indexed
@@ -497,7 +498,7 @@ func progressLine(p index.Progress, elapsed time.Duration) string {
 	}
 	tail := amount
 	if p.Turns > 0 {
-		tail += fmt.Sprintf(" · %d turns", p.Turns)
+		tail += " · " + plural(p.Turns, "turn")
 		rate := ""
 		if s := elapsed.Seconds(); s >= 1 {
 			rate = fmt.Sprintf(" %.0f/s", float64(p.Turns)/s)

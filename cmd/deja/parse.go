@@ -183,7 +183,7 @@ func printParse(io *IO, out parseJSON) {
 				}
 			}
 		}
-		fmt.Fprintf(io.Out, "%s\n  %d sessions, %d user messages, %d records\n", quote.Line(f.Path), len(f.Sessions), users, records)
+		fmt.Fprintf(io.Out, "%s\n  %s, %s, %s\n", quote.Line(f.Path), plural(len(f.Sessions), "session"), plural(users, "user message"), plural(records, "record"))
 		for _, s := range f.Sessions {
 			started := "(no start time)"
 			if s.Started != nil {

@@ -239,14 +239,6 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// plural writes a count with its noun, as people read it.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 // resumeOther is the command that reopens a session of a harness that can
 // reopen its own sessions, or the refusal with what to do instead.
 func resumeOther(d *digest.SessionDetail) resumeAnswer {

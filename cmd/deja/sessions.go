@@ -97,7 +97,7 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		case l.Empty > 0:
 			fmt.Fprintf(io.Out, "no session here holds a turn; %d hold none (started and quit): --all lists them\n", l.Empty)
 		default:
-			fmt.Fprintf(io.Out, "no indexed session matches these filters (%d sessions are indexed): 'deja sessions' without them lists them\n", st.Sessions)
+			fmt.Fprintf(io.Out, "no indexed session matches these filters (%s indexed): 'deja sessions' without them lists them\n", plural(st.Sessions, "session"))
 		}
 		return errNothingFound
 	}

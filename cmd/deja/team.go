@@ -131,10 +131,10 @@ func newTeamSyncCmd(io *IO) *cobra.Command {
 			if asJSON {
 				return teamJSON(io, rep)
 			}
-			fmt.Fprintf(io.Out, "published %d turns and %d tombstones\n", rep.Published.Turns, rep.Published.Tombstones)
-			fmt.Fprintf(io.Out, "folded    %d turns and %d tombstones from %d messages", rep.Folded.Turns, rep.Folded.Tombstones, rep.Folded.Messages)
+			fmt.Fprintf(io.Out, "published %s and %s\n", plural(rep.Published.Turns, "turn"), plural(rep.Published.Tombstones, "tombstone"))
+			fmt.Fprintf(io.Out, "folded    %s and %s from %s", plural(rep.Folded.Turns, "turn"), plural(rep.Folded.Tombstones, "tombstone"), plural(rep.Folded.Messages, "message"))
 			if rep.Folded.Dropped > 0 {
-				fmt.Fprintf(io.Out, " (%d turns of forgotten sessions dropped)", rep.Folded.Dropped)
+				fmt.Fprintf(io.Out, " (%s of forgotten sessions dropped)", plural(rep.Folded.Dropped, "turn"))
 			}
 			fmt.Fprintln(io.Out)
 			return nil
@@ -193,14 +193,14 @@ func printTeamStatus(io *IO, st team.Status) {
 	for _, p := range st.Projects {
 		shared = append(shared, homeShort(p))
 	}
-	fmt.Fprintf(w, "team        %s on %s (stream %s, %d messages, %d replicas)\n", st.Team, st.Server, st.Stream, st.Messages, st.Replicas)
+	fmt.Fprintf(w, "team        %s on %s (stream %s, %s, %s)\n", st.Team, st.Server, st.Stream, plural(int(st.Messages), "message"), plural(st.Replicas, "replica"))
 	fmt.Fprintf(w, "this        %s, as %s, folding through %s\n", st.Machine, st.User, strings.Join(st.Consumers, ", "))
 	if len(shared) == 0 {
 		shared = []string{"nothing; this store folds in the whole team"}
 	}
 	fmt.Fprintf(w, "shared      %s\n", strings.Join(shared, ", "))
-	fmt.Fprintf(w, "sent        %d turns of %d sessions, %d tombstones; %d turns wait for 'deja team sync'\n", st.Counts.SentTurns, st.Counts.SentSessions, st.Counts.Tombstones, st.Unsent)
-	fmt.Fprintf(w, "received    %d turns of %d sessions; %d messages wait to be folded\n", st.Counts.ReceivedTurns, st.Counts.ReceivedSessions, st.Lag)
+	fmt.Fprintf(w, "sent        %s of %s, %s; %s %s for 'deja team sync'\n", plural(st.Counts.SentTurns, "turn"), plural(st.Counts.SentSessions, "session"), plural(st.Counts.Tombstones, "tombstone"), plural(st.Unsent, "turn"), verb(st.Unsent, "wait"))
+	fmt.Fprintf(w, "received    %s of %s; %s %s to be folded\n", plural(st.Counts.ReceivedTurns, "turn"), plural(st.Counts.ReceivedSessions, "session"), plural(int(st.Lag), "message"), verb(int(st.Lag), "wait"))
 }
 
 func newTeamServeDevCmd(io *IO) *cobra.Command {

@@ -222,10 +222,7 @@ Runs whose harness recorded no outcome are counted as unknown.`,
 }
 
 func tallyLine(t work.Tally) string {
-	s := fmt.Sprintf("%d runs, %d worked, %d failed", t.Runs, t.Worked, t.Failed)
-	if t.Runs == 1 {
-		s = strings.Replace(s, "1 runs", "1 run", 1)
-	}
+	s := fmt.Sprintf("%s, %d worked, %d failed", plural(t.Runs, "run"), t.Worked, t.Failed)
 	if t.Unknown > 0 {
 		s += fmt.Sprintf(", %d not recorded", t.Unknown)
 	}
@@ -335,7 +332,7 @@ the same error in another place or run counts once.`,
 				for _, p := range f.Projects {
 					projects = append(projects, homeShort(p))
 				}
-				fmt.Fprintf(io.Out, "   %d sessions, %d runs · %s · %s\n", f.Sessions, f.Runs,
+				fmt.Fprintf(io.Out, "   %s, %s · %s · %s\n", plural(f.Sessions, "session"), plural(f.Runs, "run"),
 					quote.Line(strings.Join(f.Harnesses, ", ")), oneLine(strings.Join(projects, ", "), 100))
 				fmt.Fprintf(io.Out, "   last: %s (%s)\n", quote.Line(f.Last.Ref), oneLine(f.Command, 80))
 			}
