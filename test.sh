@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # deja's test suite: vet, every package's tests under the race detector,
 # the tests too slow for it (the retrieval eval over the corpus) or that
-# build deja as it is released (install.sh against a local release), and
-# short fuzz runs of the readers, redaction and quoting. Every step runs, whatever an earlier
-# one did; the suite then lists the steps that failed and exits non-zero
-# if any did.
+# build deja as it is released (install.sh against a local release, and
+# the six release targets' cross builds, in the background), and short
+# fuzz runs of the readers, redaction and quoting. Every step runs,
+# whatever an earlier one did; the suite then lists the steps that failed
+# and exits non-zero if any did.
 set -uo pipefail
 cd "$(dirname "$0")"
 # --ollama: the tests against a real Ollama server instead (builds it at
@@ -34,7 +35,9 @@ step() {
 # The six release targets' builds (TestReleaseTargetsBuild with
 # DEJA_RELEASE_TARGETS=all: linux, darwin and windows on amd64 and arm64,
 # as the release builds them) compile every package again for each target,
-# minutes of CPU with a cold build cache and seconds with a warm one. They
+# minutes of CPU with a cold build cache and seconds with a warm one; the
+# README's go install line, from a module proxy on disk
+# (TestGoInstallFromTheModulePath), compiles deja's packages again. They
 # start here, in the background at the lowest priority, so that they take
 # a core only when the other steps leave one idle; the suite waits for them
 # at its end, where their output is printed as a step's (-timeout 60m:
@@ -44,9 +47,10 @@ step() {
 targets_pid=
 not_targets=()
 if [ -z "${DEJA_TEST_SKIP_TARGETS:-}" ]; then
-	not_targets=(-skip '^TestReleaseTargetsBuild$')
+	builds='^(TestReleaseTargetsBuild|TestGoInstallFromTheModulePath)$'
+	not_targets=(-skip "$builds")
 	targets_log=$(mktemp)
-	DEJA_RELEASE_TARGETS=all nice -n 19 go test -count=1 -timeout 60m -run '^TestReleaseTargetsBuild$' -v ./internal/release >"$targets_log" 2>&1 &
+	DEJA_RELEASE_TARGETS=all nice -n 19 go test -count=1 -timeout 60m -run "$builds" -v ./internal/release >"$targets_log" 2>&1 &
 	targets_pid=$!
 	# An interrupted suite stops them too.
 	trap 'if [ -n "$targets_pid" ]; then kill "$targets_pid" 2>/dev/null; fi; rm -f "$targets_log"' EXIT
@@ -132,7 +136,7 @@ else
 fi
 
 if [ -n "$targets_pid" ]; then
-	step release_targets "(DEJA_RELEASE_TARGETS=all go test -run TestReleaseTargetsBuild ./internal/release, started at the suite's start)"
+	step release_targets "(DEJA_RELEASE_TARGETS=all go test -run '$builds' ./internal/release, started at the suite's start)"
 fi
 
 noun=steps

@@ -60,11 +60,12 @@ func TestTypeCheckSeesAnotherSystemsSlip(t *testing.T) {
 }
 
 // Every release target type-checks, deja's own code to the last function
-// body: the check the compiler makes before it writes code, for the four
-// targets TestReleaseTargetsBuild does not build in every run. The darwin
+// body: the check the compiler makes before it writes code, in seconds,
+// where TestReleaseTargetsBuild's builds of the six (in ./test.sh's
+// background step) take minutes with a cold cache. The darwin
 // targets compile deja's unix files against darwin's system calls, whose
 // types and constants differ from Linux's, and serve/peer_other.go, which
-// no Linux or Windows build reads; this is where such a slip shows. What
+// no Linux or Windows build reads; this is where such a slip shows first. What
 // deja imports is checked by its declarations only (the bodies are its
 // authors'), which keeps a target to seconds where building it takes
 // minutes. Not checked here: assembly, and what only the linker sees.
