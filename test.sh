@@ -43,7 +43,8 @@ step() {
 # at its end, where their output is printed as a step's (-timeout 60m:
 # builds that wait on busy cores could outlast go test's default 10 min).
 # DEJA_TEST_SKIP_TARGETS=1 leaves them out (.ci/run's first pass, which
-# builds the same code). The steps below skip the test while it runs here.
+# builds the same code). The steps below skip these two tests while they
+# run here.
 targets_pid=
 not_targets=()
 if [ -z "${DEJA_TEST_SKIP_TARGETS:-}" ]; then
