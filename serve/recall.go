@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
 )
@@ -302,22 +303,15 @@ func Age(d time.Duration) string {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return plural(int(d.Minutes()), "minute") + " ago"
+		return words.Count(int(d.Minutes()), "minute") + " ago"
 	case d < 48*time.Hour:
-		return plural(int(d.Hours()), "hour") + " ago"
+		return words.Count(int(d.Hours()), "hour") + " ago"
 	case d < 60*24*time.Hour:
-		return plural(int(d.Hours()/24), "day") + " ago"
+		return words.Count(int(d.Hours()/24), "day") + " ago"
 	case d < 2*365*24*time.Hour:
-		return plural(int(d.Hours()/24/30), "month") + " ago"
+		return words.Count(int(d.Hours()/24/30), "month") + " ago"
 	}
-	return plural(int(d.Hours()/24/365), "year") + " ago"
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return words.Count(int(d.Hours()/24/365), "year") + " ago"
 }
 
 // RespelledNote is one line per word recall read in place of one typed,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
@@ -154,7 +155,7 @@ func (o SessionsOutput) Text() string {
 			gone += " (" + quote.ImportedNote + ")"
 			imported = true
 		}
-		fmt.Fprintf(&b, "%d. %s · %s · %s · %s%s\n", i+1, s.ID, when, plural(s.Turns, "turn"), quote.Line(s.Project), gone)
+		fmt.Fprintf(&b, "%d. %s · %s · %s · %s%s\n", i+1, s.ID, when, words.Count(s.Turns, "turn"), quote.Line(s.Project), gone)
 		fmt.Fprintf(&first, "%d. %s\n", i+1, oneLine(s.First, 120))
 	}
 	if o.More > 0 {

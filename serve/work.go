@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/memory/work"
@@ -275,11 +276,11 @@ func (o HowOutput) Text(text string) string {
 	b.WriteString("Commands past sessions ran, by invocation, each with its runs (worked/failed/not recorded), the newest that worked first; the command lines are quoted below by number.\n")
 	n := 0
 	for gi, g := range o.Groups {
-		fmt.Fprintf(&b, "invocation %c: %s, %d worked, %d failed, %d not recorded\n", 'A'+rune(gi%26), plural(g.Runs, "run"), g.Worked, g.Failed, g.Unknown)
+		fmt.Fprintf(&b, "invocation %c: %s, %d worked, %d failed, %d not recorded\n", 'A'+rune(gi%26), words.Count(g.Runs, "run"), g.Worked, g.Failed, g.Unknown)
 		for _, c := range g.Commands {
 			n++
 			last := statusWord(c.LastStatus, c.LastExit)
-			fmt.Fprintf(&b, "  %d. %s, %d worked, %d failed; last %s (%s)\n", n, plural(c.Runs, "run"), c.Worked, c.Failed, c.Last.Ref, last)
+			fmt.Fprintf(&b, "  %d. %s, %d worked, %d failed; last %s (%s)\n", n, words.Count(c.Runs, "run"), c.Worked, c.Failed, c.Last.Ref, last)
 		}
 	}
 	return b.String() + quoted(func(add func(string)) {

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
 )
@@ -94,11 +95,7 @@ func (m Model) status() string {
 	if len(r.Results) == 0 {
 		s = "nothing found"
 	} else {
-		turns := "turns"
-		if len(r.Results) == 1 {
-			turns = "turn"
-		}
-		s = fmt.Sprintf("%d %s · %s · %s", len(r.Results), turns, r.RealizedMode, r.Took.Round(1e6))
+		s = fmt.Sprintf("%s · %s · %s", words.Count(len(r.Results), "turn"), r.RealizedMode, r.Took.Round(1e6))
 	}
 	if f := m.filterLabel(); f != "" {
 		s += " · " + f

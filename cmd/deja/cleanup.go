@@ -11,6 +11,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness/claude"
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/store"
 )
 
@@ -97,9 +98,9 @@ func printCleanup(w io.Writer, h *cleanupHealth) {
 	switch {
 	case h.AtRisk > 0:
 		fmt.Fprintf(w, "cleanup     %s: %s deletes transcripts at startup once they are %s old; %d not indexed yet %s within a week of it (oldest %s): run 'deja index' now\n",
-			h.Harness, setting, plural(h.Days, "day"), h.AtRisk, isAre(h.AtRisk), plural(h.Oldest, "day"))
+			h.Harness, setting, words.Count(h.Days, "day"), h.AtRisk, words.IsAre(h.AtRisk), words.Count(h.Oldest, "day"))
 	case h.Unindexed > 0:
-		fmt.Fprintf(w, "cleanup     %s: %s; %s not indexed yet, none near the cutoff: 'deja index' keeps them\n", h.Harness, setting, plural(h.Unindexed, "transcript"))
+		fmt.Fprintf(w, "cleanup     %s: %s; %s not indexed yet, none near the cutoff: 'deja index' keeps them\n", h.Harness, setting, words.Count(h.Unindexed, "transcript"))
 	default:
 		fmt.Fprintf(w, "cleanup     %s: %s; every transcript is indexed, and deja keeps them after Claude Code deletes them\n", h.Harness, setting)
 	}

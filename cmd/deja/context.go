@@ -15,6 +15,7 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/index"
 	"github.com/deja-dev/deja/memory/store"
@@ -165,7 +166,7 @@ func digestSummary(d *digest.ContextDigest) string {
 	if d.Basis == digest.ByQuery {
 		basis = fmt.Sprintf("the turns that best match %q", d.Query)
 	}
-	s := fmt.Sprintf("%s of %s, %s, ~%d of %d tokens", plural(len(d.Items), "turn"), homeShort(d.Project), basis, d.Tokens, d.Budget)
+	s := fmt.Sprintf("%s of %s, %s, ~%d of %d tokens", words.Count(len(d.Items), "turn"), homeShort(d.Project), basis, d.Tokens, d.Budget)
 	if d.Left > 0 {
 		s += fmt.Sprintf(" (%d more did not fit)", d.Left)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/memory/store/check"
@@ -372,12 +373,12 @@ func printDoctor(io *IO, rep doctorReport) {
 		fmt.Fprintf(w, "store       %s: not created yet; 'deja index' creates it\n", st.Path)
 	default:
 		fmt.Fprintf(w, "store       %s (%s): %s, %s, %s, %d forgotten\n",
-			st.Path, formatSize(st.Bytes), nouns(st.Files, "history", "histories"), plural(st.Sessions, "session"), plural(st.Turns, "turn"), st.Forgotten)
+			st.Path, formatSize(st.Bytes), words.Nouns(st.Files, "history", "histories"), words.Count(st.Sessions, "session"), words.Count(st.Turns, "turn"), st.Forgotten)
 		if len(rep.Embedders) == 0 && st.Turns > 0 {
-			fmt.Fprintf(w, "vectors     none: %s %s vectors; 'deja index' embeds them\n", allOf(st.Turns, "turn"), verb(st.Turns, "lack"))
+			fmt.Fprintf(w, "vectors     none: %s %s vectors; 'deja index' embeds them\n", words.AllOf(st.Turns, "turn"), words.Verb(st.Turns, "lack"))
 		}
 		for _, e := range rep.Embedders {
-			fmt.Fprintf(w, "vectors     %s: %s embedded, %d %s vectors", e.Identity, plural(e.Turns, "turn"), e.Lacking, verb(e.Lacking, "lack"))
+			fmt.Fprintf(w, "vectors     %s: %s embedded, %d %s vectors", e.Identity, words.Count(e.Turns, "turn"), e.Lacking, words.Verb(e.Lacking, "lack"))
 			if e.NoVector > 0 {
 				fmt.Fprintf(w, ", %d have none (the model refused them even cut shorter)", e.NoVector)
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/index"
 	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"
@@ -259,10 +260,10 @@ func runIndex(cmd *cobra.Command, io *IO, opts indexOptions) error {
 		}
 	}
 	if rep.Redacted > 0 {
-		fmt.Fprintf(io.Err, "deja: %s redacted before indexing\n", plural(rep.Redacted, "secret"))
+		fmt.Fprintf(io.Err, "deja: %s redacted before indexing\n", words.Count(rep.Redacted, "secret"))
 	}
 	if rep.Lacking > 0 {
-		fmt.Fprintf(io.Err, "deja: %s %s vectors; the next 'deja index' embeds them\n", plural(rep.Lacking, "turn"), verb(rep.Lacking, "lack"))
+		fmt.Fprintf(io.Err, "deja: %s %s vectors; the next 'deja index' embeds them\n", words.Count(rep.Lacking, "turn"), words.Verb(rep.Lacking, "lack"))
 		if cfg.Embed.Provider == "ollama" {
 			return exitError{code: exitFailed, msg: fmt.Sprintf("embedding with %s stopped during the run (the warning above says why): run 'deja index' again once Ollama answers", embedder)}
 		}
@@ -285,7 +286,7 @@ func reportRebuild(ctx context.Context, io *IO, sto *store.Store, salvage *store
 		fmt.Fprintln(io.Err, "deja: warning: the old store:", p)
 	}
 	if len(lost) > 0 {
-		fmt.Fprintf(io.Err, "deja: could not recover %s, their histories being gone or changed (the old store keeps them in %s):\n", plural(len(lost), "session"), salvage.Aside)
+		fmt.Fprintf(io.Err, "deja: could not recover %s, their histories being gone or changed (the old store keeps them in %s):\n", words.Count(len(lost), "session"), salvage.Aside)
 		for i, l := range lost {
 			if i == lostShown {
 				fmt.Fprintf(io.Err, "  and %d more ('deja index --rebuild --json' lists them all)\n", len(lost)-lostShown)
@@ -326,12 +327,12 @@ func appendNew(paths, more []string) []string {
 // counted as written, not called new.
 // Each count reads as people read it: "1 file", "2 files".
 func printIndexed(io *IO, rep index.Report, embedder string, full bool) {
-	turns := plural(rep.NewTurns, "new turn")
+	turns := words.Count(rep.NewTurns, "new turn")
 	if full {
-		turns = plural(rep.NewTurns, "turn") + " written"
+		turns = words.Count(rep.NewTurns, "turn") + " written"
 	}
 	fmt.Fprintf(io.Out, "indexed %s (%d read), %s, %s, %d embedded (%s), %d skipped",
-		plural(rep.Files, "file"), rep.Read, plural(rep.Sessions, "session"), turns, rep.Embedded, embedder, rep.Skipped)
+		words.Count(rep.Files, "file"), rep.Read, words.Count(rep.Sessions, "session"), turns, rep.Embedded, embedder, rep.Skipped)
 	if rep.Missing > 0 {
 		fmt.Fprintf(io.Out, ", %d gone (their sessions stay)", rep.Missing)
 	}
@@ -371,8 +372,8 @@ func syncOnly(ctx context.Context, io *IO, cfg config.Config, sto *store.Store, 
 
 func printIndexTeam(io *IO, rep team.SyncReport) {
 	fmt.Fprintf(io.Out, "team: published %s and %s, folded %s and %s\n",
-		plural(rep.Published.Turns, "turn"), plural(rep.Published.Tombstones, "tombstone"),
-		plural(rep.Folded.Turns, "turn"), plural(rep.Folded.Tombstones, "tombstone"))
+		words.Count(rep.Published.Turns, "turn"), words.Count(rep.Published.Tombstones, "tombstone"),
+		words.Count(rep.Folded.Turns, "turn"), words.Count(rep.Folded.Tombstones, "tombstone"))
 }
 
 // defaultPaths are the discovered histories and every history indexed
@@ -498,7 +499,7 @@ func progressLine(p index.Progress, elapsed time.Duration) string {
 	}
 	tail := amount
 	if p.Turns > 0 {
-		tail += " · " + plural(p.Turns, "turn")
+		tail += " · " + words.Count(p.Turns, "turn")
 		rate := ""
 		if s := elapsed.Seconds(); s >= 1 {
 			rate = fmt.Sprintf(" %.0f/s", float64(p.Turns)/s)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/install"
+	"github.com/deja-dev/deja/internal/words"
 )
 
 const installLong = `Wire deja into coding agents, each through what the agent itself offers:
@@ -189,10 +190,10 @@ func newInstallCmd(io *IO) *cobra.Command {
 						printInstall(io, shown, true)
 					}
 					return exitError{code: 2, msg: fmt.Sprintf("nothing changed: %s to make, and deja changes other programs' config files only when asked; run it on a terminal to be asked, or add --yes",
-						plural(pending, "change"))}
+						words.Count(pending, "change"))}
 				}
 				printInstall(io, shown, true)
-				fmt.Fprintf(io.Err, "Write %s? [y/N] ", plural(pending, "change"))
+				fmt.Fprintf(io.Err, "Write %s? [y/N] ", words.Count(pending, "change"))
 				answer, _ := bufio.NewReader(io.In).ReadString('\n')
 				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
 					return exitError{code: 1, msg: "nothing changed"}

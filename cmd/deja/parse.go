@@ -14,6 +14,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/quote"
 	"github.com/deja-dev/deja/userfile"
 )
@@ -183,7 +184,7 @@ func printParse(io *IO, out parseJSON) {
 				}
 			}
 		}
-		fmt.Fprintf(io.Out, "%s\n  %s, %s, %s\n", quote.Line(f.Path), plural(len(f.Sessions), "session"), plural(users, "user message"), plural(records, "record"))
+		fmt.Fprintf(io.Out, "%s\n  %s, %s, %s\n", quote.Line(f.Path), words.Count(len(f.Sessions), "session"), words.Count(users, "user message"), words.Count(records, "record"))
 		for _, s := range f.Sessions {
 			started := "(no start time)"
 			if s.Started != nil {

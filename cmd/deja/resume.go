@@ -13,6 +13,7 @@ import (
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
@@ -212,7 +213,7 @@ func printResume(io *IO, a resumeAnswer, asJSON bool) error {
 func resumeRefusal(d *digest.SessionDetail, inFile int) resumeAnswer {
 	var b strings.Builder
 	fmt.Fprintf(&b, "will not resume %s: aider can only restore a whole history file, with 'aider --restore-chat-history', "+
-		"which loads every session in %s (%s), not this one session.", d.ID, d.History, plural(inFile, "session"))
+		"which loads every session in %s (%s), not this one session.", d.ID, d.History, words.Count(inFile, "session"))
 	if _, err := os.Stat(d.History); err != nil {
 		b.WriteString(" That file is gone, too: the flag has nothing to load.")
 	} else if !d.Present {

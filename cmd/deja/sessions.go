@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/quote"
@@ -97,7 +98,7 @@ func runSessions(cmd *cobra.Command, io *IO, opts sessionsOptions) error {
 		case l.Empty > 0:
 			fmt.Fprintf(io.Out, "no session here holds a turn; %d hold none (started and quit): --all lists them\n", l.Empty)
 		default:
-			fmt.Fprintf(io.Out, "no indexed session matches these filters (%s indexed): 'deja sessions' without them lists them\n", plural(st.Sessions, "session"))
+			fmt.Fprintf(io.Out, "no indexed session matches these filters (%s indexed): 'deja sessions' without them lists them\n", words.Count(st.Sessions, "session"))
 		}
 		return errNothingFound
 	}

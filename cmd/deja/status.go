@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/spf13/cobra"
 )
@@ -69,7 +70,7 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 		fmt.Fprintln(w, "nothing indexed yet: run 'deja index' (or 'deja index PATH')")
 		return nil
 	}
-	fmt.Fprintf(w, "histories   %d in %s\n", st.Files, plural(st.Projects, "project"))
+	fmt.Fprintf(w, "histories   %d in %s\n", st.Files, words.Count(st.Projects, "project"))
 	fmt.Fprintf(w, "sessions    %d with turns (%d left their file and are kept)\n", st.Sessions, st.Gone)
 	if st.Subagent > 0 {
 		fmt.Fprintf(w, "            %d of them ran by subagents, out of recall and 'deja sessions' unless --include-subagents\n", st.Subagent)
@@ -78,7 +79,7 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 		fmt.Fprintf(w, "            %d more hold no turn (started and quit): 'deja sessions --all' lists them\n", st.Empty)
 	}
 	fmt.Fprintf(w, "turns       %d\n", st.Turns)
-	fmt.Fprintf(w, "forgotten   %s\n", plural(st.Forgotten, "session"))
+	fmt.Fprintf(w, "forgotten   %s\n", words.Count(st.Forgotten, "session"))
 	if !st.LastIndexed.IsZero() {
 		fmt.Fprintf(w, "indexed     %s\n", st.LastIndexed.Format("2006-01-02 15:04:05"))
 	}
@@ -86,7 +87,7 @@ func runStatus(cmd *cobra.Command, io *IO, asJSON bool) error {
 		fmt.Fprintln(w, "embedder    none yet: every turn lacks vectors; 'deja index' embeds them")
 	}
 	for _, e := range st.Embedders {
-		fmt.Fprintf(w, "embedder    %s (%d-d): %s embedded, %d %s vectors", e.Identity, e.Dimension, plural(e.Turns, "turn"), e.Lacking, verb(e.Lacking, "lack"))
+		fmt.Fprintf(w, "embedder    %s (%d-d): %s embedded, %d %s vectors", e.Identity, e.Dimension, words.Count(e.Turns, "turn"), e.Lacking, words.Verb(e.Lacking, "lack"))
 		if e.NoVector > 0 {
 			fmt.Fprintf(w, ", %d have none (the model refused them even cut shorter)", e.NoVector)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/team"
 )
@@ -131,10 +132,10 @@ func newTeamSyncCmd(io *IO) *cobra.Command {
 			if asJSON {
 				return teamJSON(io, rep)
 			}
-			fmt.Fprintf(io.Out, "published %s and %s\n", plural(rep.Published.Turns, "turn"), plural(rep.Published.Tombstones, "tombstone"))
-			fmt.Fprintf(io.Out, "folded    %s and %s from %s", plural(rep.Folded.Turns, "turn"), plural(rep.Folded.Tombstones, "tombstone"), plural(rep.Folded.Messages, "message"))
+			fmt.Fprintf(io.Out, "published %s and %s\n", words.Count(rep.Published.Turns, "turn"), words.Count(rep.Published.Tombstones, "tombstone"))
+			fmt.Fprintf(io.Out, "folded    %s and %s from %s", words.Count(rep.Folded.Turns, "turn"), words.Count(rep.Folded.Tombstones, "tombstone"), words.Count(rep.Folded.Messages, "message"))
 			if rep.Folded.Dropped > 0 {
-				fmt.Fprintf(io.Out, " (%s of forgotten sessions dropped)", plural(rep.Folded.Dropped, "turn"))
+				fmt.Fprintf(io.Out, " (%s of forgotten sessions dropped)", words.Count(rep.Folded.Dropped, "turn"))
 			}
 			fmt.Fprintln(io.Out)
 			return nil
@@ -193,14 +194,14 @@ func printTeamStatus(io *IO, st team.Status) {
 	for _, p := range st.Projects {
 		shared = append(shared, homeShort(p))
 	}
-	fmt.Fprintf(w, "team        %s on %s (stream %s, %s, %s)\n", st.Team, st.Server, st.Stream, plural(int(st.Messages), "message"), plural(st.Replicas, "replica"))
+	fmt.Fprintf(w, "team        %s on %s (stream %s, %s, %s)\n", st.Team, st.Server, st.Stream, words.Count(int(st.Messages), "message"), words.Count(st.Replicas, "replica"))
 	fmt.Fprintf(w, "this        %s, as %s, folding through %s\n", st.Machine, st.User, strings.Join(st.Consumers, ", "))
 	if len(shared) == 0 {
 		shared = []string{"nothing; this store folds in the whole team"}
 	}
 	fmt.Fprintf(w, "shared      %s\n", strings.Join(shared, ", "))
-	fmt.Fprintf(w, "sent        %s of %s, %s; %s %s for 'deja team sync'\n", plural(st.Counts.SentTurns, "turn"), plural(st.Counts.SentSessions, "session"), plural(st.Counts.Tombstones, "tombstone"), plural(st.Unsent, "turn"), verb(st.Unsent, "wait"))
-	fmt.Fprintf(w, "received    %s of %s; %s %s to be folded\n", plural(st.Counts.ReceivedTurns, "turn"), plural(st.Counts.ReceivedSessions, "session"), plural(int(st.Lag), "message"), verb(int(st.Lag), "wait"))
+	fmt.Fprintf(w, "sent        %s of %s, %s; %s %s for 'deja team sync'\n", words.Count(st.Counts.SentTurns, "turn"), words.Count(st.Counts.SentSessions, "session"), words.Count(st.Counts.Tombstones, "tombstone"), words.Count(st.Unsent, "turn"), words.Verb(st.Unsent, "wait"))
+	fmt.Fprintf(w, "received    %s of %s; %s %s to be folded\n", words.Count(st.Counts.ReceivedTurns, "turn"), words.Count(st.Counts.ReceivedSessions, "session"), words.Count(int(st.Lag), "message"), words.Verb(int(st.Lag), "wait"))
 }
 
 func newTeamServeDevCmd(io *IO) *cobra.Command {

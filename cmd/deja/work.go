@@ -13,6 +13,7 @@ import (
 
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/words"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/memory/store"
@@ -222,7 +223,7 @@ Runs whose harness recorded no outcome are counted as unknown.`,
 }
 
 func tallyLine(t work.Tally) string {
-	s := fmt.Sprintf("%s, %d worked, %d failed", plural(t.Runs, "run"), t.Worked, t.Failed)
+	s := fmt.Sprintf("%s, %d worked, %d failed", words.Count(t.Runs, "run"), t.Worked, t.Failed)
 	if t.Unknown > 0 {
 		s += fmt.Sprintf(", %d not recorded", t.Unknown)
 	}
@@ -332,7 +333,7 @@ the same error in another place or run counts once.`,
 				for _, p := range f.Projects {
 					projects = append(projects, homeShort(p))
 				}
-				fmt.Fprintf(io.Out, "   %s, %s · %s · %s\n", plural(f.Sessions, "session"), plural(f.Runs, "run"),
+				fmt.Fprintf(io.Out, "   %s, %s · %s · %s\n", words.Count(f.Sessions, "session"), words.Count(f.Runs, "run"),
 					quote.Line(strings.Join(f.Harnesses, ", ")), oneLine(strings.Join(projects, ", "), 100))
 				fmt.Fprintf(io.Out, "   last: %s (%s)\n", quote.Line(f.Last.Ref), oneLine(f.Command, 80))
 			}

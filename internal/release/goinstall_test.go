@@ -23,14 +23,14 @@ const installVersion = "v0.999.0"
 // `go install github.com/deja-dev/deja/cmd/deja@latest` against a module
 // proxy on disk that serves this checkout as the module's only version,
 // zipped as the Go proxy serves a tagged release: the module resolves from
-// its path, builds with what its go.mod and go.sum name (a replace or
-// exclude directive, which go install refuses, or a missing checksum fails
-// it), and the binary says the version it was installed at. The other
-// modules come from this machine's module cache, served as a proxy too, so
-// the test needs no network (nor the checksum database, which a real
-// install asks); -trimpath and no cgo, as the release builds,
-// let Go's build cache give back what the release targets compiled. It runs
-// with them, in ./test.sh's background step.
+// its path, builds with what its go.mod names (a replace or exclude
+// directive, which go install refuses, fails it), and the binary says the
+// version it was installed at. The other modules come from this machine's
+// module cache, served as a proxy too, so the test needs no network (nor
+// the checksum database, which a real install asks); -trimpath and no cgo,
+// as the release builds, let Go's build cache give back the dependencies
+// the release targets compiled. It runs with them, in ./test.sh's
+// background step.
 func TestGoInstallFromTheModulePath(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds deja from a module proxy")

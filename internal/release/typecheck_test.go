@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/deja-dev/deja/internal/racebuild"
+	"github.com/deja-dev/deja/internal/words"
 )
 
 // module is deja's module path: its packages are checked whole, their
@@ -87,7 +88,7 @@ func TestEveryReleaseTargetTypeChecks(t *testing.T) {
 				t.Errorf("%s/%s: %v", tg[0], tg[1], err)
 			}
 			if len(errs) == 0 {
-				t.Logf("%s/%s: %d packages type-check (deja's %s), in %s", tg[0], tg[1], n.all, plural(n.own, "package"), time.Since(start).Round(time.Second))
+				t.Logf("%s/%s: %d packages type-check (deja's %s), in %s", tg[0], tg[1], n.all, words.Count(n.own, "package"), time.Since(start).Round(time.Second))
 			}
 		}()
 	}
@@ -200,11 +201,4 @@ func goVersion(p listed) string {
 		return ""
 	}
 	return "go" + p.Module.GoVersion
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
