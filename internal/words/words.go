@@ -1,6 +1,6 @@
 // Package words writes counts as people read them: "1 turn", "2 turns",
-// "1 history", "the 1 turn lacks vectors". Every count deja prints to a
-// person or an agent goes through it, so no output says "1 turns".
+// "1 history", "the 1 turn lacks vectors". The CLI's lines, the service's
+// answers to agents and find's status line write their counts with it.
 package words
 
 import "strconv"
