@@ -3,6 +3,7 @@ package recall
 import (
 	"math"
 	"sort"
+	"time"
 )
 
 // FusionK is reciprocal rank fusion's k: a turn at rank r of a list adds
@@ -98,3 +99,95 @@ func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, 
 	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
 }
+
+// blend ranks a natural-language query's turns by what each list says of
+// them, rather than by their places alone (fuse). A turn's score is the
+// sum of:
+//
+//   - its keyword score: its BM25 over the keyword list's best, so the
+//     best match counts 1 and a turn holding a rarer word of the query
+//     counts more than one holding a common one; a turn holding fewer than
+//     half the query's words (see keyword) counts Partial of that;
+//   - its semantic score: SemanticWeight × (k+1)/(k+rank), k
+//     SemanticRankK, by its place in the semantic list (similarities
+//     crowd together, places do not);
+//   - the time the query names (when), as a prior, never a filter: When ×
+//     e^(-d/WhenDays), d the days between the turn and that period (0
+//     within it).
+//
+// As in fuse, a very long turn's score shrinks, and a question holding the
+// query's words in order comes first.
+func blend(sem []semanticHit, kw []keywordHit, tune Tuning, q query, facts map[int64]*turnFacts, when *period) []fused {
+	byID := map[int64]*fused{}
+	var order []*fused
+	get := func(id int64) *fused {
+		if f, ok := byID[id]; ok {
+			return f
+		}
+		f := &fused{turnID: id}
+		byID[id] = f
+		order = append(order, f)
+		return f
+	}
+	k := tune.SemanticRankK
+	for i, h := range sem {
+		f := get(h.turnID)
+		f.semanticRank = i + 1
+		f.similarity = h.similarity
+		f.score += tune.SemanticWeight * (k + 1) / (k + float64(i+1))
+	}
+	var top float64
+	for _, h := range kw {
+		top = max(top, -h.bm25)
+	}
+	for i, h := range kw {
+		f := get(h.turnID)
+		f.keywordRank = i + 1
+		if top > 0 {
+			part := max(0, -h.bm25) / top
+			if !h.half {
+				part *= tune.Partial
+			}
+			f.score += part
+		}
+	}
+	tokens := q.tokens()
+	for _, f := range order {
+		sh := facts[f.turnID]
+		if sh == nil {
+			continue
+		}
+		if tune.LongChars > 0 && sh.chars > tune.LongChars {
+			f.score *= math.Pow(float64(tune.LongChars)/float64(sh.chars), tune.LongDamp)
+		}
+		if when != nil && sh.at != 0 {
+			f.score += tune.When * math.Exp(-when.distance(time.Unix(0, sh.at))/tune.WhenDays)
+		}
+		if tune.Verbatim > 0 && len(q.words) > 0 && len(tokens) >= minVerbatimWords {
+			if c := inOrder(tokens, sh.words); c >= tune.Verbatim {
+				f.score += verbatimLift * c // above any blended score: first, the fullest first
+			}
+		}
+	}
+	out := make([]fused, len(order))
+	for i, f := range order {
+		out[i] = *f
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	return out
+}
+
+// verbatimLift puts a near-verbatim question above every blended score
+// (the keyword list adds at most 1, the semantic SemanticWeight, the time
+// When).
+const verbatimLift = 100
+
+// The weights of blend, chosen on LoCoMo and bench/eval together; see
+// docs/recall.md for what each moved.
+const (
+	semanticWeight = 0.6
+	semanticRankK  = 5
+	partialWeight  = 0.3
+	whenWeight     = 2.0
+	whenDays       = 7.0
+)

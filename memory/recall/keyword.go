@@ -19,6 +19,9 @@ type keywordHit struct {
 	// bare: the turn is records only, such as the files a /add put in
 	// the chat, with no question or answer.
 	bare bool
+	// half: the turn holds at least half a natural-language query's
+	// words (see query.match).
+	half bool
 }
 
 // keywordDepth is how many turns the keyword list keeps for fusion.
@@ -29,12 +32,23 @@ const keywordDepth = 100
 const bm25Weights = "3.0, 1.0, 6.0, 6.0"
 
 // keyword returns the turns the keyword index ranks for the query, best
-// first, within scope. A natural-language query must match at least half
-// its words (see query.match); an exact query must match every exact part,
-// and turns holding a part literally (a record equal to it, or the text
-// containing it as typed) come first. A mixed query ("the flaky test in
-// query_test.go") ranks the turns that also hold one of its other words
-// before those that hold the exact parts alone.
+// first, within scope.
+//
+// A natural-language query lists the turns holding any of its words, by
+// BM25 (whose weighting makes a rare shared word count and a common one
+// hardly at all), so a paraphrase that shares two words with its turn
+// still reaches fusion. Whether the list counts at all is the stricter
+// test: some turn must hold at least half the query's words (see
+// query.match); those turns are marked half. A query that no turn
+// matches that well has no keyword list of its own (see gateKeywords), so
+// a question about banana bread finds nothing in a store where "bread"
+// appears once.
+//
+// An exact query must match every exact part, and turns holding a part
+// literally (a record equal to it, or the text containing it as typed)
+// come first. A mixed query ("the flaky test in query_test.go") ranks the
+// turns that also hold one of its other words before those that hold the
+// exact parts alone.
 func keyword(ctx context.Context, s *store.Store, q query, sc Scope) ([]keywordHit, error) {
 	m := q.match()
 	if m == "" {
@@ -44,7 +58,10 @@ func keyword(ctx context.Context, s *store.Store, q query, sc Scope) ([]keywordH
 	if err != nil {
 		return nil, err
 	}
-	if q.isExact() && len(q.words) > 0 {
+	if !q.isExact() {
+		return broaden(ctx, s, q, sc, hits)
+	}
+	if len(q.words) > 0 {
 		if either := q.anyWord(); either != "" {
 			first, err := keywordMatch(ctx, s, m+" AND ("+either+")", sc)
 			if err != nil {
@@ -53,16 +70,69 @@ func keyword(ctx context.Context, s *store.Store, q query, sc Scope) ([]keywordH
 			hits = mergeHits(first, hits)
 		}
 	}
-	if q.isExact() {
-		if err := markLiteral(ctx, s, q, hits); err != nil {
-			return nil, err
-		}
-		literalFirst(hits)
+	if err := markLiteral(ctx, s, q, hits); err != nil {
+		return nil, err
 	}
+	literalFirst(hits)
 	if len(hits) > keywordDepth {
 		hits = hits[:keywordDepth]
 	}
 	return hits, nil
+}
+
+// broaden is the any-word list of a natural-language query, best BM25
+// first, with the turns of the half-the-words list (strict) marked half.
+// A strict turn the any-word list's depth left out follows it. With no
+// strict turn the list is returned unmarked, for gateKeywords to weigh.
+func broaden(ctx context.Context, s *store.Store, q query, sc Scope, strict []keywordHit) ([]keywordHit, error) {
+	either := q.anyWord()
+	if strings.Count(either, " OR ") == 0 {
+		// One word: the strict list is the any-word list.
+		for i := range strict {
+			strict[i].half = true
+		}
+		return strict, nil
+	}
+	hits, err := keywordMatch(ctx, s, either, sc)
+	if err != nil {
+		return nil, err
+	}
+	half := make(map[int64]bool, len(strict))
+	for _, h := range strict {
+		half[h.turnID] = true
+	}
+	seen := make(map[int64]bool, len(hits))
+	for i := range hits {
+		hits[i].half = half[hits[i].turnID]
+		seen[hits[i].turnID] = true
+	}
+	for _, h := range strict {
+		if !seen[h.turnID] {
+			h.half = true
+			if n := len(hits); n > 0 {
+				h.bm25 = hits[n-1].bm25 // below every listed turn, in its order
+			}
+			hits = append(hits, h)
+		}
+	}
+	return hits, nil
+}
+
+// gateKeywords keeps a natural-language query's keyword list only when it
+// counts: some turn holds half the query's words, or (with meaning) the
+// semantic list found the query's subject in the store, when a turn
+// sharing a rarer word is worth ranking too. An exact query's list always
+// counts: every turn in it holds the exact parts.
+func gateKeywords(kw []keywordHit, q query, meaning bool) []keywordHit {
+	if q.isExact() || meaning {
+		return kw
+	}
+	for _, h := range kw {
+		if h.half {
+			return kw
+		}
+	}
+	return nil
 }
 
 // keywordMatch runs one FTS5 expression within scope, best BM25 first.

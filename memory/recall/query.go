@@ -262,7 +262,9 @@ func (q query) terms() []string {
 }
 
 // stopword holds English function words and the filler of recall queries
-// ("that bug where…"), which match everywhere and mean nothing.
+// ("that bug where…"), which match everywhere and mean nothing, and what
+// the keyword index leaves of an apostrophe's tail ("Caroline's" is
+// caroline and s, "don't" don and t).
 var stopword = toSet(`a about above after again against all am an and any are as at be because been
 before being below between both but by can could did do does doing down during each few for from
 further had has have having he her here hers him his how i if in into is it its itself just me more
@@ -270,6 +272,7 @@ most my no nor not now of off on once only or other our ours out over own same s
 such than that the their theirs them then there these they this those through to too under until up
 very was we were what when where which while who whom why will with would you your yours
 thing things stuff something somehow remember remembered time times did done way ways one ones
+s t d ll m re ve
 `)
 
 func toSet(s string) map[string]bool {

@@ -61,6 +61,9 @@ type Options struct {
 	Tuning *Tuning
 	// Trace, when set, receives where the recall spent its time.
 	Trace *Trace
+	// Now is the time a query's "last week" or "in March" counts from;
+	// zero is the clock's.
+	Now time.Time
 	// Once says the store answers this recall and no other (a fresh
 	// 'deja recall'): unless it holds the embedder's vectors already, it
 	// reads them a piece at a time and keeps none, instead of loading
@@ -112,12 +115,20 @@ type Tuning struct {
 	// question must hold in the query's order to rank first; 0 turns the
 	// test off.
 	Verbatim float64
+	// SemanticWeight, SemanticRankK, Partial, When and WhenDays weigh a
+	// natural-language query's lists and the time it names (see blend).
+	SemanticWeight float64
+	SemanticRankK  float64
+	Partial        float64
+	When, WhenDays float64
 }
 
 // DefaultTuning is what recall uses for an embedder.
 func DefaultTuning(identity string) Tuning {
 	return Tuning{FusionK: FusionK, ExactWeight: exactWeight, Floor: Floor(identity), Domain: Domain(identity),
-		LongChars: longChars, LongDamp: 1, Verbatim: verbatimShare, ThinChars: thinChars}
+		LongChars: longChars, LongDamp: 1, Verbatim: verbatimShare, ThinChars: thinChars,
+		SemanticWeight: semanticWeight, SemanticRankK: semanticRankK, Partial: partialWeight,
+		When: whenWeight, WhenDays: whenDays}
 }
 
 // Recall is the answer to a query.
@@ -297,10 +308,12 @@ func Recall(ctx context.Context, s *store.Store, opts Options) (*Answer, error) 
 	if kwErr != nil {
 		return nil, kwErr
 	}
+	kw = gateKeywords(kw, q, len(sem) > 0)
 	if r.RealizedMode != Semantic && opts.Mode != Hybrid {
 		if kw, err = keywordAllowed(ctx, s, q, opts.Scope, allowed); err != nil {
 			return nil, err
 		}
+		kw = gateKeywords(kw, q, false)
 	}
 
 	var ranked []fused
@@ -320,7 +333,19 @@ func Recall(ctx context.Context, s *store.Store, opts Options) (*Answer, error) 
 		if err != nil {
 			return nil, err
 		}
-		ranked = fuse(sem, kw, q.isExact(), tune, q, shapes)
+		if q.isExact() {
+			ranked = fuse(sem, kw, true, tune, q, shapes)
+			break
+		}
+		var when *period
+		now := opts.Now
+		if now.IsZero() {
+			now = time.Now()
+		}
+		if p, ok := queryPeriod(q.text, now); ok {
+			when = &p
+		}
+		ranked = blend(sem, kw, tune, q, shapes, when)
 	}
 	if ranked, err = byRecord(ctx, s, q, ranked); err != nil {
 		return nil, err

@@ -27,6 +27,10 @@ type turnFacts struct {
 	content int
 	text    []string
 	short   bool
+	// at is when the turn was asked, in Unix nanoseconds: its own time,
+	// else its session's start; 0 when neither is known (the time a
+	// query names, see blend).
+	at int64
 }
 
 // turnFacts returns the facts of the turns ids, reading those the store
@@ -117,9 +121,10 @@ func preloadFacts(ctx context.Context, s *store.Store, ids []int64, lock, unlock
 
 // readTurnFacts reads the facts of the turns ids from the turns table.
 func readTurnFacts(ctx context.Context, s *store.Store, ids []string) (map[int64]*turnFacts, error) {
-	rows, err := s.Read().QueryContext(ctx, `SELECT id, chars, substr(user, 1, ?),
-		CASE WHEN chars <= ? THEN user || ' ' || assistant END
-		FROM turns WHERE id IN (`+strings.Join(ids, ",")+`)`, shapePrefix, thinChars)
+	rows, err := s.Read().QueryContext(ctx, `SELECT t.id, t.chars, substr(t.user, 1, ?),
+		CASE WHEN t.chars <= ? THEN t.user || ' ' || t.assistant END,
+		coalesce(nullif(t.time_ns, 0), s.started_ns, 0)
+		FROM turns t JOIN sessions s ON s.id = t.session_id WHERE t.id IN (`+strings.Join(ids, ",")+`)`, shapePrefix, thinChars)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading candidates: %w", err)
 	}
@@ -130,7 +135,7 @@ func readTurnFacts(ctx context.Context, s *store.Store, ids []string) (map[int64
 		var user string
 		var text *string
 		f := &turnFacts{}
-		if err := rows.Scan(&id, &f.chars, &user, &text); err != nil {
+		if err := rows.Scan(&id, &f.chars, &user, &text, &f.at); err != nil {
 			return nil, err
 		}
 		f.words = tokens(user)
