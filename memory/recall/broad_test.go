@@ -1,0 +1,87 @@
+package recall
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/deja-dev/deja/memory/index"
+	"github.com/deja-dev/deja/memory/memtest"
+	"github.com/deja-dev/deja/memory/store"
+)
+
+const broadHistory = `
+# aider chat started at 2026-02-02 09:00:00
+
+#### the gunicorn workers die under load, raise the timeout  
+
+I raised the gunicorn worker timeout to 120 seconds.
+
+#### add a bread crumb trail to the docs sidebar  
+
+The sidebar now shows a bread crumb trail above the page title.
+
+#### switch the logging to structured json output  
+
+Logs are now written as one json object a line.
+`
+
+func broadStore(t *testing.T) *store.Store {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := store.Open(context.Background(), filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	path := memtest.WriteHistory(t, dir, ".aider.chat.history.md", []byte(broadHistory))
+	if _, err := index.Index(context.Background(), s, index.Options{Paths: []string{path}, Embedder: memtest.NewWordsEmbedder()}); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestKeywordsReachATurnSharingOneWord: where some turn holds half the
+// query's words, the keyword list also holds the turns sharing fewer
+// (one word here), below it; where none does, a word shared by chance
+// finds nothing.
+func TestKeywordsReachATurnSharingOneWord(t *testing.T) {
+	s := broadStore(t)
+	for _, mode := range []Mode{Keyword, Hybrid} {
+		r := mustRecall(t, s, memtest.NewWordsEmbedder(), "raise the gunicorn timeout and emit json", mode)
+		var got []string
+		for _, res := range r.Results {
+			got = append(got, res.User)
+		}
+		if len(got) < 2 || !strings.Contains(got[0], "gunicorn") || !strings.Contains(strings.Join(got[1:], "|"), "json") {
+			t.Errorf("%s: %q, want the gunicorn turn first and the json turn after it", mode, got)
+		}
+	}
+	if r := mustRecall(t, s, nil, "banana bread recipe with walnuts", Keyword); len(r.Results) != 0 {
+		t.Errorf("one shared word (bread) of four found %d turns, want none: %+v", len(r.Results), r.Results[0].User)
+	}
+}
+
+// TestBlendKeepsAStrongKeywordMatchFirst: a turn the keyword list ranks
+// far above the rest stays first though the semantic list ranks it last,
+// and a turn holding under half the query's words counts Partial.
+func TestBlendKeepsAStrongKeywordMatchFirst(t *testing.T) {
+	tune := DefaultTuning("test")
+	q := parseQuery("gunicorn worker timeout")
+	sem := []semanticHit{{turnID: 2, similarity: 0.7}, {turnID: 3, similarity: 0.69}, {turnID: 1, similarity: 0.5}}
+	kw := []keywordHit{{turnID: 1, bm25: -12, half: true}, {turnID: 2, bm25: -2, half: true}}
+	facts := map[int64]*turnFacts{1: {chars: 300}, 2: {chars: 300}, 3: {chars: 300}}
+	if out := blend(sem, kw, tune, q, facts, nil); out[0].turnID != 1 {
+		t.Errorf("first is turn %d, want the strong keyword match 1: %+v", out[0].turnID, out)
+	}
+	if out := fuse(sem, kw, false, tune, q, facts); out[0].turnID == 1 {
+		t.Errorf("rank fusion alone already put turn 1 first; the test shows nothing: %+v", out)
+	}
+	// Two turns with the same BM25: the one holding half the words first.
+	kw = []keywordHit{{turnID: 4, bm25: -5}, {turnID: 5, bm25: -5, half: true}}
+	out := blend(nil, kw, tune, q, map[int64]*turnFacts{4: {chars: 10}, 5: {chars: 10}}, nil)
+	if out[0].turnID != 5 || out[1].score != tune.Partial*out[0].score {
+		t.Errorf("%+v: want turn 5 first, turn 4 at Partial (%.1f) of its score", out, tune.Partial)
+	}
+}
