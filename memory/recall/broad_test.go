@@ -1,14 +1,10 @@
 package recall
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/deja-dev/deja/memory/index"
 	"github.com/deja-dev/deja/memory/memtest"
-	"github.com/deja-dev/deja/memory/store"
 )
 
 const broadHistory = `
@@ -27,27 +23,12 @@ The sidebar now shows a bread crumb trail above the page title.
 Logs are now written as one json object a line.
 `
 
-func broadStore(t *testing.T) *store.Store {
-	t.Helper()
-	dir := t.TempDir()
-	s, err := store.Open(context.Background(), filepath.Join(dir, "store"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	path := memtest.WriteHistory(t, dir, ".aider.chat.history.md", []byte(broadHistory))
-	if _, err := index.Index(context.Background(), s, index.Options{Paths: []string{path}, Embedder: memtest.NewWordsEmbedder()}); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // TestKeywordsReachATurnSharingOneWord: where some turn holds half the
 // query's words, the keyword list also holds the turns sharing fewer
 // (one word here), below it; where none does, a word shared by chance
 // finds nothing.
 func TestKeywordsReachATurnSharingOneWord(t *testing.T) {
-	s := broadStore(t)
+	s := historyStore(t, broadHistory)
 	for _, mode := range []Mode{Keyword, Hybrid} {
 		r := mustRecall(t, s, memtest.NewWordsEmbedder(), "raise the gunicorn timeout and emit json", mode)
 		var got []string

@@ -44,6 +44,37 @@ type fused struct {
 	similarity   float32
 }
 
+// pool is the turns of both lists, each once, in the order first seen.
+type pool struct {
+	byID  map[int64]*fused
+	order []*fused
+}
+
+// get is the turn's entry, added when new.
+func (p *pool) get(id int64) *fused {
+	if f, ok := p.byID[id]; ok {
+		return f
+	}
+	if p.byID == nil {
+		p.byID = map[int64]*fused{}
+	}
+	f := &fused{turnID: id}
+	p.byID[id] = f
+	p.order = append(p.order, f)
+	return f
+}
+
+// ranked is the turns by score, best first; ties keep the order first
+// seen.
+func (p *pool) ranked() []fused {
+	out := make([]fused, len(p.order))
+	for i, f := range p.order {
+		out[i] = *f
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
+	return out
+}
+
 // fuse merges the semantic and keyword lists by weighted reciprocal rank
 // fusion. Ties keep the semantic list's order, then the keyword list's.
 // With shapes (the turns' sizes and questions, see shapes) it also weighs
@@ -55,17 +86,8 @@ func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, 
 		kwWeight = tune.ExactWeight
 	}
 	k := float64(tune.FusionK)
-	byID := map[int64]*fused{}
-	var order []*fused
-	get := func(id int64) *fused {
-		if f, ok := byID[id]; ok {
-			return f
-		}
-		f := &fused{turnID: id}
-		byID[id] = f
-		order = append(order, f)
-		return f
-	}
+	var p pool
+	get := p.get
 	for i, h := range sem {
 		f := get(h.turnID)
 		f.semanticRank = i + 1
@@ -78,7 +100,7 @@ func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, 
 		f.score += kwWeight / (k + float64(i+1))
 	}
 	words := q.tokens()
-	for _, f := range order {
+	for _, f := range p.order {
 		sh := shapes[f.turnID]
 		if sh == nil {
 			continue
@@ -92,12 +114,7 @@ func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, 
 			}
 		}
 	}
-	out := make([]fused, len(order))
-	for i, f := range order {
-		out[i] = *f
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
-	return out
+	return p.ranked()
 }
 
 // blend ranks a natural-language query's turns by what each list says of
@@ -118,17 +135,8 @@ func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, 
 // As in fuse, a very long turn's score shrinks, and a question holding the
 // query's words in order comes first.
 func blend(sem []semanticHit, kw []keywordHit, tune Tuning, q query, facts map[int64]*turnFacts, when *period) []fused {
-	byID := map[int64]*fused{}
-	var order []*fused
-	get := func(id int64) *fused {
-		if f, ok := byID[id]; ok {
-			return f
-		}
-		f := &fused{turnID: id}
-		byID[id] = f
-		order = append(order, f)
-		return f
-	}
+	var p pool
+	get := p.get
 	k := tune.SemanticRankK
 	for i, h := range sem {
 		f := get(h.turnID)
@@ -152,7 +160,7 @@ func blend(sem []semanticHit, kw []keywordHit, tune Tuning, q query, facts map[i
 		}
 	}
 	tokens := q.tokens()
-	for _, f := range order {
+	for _, f := range p.order {
 		sh := facts[f.turnID]
 		if sh == nil {
 			continue
@@ -169,12 +177,7 @@ func blend(sem []semanticHit, kw []keywordHit, tune Tuning, q query, facts map[i
 			}
 		}
 	}
-	out := make([]fused, len(order))
-	for i, f := range order {
-		out[i] = *f
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
-	return out
+	return p.ranked()
 }
 
 // verbatimLift puts a near-verbatim question above every blended score

@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,4 +73,21 @@ func semanticSig(t *testing.T, s *store.Store, emb *memtest.WordsEmbedder) strin
 		fmt.Fprintf(&b, " note=%q\n", r.Note)
 	}
 	return memtest.SessionHash.ReplaceAllString(b.String(), "aider-P-")
+}
+
+// historyStore is a store of one aider history, embedded with the words
+// embedder, closed when t ends.
+func historyStore(t *testing.T, history string) *store.Store {
+	t.Helper()
+	dir := t.TempDir()
+	s, err := store.Open(context.Background(), filepath.Join(dir, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	path := memtest.WriteHistory(t, dir, ".aider.chat.history.md", []byte(history))
+	if _, err := indexing.Index(context.Background(), s, indexing.Options{Paths: []string{path}, Embedder: memtest.NewWordsEmbedder()}); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -2,10 +2,7 @@ package recall
 
 import (
 	"context"
-	"github.com/deja-dev/deja/memory/index"
-	"github.com/deja-dev/deja/memory/memtest"
 	"github.com/deja-dev/deja/memory/store"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -32,20 +29,7 @@ The sidebar now stacks its columns vertically below 600 pixels.
 `
 
 // spellingStore is a store of spellingHistory, closed when t ends.
-func spellingStore(t *testing.T) *store.Store {
-	t.Helper()
-	dir := t.TempDir()
-	s, err := store.Open(context.Background(), filepath.Join(dir, "store"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	path := memtest.WriteHistory(t, dir, ".aider.chat.history.md", []byte(spellingHistory))
-	if _, err := index.Index(context.Background(), s, index.Options{Paths: []string{path}, Embedder: memtest.NewWordsEmbedder()}); err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+func spellingStore(t *testing.T) *store.Store { return historyStore(t, spellingHistory) }
 
 // TestRecallReadsTheNearestWordForOneNoTurnHolds: a misspelled word (a
 // name, an identifier, a file) that no turn holds is read as the store's
