@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/deja-dev/deja/memory/store"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -54,12 +55,12 @@ func keyword(ctx context.Context, s *store.Store, q query, sc Scope) ([]keywordH
 	if m == "" {
 		return nil, nil
 	}
+	if !q.isExact() {
+		return broaden(ctx, s, q, m, sc)
+	}
 	hits, err := keywordMatch(ctx, s, m, sc)
 	if err != nil {
 		return nil, err
-	}
-	if !q.isExact() {
-		return broaden(ctx, s, q, sc, hits)
 	}
 	if len(q.words) > 0 {
 		if either := q.anyWord(); either != "" {
@@ -80,42 +81,76 @@ func keyword(ctx context.Context, s *store.Store, q query, sc Scope) ([]keywordH
 	return hits, nil
 }
 
-// broaden is the any-word list of a natural-language query, best BM25
-// first, with the turns of the half-the-words list (strict) marked half.
-// A strict turn the any-word list's depth left out follows it. With no
-// strict turn the list is returned unmarked, for gateKeywords to weigh.
-func broaden(ctx context.Context, s *store.Store, q query, sc Scope, strict []keywordHit) ([]keywordHit, error) {
+// broaden is the keyword list of a natural-language query whose
+// half-the-words expression is m: the turns holding any of its words, best
+// BM25 first, those holding half of them marked half. Which turns hold
+// half is read unscored (the index lists them without ranking any); those
+// the any-word list's depth left out follow it, up to keywordDepth of
+// them. A query of one word has only the one list.
+func broaden(ctx context.Context, s *store.Store, q query, m string, sc Scope) ([]keywordHit, error) {
 	either := q.anyWord()
 	if strings.Count(either, " OR ") == 0 {
-		// One word: the strict list is the any-word list.
-		for i := range strict {
-			strict[i].half = true
+		hits, err := keywordMatch(ctx, s, m, sc)
+		for i := range hits {
+			hits[i].half = true
 		}
-		return strict, nil
+		return hits, err
 	}
 	hits, err := keywordMatch(ctx, s, either, sc)
+	if err != nil || len(hits) == 0 {
+		return hits, err
+	}
+	half, err := store.QueryColumn[int64](ctx, s.Read(), `SELECT rowid FROM turns_fts WHERE turns_fts MATCH ?`, m)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("store: keyword query %q: %w", m, err)
 	}
-	half := make(map[int64]bool, len(strict))
-	for _, h := range strict {
-		half[h.turnID] = true
+	at := make(map[int64]int, len(hits))
+	for i, h := range hits {
+		at[h.turnID] = i
 	}
-	seen := make(map[int64]bool, len(hits))
-	for i := range hits {
-		hits[i].half = half[hits[i].turnID]
-		seen[hits[i].turnID] = true
+	last := hits[len(hits)-1].bm25
+	var rest []int64
+	for _, id := range half {
+		if i, ok := at[id]; ok {
+			hits[i].half = true
+		} else if len(rest) < keywordDepth {
+			rest = append(rest, id)
+		}
 	}
-	for _, h := range strict {
-		if !seen[h.turnID] {
-			h.half = true
-			if n := len(hits); n > 0 {
-				h.bm25 = hits[n-1].bm25 // below every listed turn, in its order
-			}
-			hits = append(hits, h)
+	if len(rest) > 0 {
+		// Beyond the depth the half list is read unscoped: keep the turns
+		// in scope, in the order the index gave them.
+		inScope, err := withinScope(ctx, s, rest, sc)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range inScope {
+			hits = append(hits, keywordHit{turnID: id, bm25: last, half: true})
 		}
 	}
 	return hits, nil
+}
+
+// withinScope is the turns ids that the scope keeps, in their order.
+func withinScope(ctx context.Context, s *store.Store, ids []int64, sc Scope) ([]int64, error) {
+	if !sc.filtered() && !(sc.excludesSubagents() && hasSubagents(ctx, s)) {
+		return ids, nil
+	}
+	list := make([]string, len(ids))
+	for i, id := range ids {
+		list[i] = strconv.FormatInt(id, 10)
+	}
+	where, args := sc.Sql()
+	kept, err := store.QueryColumn[int64](ctx, s.Read(), `SELECT t.id FROM turns t JOIN sessions s ON s.id = t.session_id
+		WHERE t.id IN (`+strings.Join(list, ",")+`) AND `+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: scoping keyword hits: %w", err)
+	}
+	keep := make(map[int64]bool, len(kept))
+	for _, id := range kept {
+		keep[id] = true
+	}
+	return slices.DeleteFunc(ids, func(id int64) bool { return !keep[id] }), nil
 }
 
 // gateKeywords keeps a natural-language query's keyword list only when it
