@@ -1,6 +1,8 @@
 package recall
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -64,5 +66,59 @@ func TestBlendKeepsAStrongKeywordMatchFirst(t *testing.T) {
 	out := blend(nil, kw, tune, q, map[int64]*turnFacts{4: {chars: 10}, 5: {chars: 10}}, nil)
 	if out[0].turnID != 5 || out[1].score != tune.Partial*out[0].score {
 		t.Errorf("%+v: want turn 5 first, turn 4 at Partial (%.1f) of its score", out, tune.Partial)
+	}
+}
+
+// TestHalfTurnsBeyondTheDepthFollowInScope: turns holding half the
+// query's words that the any-word list's depth leaves out (210 short
+// turns repeating its third word outscore them, long as they are) still
+// follow it, marked half, and a scope that leaves out their session
+// leaves them out.
+func TestHalfTurnsBeyondTheDepthFollowInScope(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("\n# aider chat started at 2026-02-02 09:00:00\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "\n#### filler note %d  \n\nnothing here.\n", i)
+	}
+	for i := range 210 {
+		fmt.Fprintf(&b, "\n#### alpha alpha alpha %d  \n\nalpha.\n", i)
+	}
+	b.WriteString("\n# aider chat started at 2026-02-03 09:00:00\n")
+	padding := strings.Repeat("other words that say nothing much ", 400)
+	for i := range 3 {
+		fmt.Fprintf(&b, "\n#### beta and gamma, item %d, %s  \n\n%s\n", i, padding, padding)
+	}
+	s := historyStore(t, b.String())
+	ctx := context.Background()
+	q := parseQuery("alpha beta gamma")
+	hits, err := keyword(ctx, s, q, Scope{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var half int
+	for i, h := range hits {
+		if h.half {
+			half++
+			if i < keywordDepth*2 {
+				t.Errorf("a half turn at %d, within the any-word list's depth: the test shows nothing", i)
+			}
+		}
+	}
+	if half != 3 {
+		t.Fatalf("%d of %d hits marked half, want the 3 beta-gamma turns", half, len(hits))
+	}
+	ids := sessionIDs(t, s)
+	alphaSession := ids[len(ids)-1] // the older one
+	hits, err = keyword(ctx, s, q, Scope{Session: alphaSession})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hits {
+		if h.half {
+			t.Errorf("turn %d of another session listed within session %s", h.turnID, alphaSession)
+		}
+	}
+	if len(hits) != keywordDepth*2 {
+		t.Errorf("%d hits within the alpha session, want the any-word list's %d", len(hits), keywordDepth*2)
 	}
 }
