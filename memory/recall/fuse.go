@@ -148,9 +148,16 @@ func blend(sem []semanticHit, kw []keywordHit, tune Tuning, q query, facts map[i
 	for _, h := range kw {
 		top = max(top, -h.bm25)
 	}
-	for i, h := range kw {
+	held := 0
+	for _, h := range kw {
 		f := get(h.turnID)
-		f.keywordRank = i + 1
+		if h.half {
+			// The place among the turns holding half the words, as the
+			// keyword list was before it reached the rest: a hook lets
+			// another project's turn through only at place 1.
+			held++
+			f.keywordRank = held
+		}
 		if top > 0 {
 			part := max(0, -h.bm25) / top
 			if !h.half {

@@ -184,7 +184,10 @@ type Result struct {
 	From string
 	// KeywordRank and SemanticRank are the turn's 1-based places in each
 	// list, 0 when absent from it; Similarity is its best chunk's cosine,
-	// meaningful when SemanticRank > 0.
+	// meaningful when SemanticRank > 0. For a natural-language query in
+	// hybrid mode the keyword place counts only the turns holding at
+	// least half the query's words: a turn sharing fewer is ranked by
+	// them but has no place.
 	KeywordRank  int
 	SemanticRank int
 	Similarity   float32
