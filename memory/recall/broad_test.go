@@ -122,3 +122,20 @@ func TestHalfTurnsBeyondTheDepthFollowInScope(t *testing.T) {
 		t.Errorf("%d hits within the alpha session, want the any-word list's %d", len(hits), keywordDepth*2)
 	}
 }
+
+// TestKeywordPlaceCountsHalfTheWords: a turn sharing fewer than half the
+// query's words is ranked by them but has no keyword place, so place 1
+// (which a hook asks of another project's turn) is the best turn holding
+// half of them.
+func TestKeywordPlaceCountsHalfTheWords(t *testing.T) {
+	q := parseQuery("gunicorn worker timeout")
+	kw := []keywordHit{{turnID: 1, bm25: -9}, {turnID: 2, bm25: -6, half: true}, {turnID: 3, bm25: -5, half: true}}
+	facts := map[int64]*turnFacts{1: {chars: 10}, 2: {chars: 10}, 3: {chars: 10}}
+	place := map[int64]int{}
+	for _, f := range blend(nil, kw, DefaultTuning("test"), q, facts, nil) {
+		place[f.turnID] = f.keywordRank
+	}
+	if place[1] != 0 || place[2] != 1 || place[3] != 2 {
+		t.Errorf("keyword places %v, want turn 1 none, turn 2 first, turn 3 second", place)
+	}
+}
