@@ -139,3 +139,18 @@ func TestKeywordPlaceCountsHalfTheWords(t *testing.T) {
 		t.Errorf("keyword places %v, want turn 1 none, turn 2 first, turn 3 second", place)
 	}
 }
+
+// TestApostropheTailsAreNoWords: what the index leaves of "Caroline's" or
+// "don't" is no query word, and a lone letter is one.
+func TestApostropheTailsAreNoWords(t *testing.T) {
+	for query, want := range map[string]string{
+		"Caroline's hobby":        "caroline hobby",
+		"why don't the tests run": "don tests run",
+		"vitamin d levels":        "vitamin d levels",
+		"type t in the prompt":    "type t prompt",
+	} {
+		if got := strings.Join(parseQuery(query).words, " "); got != want {
+			t.Errorf("%q: words %q, want %q", query, got, want)
+		}
+	}
+}

@@ -132,8 +132,9 @@ func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, 
 //     e^(-d/WhenDays), d the days between the turn and that period (0
 //     within it).
 //
-// As in fuse, a very long turn's score shrinks, and a question holding the
-// query's words in order comes first.
+// As in fuse, a very long turn's score from the lists shrinks (before the
+// time's part is added), and a question holding the query's words in order
+// comes first.
 func blend(sem []semanticHit, kw []keywordHit, tune Tuning, q query, facts map[int64]*turnFacts, when *period) []fused {
 	var p pool
 	get := p.get
@@ -175,7 +176,7 @@ func blend(sem []semanticHit, kw []keywordHit, tune Tuning, q query, facts map[i
 		if tune.LongChars > 0 && sh.chars > tune.LongChars {
 			f.score *= math.Pow(float64(tune.LongChars)/float64(sh.chars), tune.LongDamp)
 		}
-		if when != nil && sh.at != 0 {
+		if when != nil && sh.at != 0 && tune.WhenDays > 0 {
 			f.score += tune.When * math.Exp(-when.distance(time.Unix(0, sh.at))/tune.WhenDays)
 		}
 		if tune.Verbatim > 0 && len(q.words) > 0 && len(tokens) >= minVerbatimWords {

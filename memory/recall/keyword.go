@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/deja-dev/deja/memory/store"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +24,9 @@ type keywordHit struct {
 	half bool
 }
 
-// keywordDepth is how many turns the keyword list keeps for fusion.
+// keywordDepth is how many turns an exact query's keyword list keeps for
+// fusion; a natural-language query's keeps twice as many, and up to as
+// many again that hold half its words (see broaden).
 const keywordDepth = 100
 
 // bm25Weights weigh the columns user, assistant, files, commands: a path
@@ -82,14 +83,15 @@ func keyword(ctx context.Context, s *store.Store, q query, sc Scope) ([]keywordH
 }
 
 // broaden is the keyword list of a natural-language query whose
-// half-the-words expression is m: the turns holding any of its words, best
-// BM25 first, those holding half of them marked half. Which turns hold
-// half is read unscored (the index lists them without ranking any); those
-// the any-word list's depth left out follow it, up to keywordDepth of
-// them. A query of one word has only the one list.
+// half-the-words expression is m: the best keywordDepth*2 turns holding
+// any of its words, by BM25, those holding half of them marked half. Which
+// turns hold half is read unscored (the index lists them without ranking
+// any); the newest keywordDepth of those the any-word list's depth left
+// out follow it, marked half, at its last score. A query of one or two
+// words has only the one list: half of two words is either.
 func broaden(ctx context.Context, s *store.Store, q query, m string, sc Scope) ([]keywordHit, error) {
 	either := q.anyWord()
-	if strings.Count(either, " OR ") == 0 {
+	if strings.Count(either, " OR ") <= 1 {
 		hits, err := keywordMatch(ctx, s, m, sc)
 		for i := range hits {
 			hits[i].half = true
@@ -100,57 +102,42 @@ func broaden(ctx context.Context, s *store.Store, q query, m string, sc Scope) (
 	if err != nil || len(hits) == 0 {
 		return hits, err
 	}
-	half, err := store.QueryColumn[int64](ctx, s.Read(), `SELECT rowid FROM turns_fts WHERE turns_fts MATCH ?`, m)
+	half, err := matchingIDs(ctx, s, m, sc)
 	if err != nil {
-		return nil, fmt.Errorf("store: keyword query %q: %w", m, err)
+		return nil, err
 	}
 	at := make(map[int64]int, len(hits))
 	for i, h := range hits {
 		at[h.turnID] = i
 	}
 	last := hits[len(hits)-1].bm25
-	var rest []int64
-	for _, id := range half {
-		if i, ok := at[id]; ok {
-			hits[i].half = true
+	var rest []keywordHit
+	for i := len(half) - 1; i >= 0; i-- {
+		if j, ok := at[half[i]]; ok {
+			hits[j].half = true
 		} else if len(rest) < keywordDepth {
-			rest = append(rest, id)
+			rest = append(rest, keywordHit{turnID: half[i], bm25: last, half: true})
 		}
 	}
-	if len(rest) > 0 {
-		// Beyond the depth the half list is read unscoped: keep the turns
-		// in scope, in the order the index gave them.
-		inScope, err := withinScope(ctx, s, rest, sc)
-		if err != nil {
-			return nil, err
-		}
-		for _, id := range inScope {
-			hits = append(hits, keywordHit{turnID: id, bm25: last, half: true})
-		}
-	}
-	return hits, nil
+	return append(hits, rest...), nil
 }
 
-// withinScope is the turns ids that the scope keeps, in their order.
-func withinScope(ctx context.Context, s *store.Store, ids []int64, sc Scope) ([]int64, error) {
-	if !sc.filtered() && !(sc.excludesSubagents() && hasSubagents(ctx, s)) {
-		return ids, nil
+// matchingIDs are the turns within scope that match the FTS5 expression m,
+// unscored, in the index's (rowid) order.
+func matchingIDs(ctx context.Context, s *store.Store, m string, sc Scope) ([]int64, error) {
+	query := `SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? ORDER BY rowid`
+	args := []any{m}
+	if sc.filtered() || (sc.excludesSubagents() && hasSubagents(ctx, s)) {
+		where, wargs := sc.Sql()
+		query = `SELECT t.id FROM turns_fts JOIN turns t ON t.id = turns_fts.rowid JOIN sessions s ON s.id = t.session_id
+			WHERE turns_fts MATCH ? AND ` + where + ` ORDER BY t.id`
+		args = append(args, wargs...)
 	}
-	list := make([]string, len(ids))
-	for i, id := range ids {
-		list[i] = strconv.FormatInt(id, 10)
-	}
-	where, args := sc.Sql()
-	kept, err := store.QueryColumn[int64](ctx, s.Read(), `SELECT t.id FROM turns t JOIN sessions s ON s.id = t.session_id
-		WHERE t.id IN (`+strings.Join(list, ",")+`) AND `+where, args...)
+	ids, err := store.QueryColumn[int64](ctx, s.Read(), query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: scoping keyword hits: %w", err)
+		return nil, fmt.Errorf("store: keyword query %q: %w", m, err)
 	}
-	keep := make(map[int64]bool, len(kept))
-	for _, id := range kept {
-		keep[id] = true
-	}
-	return slices.DeleteFunc(ids, func(id int64) bool { return !keep[id] }), nil
+	return ids, nil
 }
 
 // gateKeywords keeps a natural-language query's keyword list only when it

@@ -22,13 +22,13 @@ var (
 	// May 3, 2023
 	monthDayYear = regexp.MustCompile(`\b` + monthNames + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
 	// July 2022
-	monthYear = regexp.MustCompile(`\b` + monthNames + `\.?,?\s+(\d{4})\b`)
+	monthYear = regexp.MustCompile(`\b` + monthNames + `\.?,?\s+(?:of\s+)?(\d{4})\b`)
 	// in March (the last March up to now)
-	inMonth = regexp.MustCompile(`\b(?:in|during|since|from|early|late|mid)\s+(?:the\s+)?` + monthNames + `\b`)
+	inMonth = regexp.MustCompile(`\b(in|during|since|from|early|late|mid)\s+(?:the\s+)?` + monthNames + `\b`)
 	// 2023-05-03
 	isoDay = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
 	// in 2023
-	inYear = regexp.MustCompile(`\b(?:in|during|since|from|of)\s+(\d{4})\b`)
+	inYear = regexp.MustCompile(`\b(in|during|since|from)\s+(\d{4})\b`)
 	// 3 days ago, two weeks ago
 	ago = regexp.MustCompile(`\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(day|week|month|year)s?\s+ago\b`)
 	// last week, this month, past year
@@ -92,20 +92,27 @@ func queryPeriod(text string, now time.Time) (p period, ok bool) {
 			return period{from, from.AddDate(0, 1, 0)}, true
 		}
 	}
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
+	// "since 2023" and "from March" run to now.
+	onward := func(word string, p period) period {
+		if word == "since" || word == "from" {
+			p.to = today.AddDate(0, 0, 1)
+		}
+		return p
+	}
 	if m := inYear.FindStringSubmatch(t); m != nil {
-		if y, good := year(m[1]); good {
+		if y, good := year(m[2]); good {
 			from := time.Date(y, 1, 1, 0, 0, 0, 0, loc)
-			return period{from, from.AddDate(1, 0, 0)}, true
+			return onward(m[1], period{from, from.AddDate(1, 0, 0)}), true
 		}
 	}
 	if m := inMonth.FindStringSubmatch(t); m != nil {
-		from := time.Date(now.Year(), monthNumber[m[1]], 1, 0, 0, 0, 0, loc)
+		from := time.Date(now.Year(), monthNumber[m[2]], 1, 0, 0, 0, 0, loc)
 		if from.After(now) {
 			from = from.AddDate(-1, 0, 0)
 		}
-		return period{from, from.AddDate(0, 1, 0)}, true
+		return onward(m[1], period{from, from.AddDate(0, 1, 0)}), true
 	}
-	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
 	if m := ago.FindStringSubmatch(t); m != nil {
 		n, err := strconv.Atoi(m[1])
 		if err != nil {

@@ -71,8 +71,9 @@ func parseQuery(text string) query {
 				q.guess(f)
 			}
 		default:
+			quote := strings.ContainsAny(f, "'’")
 			for _, w := range words(f) {
-				if !stopword[w] {
+				if !stopword[w] && !(quote && apostropheTail[w]) {
 					q.words = append(q.words, w)
 				}
 			}
@@ -262,9 +263,7 @@ func (q query) terms() []string {
 }
 
 // stopword holds English function words and the filler of recall queries
-// ("that bug where…"), which match everywhere and mean nothing, and what
-// the keyword index leaves of an apostrophe's tail ("Caroline's" is
-// caroline and s, "don't" don and t).
+// ("that bug where…"), which match everywhere and mean nothing.
 var stopword = toSet(`a about above after again against all am an and any are as at be because been
 before being below between both but by can could did do does doing down during each few for from
 further had has have having he her here hers him his how i if in into is it its itself just me more
@@ -272,8 +271,13 @@ most my no nor not now of off on once only or other our ours out over own same s
 such than that the their theirs them then there these they this those through to too under until up
 very was we were what when where which while who whom why will with would you your yours
 thing things stuff something somehow remember remembered time times did done way ways one ones
-s t d ll m re ve
 `)
+
+// apostropheTail is what the keyword index leaves of an apostrophe's tail
+// ("Caroline's" is caroline and s, "don't" don and t): dropped from a word
+// that had an apostrophe, which otherwise matched most turns, and kept
+// alone ("vitamin d").
+var apostropheTail = toSet(`s t d ll m re ve`)
 
 func toSet(s string) map[string]bool {
 	m := map[string]bool{}
