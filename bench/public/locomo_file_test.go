@@ -61,7 +61,7 @@ func TestLoCoMoFile(t *testing.T) {
 	}
 	var results []Ranked
 	for _, h := range hs[:2] {
-		r, err := Measure(context.Background(), t.TempDir(), h, emb, []recall.Mode{recall.Hybrid}, 50)
+		r, err := Measure(context.Background(), t.TempDir(), h, emb, []recall.Mode{recall.Hybrid}, 50, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,6 +41,9 @@ type Options struct {
 	// Jobs is how many stores are built and asked at once.
 	Jobs int
 	JSON bool
+	// Tune overrides recall's ranking constants, as JSON (-tune
+	// '{"When":0}'); empty keeps recall's own.
+	Tune string
 }
 
 func main() {
@@ -53,6 +56,7 @@ func main() {
 	flag.IntVar(&o.Turns, "turns", 50, "ranked turns each recall returns, from which the sessions are taken")
 	flag.IntVar(&o.Jobs, "j", min(runtime.NumCPU(), 8), "stores built and asked at once")
 	flag.BoolVar(&o.JSON, "json", false, "print the tables as JSON")
+	flag.StringVar(&o.Tune, "tune", "", `override recall's ranking constants (recall.Tuning's fields), as a JSON object: -tune '{"When":0}'`)
 	flag.Parse()
 	o.Format = Format(format)
 	switch mode {
@@ -132,6 +136,14 @@ func measureAll(ctx context.Context, rd *Reader, o Options) ([]Ranked, int, erro
 	if err != nil {
 		return nil, 0, err
 	}
+	var tune *recall.Tuning
+	if o.Tune != "" {
+		t := recall.DefaultTuning(emb.Identity())
+		if err := json.Unmarshal([]byte(o.Tune), &t); err != nil {
+			return nil, 0, fmt.Errorf("-tune: %w", err)
+		}
+		tune = &t
+	}
 	root, err := os.MkdirTemp("", "deja-public-")
 	if err != nil {
 		return nil, 0, err
@@ -159,7 +171,7 @@ func measureAll(ctx context.Context, rd *Reader, o Options) ([]Ranked, int, erro
 		go func() {
 			defer wg.Done()
 			for h := range work {
-				r, err := Measure(ctx, root, h, emb, o.Modes, o.Turns)
+				r, err := Measure(ctx, root, h, emb, o.Modes, o.Turns, tune)
 				if err != nil {
 					fail(err)
 					continue

@@ -64,7 +64,7 @@ func TestMeasureFindsTheEvidenceSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	modes := []recall.Mode{recall.Hybrid, recall.Keyword}
-	got, err := Measure(context.Background(), t.TempDir(), hs[0], emb, modes, 50)
+	got, err := Measure(context.Background(), t.TempDir(), hs[0], emb, modes, 50, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

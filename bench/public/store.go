@@ -78,8 +78,8 @@ func WriteTranscript(path, sessionID, cwd string, s Session) error {
 // Measure builds a store of the haystack in a temporary directory under
 // root, asks it each question in each mode, and removes it. turns is how
 // many ranked turns each recall returns, the sessions they name the
-// ranking scored.
-func Measure(ctx context.Context, root string, h Haystack, emb embed.Embedder, modes []recall.Mode, turns int) ([]Ranked, error) {
+// ranking scored; tune, when set, replaces recall's ranking constants.
+func Measure(ctx context.Context, root string, h Haystack, emb embed.Embedder, modes []recall.Mode, turns int, tune *recall.Tuning) ([]Ranked, error) {
 	dir, err := os.MkdirTemp(root, "haystack-")
 	if err != nil {
 		return nil, err
@@ -114,7 +114,7 @@ func Measure(ctx context.Context, root string, h Haystack, emb embed.Embedder, m
 	var out []Ranked
 	for _, q := range h.Questions {
 		for _, mode := range modes {
-			r, err := recall.Recall(ctx, st, recall.Options{Query: q.Text, Mode: mode, Embedder: emb, Limit: turns})
+			r, err := recall.Recall(ctx, st, recall.Options{Query: q.Text, Mode: mode, Embedder: emb, Limit: turns, Tuning: tune})
 			if errors.Is(err, recall.ErrEmpty) {
 				r, err = &recall.Answer{}, nil
 			}

@@ -87,34 +87,45 @@ func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, 
 	}
 	k := float64(tune.FusionK)
 	var p pool
-	get := p.get
 	for i, h := range sem {
-		f := get(h.turnID)
+		f := p.get(h.turnID)
 		f.semanticRank = i + 1
 		f.similarity = h.similarity
 		f.score += 1.0 / (k + float64(i+1))
 	}
 	for i, h := range kw {
-		f := get(h.turnID)
+		f := p.get(h.turnID)
 		f.keywordRank = i + 1
 		f.score += kwWeight / (k + float64(i+1))
 	}
 	words := q.tokens()
 	for _, f := range p.order {
-		sh := shapes[f.turnID]
-		if sh == nil {
-			continue
-		}
-		if tune.LongChars > 0 && sh.chars > tune.LongChars {
-			f.score *= math.Pow(float64(tune.LongChars)/float64(sh.chars), tune.LongDamp)
-		}
-		if tune.Verbatim > 0 && len(q.words) > 0 && len(words) >= minVerbatimWords {
-			if c := inOrder(words, sh.words); c >= tune.Verbatim {
-				f.score += c // above any fused score: first, the fullest first
-			}
+		if sh := shapes[f.turnID]; sh != nil {
+			f.score *= tune.longFactor(sh)
+			f.score += tune.verbatim(q, words, sh) // above any fused score: first, the fullest first
 		}
 	}
 	return p.ranked()
+}
+
+// longFactor is what a turn's score is scaled by for its length: 1 up to
+// LongChars characters, in proportion beyond (LongDamp 1).
+func (tune Tuning) longFactor(sh *turnFacts) float64 {
+	if tune.LongChars > 0 && sh.chars > tune.LongChars {
+		return math.Pow(float64(tune.LongChars)/float64(sh.chars), tune.LongDamp)
+	}
+	return 1
+}
+
+// verbatim is the share of the query's words (tokens) that the turn's
+// question holds in order when that share reaches Verbatim, else 0.
+func (tune Tuning) verbatim(q query, tokens []string, sh *turnFacts) float64 {
+	if tune.Verbatim > 0 && len(q.words) > 0 && len(tokens) >= minVerbatimWords {
+		if c := inOrder(tokens, sh.words); c >= tune.Verbatim {
+			return c
+		}
+	}
+	return 0
 }
 
 // blend ranks a natural-language query's turns by what each list says of
@@ -137,10 +148,9 @@ func fuse(sem []semanticHit, kw []keywordHit, exact bool, tune Tuning, q query, 
 // comes first.
 func blend(sem []semanticHit, kw []keywordHit, tune Tuning, q query, facts map[int64]*turnFacts, when *period) []fused {
 	var p pool
-	get := p.get
 	k := tune.SemanticRankK
 	for i, h := range sem {
-		f := get(h.turnID)
+		f := p.get(h.turnID)
 		f.semanticRank = i + 1
 		f.similarity = h.similarity
 		f.score += tune.SemanticWeight * (k + 1) / (k + float64(i+1))
@@ -151,7 +161,7 @@ func blend(sem []semanticHit, kw []keywordHit, tune Tuning, q query, facts map[i
 	}
 	held := 0
 	for _, h := range kw {
-		f := get(h.turnID)
+		f := p.get(h.turnID)
 		if h.half {
 			// The place among the turns holding half the words, as the
 			// keyword list was before it reached the rest: a hook lets
@@ -173,17 +183,11 @@ func blend(sem []semanticHit, kw []keywordHit, tune Tuning, q query, facts map[i
 		if sh == nil {
 			continue
 		}
-		if tune.LongChars > 0 && sh.chars > tune.LongChars {
-			f.score *= math.Pow(float64(tune.LongChars)/float64(sh.chars), tune.LongDamp)
-		}
+		f.score *= tune.longFactor(sh)
 		if when != nil && sh.at != 0 && tune.WhenDays > 0 {
 			f.score += tune.When * math.Exp(-when.distance(time.Unix(0, sh.at))/tune.WhenDays)
 		}
-		if tune.Verbatim > 0 && len(q.words) > 0 && len(tokens) >= minVerbatimWords {
-			if c := inOrder(tokens, sh.words); c >= tune.Verbatim {
-				f.score += verbatimLift * c // above any blended score: first, the fullest first
-			}
-		}
+		f.score += verbatimLift * tune.verbatim(q, tokens, sh) // above any blended score: first, the fullest first
 	}
 	return p.ranked()
 }
