@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 
 	"github.com/spf13/cobra"
 
@@ -144,10 +145,10 @@ func relTo(project, file string) string {
 // editTool says whether a tool's name is one that changes files, in the
 // words the agents use: Claude Code's Edit, MultiEdit, Write and
 // NotebookEdit, Gemini CLI's replace and write_file, Codex's apply_patch.
-var editTool = regexp.MustCompile(`(?i)edit|write|replace|patch|create`)
+var editTool = lazyre.New(`(?i)edit|write|replace|patch|create`)
 
 // patchFile is a file an apply_patch envelope names.
-var patchFile = regexp.MustCompile(`(?m)^\*\*\* (?:Update|Add|Delete) File: (.+)$`)
+var patchFile = lazyre.New(`(?m)^\*\*\* (?:Update|Add|Delete) File: (.+)$`)
 
 // toolTarget is the file a tool is about to change, or the command it is
 // about to run, from its input; both "" when it does neither (a read, a

@@ -2,9 +2,10 @@ package dsh
 
 import (
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 
 	"github.com/deja-dev/deja/harness"
 	json "github.com/deja-dev/deja/internal/jsonlimit"
@@ -86,7 +87,7 @@ func arguments(raw json.RawMessage, args *toolArgs) bool {
 
 // exitMarker is the line tool-bash ends a command's result with: its
 // exit status (render.ts; the UI's exit pill parses the same line).
-var exitMarker = regexp.MustCompile(`(?m)^\[exit code: (-?\d{1,9})\]\s*$`)
+var exitMarker = lazyre.New(`(?m)^\[exit code: (-?\d{1,9})\]\s*$`)
 
 // result gives the outcome in a tool/result to the call it answers, named
 // by the message's source.callId or its tool-result block's toolCallId.

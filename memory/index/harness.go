@@ -9,8 +9,9 @@ import (
 	"io/fs"
 	"math"
 	"path/filepath"
-	"regexp"
 	"strconv"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
@@ -143,7 +144,7 @@ func (l *onceList) report(dst *[]string, path string) {
 
 // warningLine finds the line a reader's warning names: "… (first at line
 // 7), skipped" (harness.Warnings) or "line 7: …" (Gemini CLI's).
-var warningLine = regexp.MustCompile(`^(line )(\d+)(: )|( \(first at line )(\d+)(\), skipped)$`)
+var warningLine = lazyre.New(`^(line )(\d+)(: )|( \(first at line )(\d+)(\), skipped)$`)
 
 // shiftWarning makes the line a warning names count from the start of the
 // file when the parse began n lines into it (see shiftLines).

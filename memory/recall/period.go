@@ -1,10 +1,11 @@
 package recall
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 )
 
 // period is a stretch of time a query names ("in July 2022", "last
@@ -18,21 +19,21 @@ type period struct {
 var (
 	monthNames = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)`
 	// 3 May 2023, 3rd of May, 2023
-	dayMonthYear = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthNames + `\.?,?\s+(\d{4})\b`)
+	dayMonthYear = lazyre.New(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthNames + `\.?,?\s+(\d{4})\b`)
 	// May 3, 2023
-	monthDayYear = regexp.MustCompile(`\b` + monthNames + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
+	monthDayYear = lazyre.New(`\b` + monthNames + `\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`)
 	// July 2022
-	monthYear = regexp.MustCompile(`\b` + monthNames + `\.?,?\s+(?:of\s+)?(\d{4})\b`)
+	monthYear = lazyre.New(`\b` + monthNames + `\.?,?\s+(?:of\s+)?(\d{4})\b`)
 	// in March (the last March up to now)
-	inMonth = regexp.MustCompile(`\b(in|during|since|from|early|late|mid)\s+(?:the\s+)?` + monthNames + `\b`)
+	inMonth = lazyre.New(`\b(in|during|since|from|early|late|mid)\s+(?:the\s+)?` + monthNames + `\b`)
 	// 2023-05-03
-	isoDay = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+	isoDay = lazyre.New(`\b(\d{4})-(\d{2})-(\d{2})\b`)
 	// in 2023
-	inYear = regexp.MustCompile(`\b(in|during|since|from)\s+(\d{4})\b`)
+	inYear = lazyre.New(`\b(in|during|since|from)\s+(\d{4})\b`)
 	// 3 days ago, two weeks ago
-	ago = regexp.MustCompile(`\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(day|week|month|year)s?\s+ago\b`)
+	ago = lazyre.New(`\b(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of)\s+(day|week|month|year)s?\s+ago\b`)
 	// last week, this month, past year
-	relative = regexp.MustCompile(`\b(yesterday|today|(?:last|this|past|previous)\s+(?:week|month|year|weekend))\b`)
+	relative = lazyre.New(`\b(yesterday|today|(?:last|this|past|previous)\s+(?:week|month|year|weekend))\b`)
 )
 
 var monthNumber = map[string]time.Month{

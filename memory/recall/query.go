@@ -1,9 +1,10 @@
 package recall
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 
 	"github.com/deja-dev/deja/embed"
 )
@@ -25,12 +26,12 @@ type query struct {
 }
 
 var (
-	quoted = regexp.MustCompile(`"([^"]+)"|` + "`([^`]+)`")
+	quoted = lazyre.New(`"([^"]+)"|` + "`([^`]+)`")
 	// A path has a slash, or ends in a file extension (query.go, app.test.ts).
-	pathLike = regexp.MustCompile(`^[\w.~-]*(/[\w.*-]+)+/?$|^[\w-]+(\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}$|^\./`)
+	pathLike = lazyre.New(`^[\w.~-]*(/[\w.*-]+)+/?$|^[\w-]+(\.[\w-]+)*\.[A-Za-z][A-Za-z0-9]{0,5}$|^\./`)
 	// An identifier has an inner capital (WithTenant, getUser), an
 	// underscore, or :: / () / a dot between words (http.Client).
-	identLike = regexp.MustCompile(`^[a-z]+[A-Z]\w*$|^[A-Z][a-z0-9]+[A-Z]\w*$|^\w+_\w+$|::|\(\)$|^[A-Za-z_]\w*\.[A-Za-z_]\w*\(?\)?$|^[A-Z][A-Z0-9_]{2,}$`)
+	identLike = lazyre.New(`^[a-z]+[A-Z]\w*$|^[A-Z][a-z0-9]+[A-Z]\w*$|^\w+_\w+$|::|\(\)$|^[A-Za-z_]\w*\.[A-Za-z_]\w*\(?\)?$|^[A-Z][A-Z0-9_]{2,}$`)
 )
 
 // commandWords start the commands people ask aider to run.
@@ -91,7 +92,7 @@ func (q *query) guess(part string) {
 
 // allCaps is a word in capitals with no digit or underscore: an acronym
 // (API, JSON, HTTP) more often than a constant.
-var allCaps = regexp.MustCompile(`^[A-Z]+$`)
+var allCaps = lazyre.New(`^[A-Z]+$`)
 
 // guessedLiteral reports an exact-looking word that is as likely prose: an
 // acronym, or a dotted abbreviation such as "e.g".
@@ -100,10 +101,10 @@ func guessedLiteral(f string) bool {
 }
 
 // flagLike is a command-line flag: -u, --force, -Name, --out=dir.
-var flagLike = regexp.MustCompile(`^--?[A-Za-z][\w-]*(=\S*)?$`)
+var flagLike = lazyre.New(`^--?[A-Za-z][\w-]*(=\S*)?$`)
 
 // programLike is a program's or a cmdlet's name: journalctl, Get-Service.
-var programLike = regexp.MustCompile(`^[A-Za-z][\w.-]*$`)
+var programLike = lazyre.New(`^[A-Za-z][\w.-]*$`)
 
 // unknownProgram reports a command whose program is not in commandWords:
 // a first word that no dictionary holds (journalctl, Get-Service, not

@@ -4,12 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"iter"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/memory/store"
@@ -200,7 +201,7 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-var wordRun = regexp.MustCompile(`[\p{L}\p{N}]+`)
+var wordRun = lazyre.New(`[\p{L}\p{N}]+`)
 
 // respellText is text with every word in read, in any case, replaced by
 // the word read for it: what the semantic list embeds.

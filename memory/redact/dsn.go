@@ -1,8 +1,9 @@
 package redact
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 )
 
 // connectionCredentials finds the passwords in the connection strings the
@@ -211,13 +212,13 @@ func hasOracleTool(line string) bool {
 // PASSWORD = N'…', MySQL's SET PASSWORD FOR u = '…' and IDENTIFIED [WITH
 // plugin] BY '…', Oracle's IDENTIFIED BY bare.
 var (
-	sqlPassword   = regexp.MustCompile(`^(?i:password)(?:[ \t]+(?i:for)[ \t]+\S+)?[ \t]*(?:=[ \t]*)?(?:(?i:password)[ \t]*\([ \t]*)?N?'([^'\n]+)'`)
-	sqlIdentified = regexp.MustCompile(`^(?i:identified)[ \t]+(?:(?i:with)[ \t]+\S+[ \t]+)?(?i:by)[ \t]+(?:(?i:password)[ \t]+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s;'"]+))`)
+	sqlPassword   = lazyre.New(`^(?i:password)(?:[ \t]+(?i:for)[ \t]+\S+)?[ \t]*(?:=[ \t]*)?(?:(?i:password)[ \t]*\([ \t]*)?N?'([^'\n]+)'`)
+	sqlIdentified = lazyre.New(`^(?i:identified)[ \t]+(?:(?i:with)[ \t]+\S+[ \t]+)?(?i:by)[ \t]+(?:(?i:password)[ \t]+)?(?:'([^'\n]+)'|"([^"\n]+)"|([^\s;'"]+))`)
 )
 
 func sqlPasswords(s string) []edit {
 	var edits []edit
-	find := func(words [3]string, re *regexp.Regexp) {
+	find := func(words [3]string, re *lazyre.Regexp) {
 		for _, w := range words {
 			for i := 0; ; {
 				k := strings.Index(s[i:], w)

@@ -3,9 +3,10 @@ package redact
 import (
 	"encoding/base64"
 	"math"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 )
 
 // Random tokens shorter than minRandom are too few characters to tell from
@@ -266,7 +267,7 @@ func inSpans(spans [][2]int, p int) bool {
 }
 
 // labelRE matches a label Text wrote.
-var labelRE = regexp.MustCompile(`\[redacted:[a-z0-9-]+\]`)
+var labelRE = lazyre.New(`\[redacted:[a-z0-9-]+\]`)
 
 // isBase64Text reports base64 that decodes to ordinary text with words in
 // it, which a person pasted to show, not to hide; text that itself holds a

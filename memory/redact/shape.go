@@ -1,9 +1,10 @@
 package redact
 
 import (
-	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 )
 
 // A shape is a secret recognisable on its own: a provider's published token
@@ -13,7 +14,7 @@ import (
 type shape struct {
 	kind     string
 	literals []string
-	re       *lazyRegexp
+	re       *lazyre.Regexp
 	// near, when set, is a piece every match holds within its first
 	// bytes; a word without it is not tried against re. Tokens that start
 	// with a digit would otherwise run the regexp at every number.
@@ -179,12 +180,18 @@ var shapes = []shape{
 	{kind: "basic-auth", literals: []string{"Basic", "basic", "BASIC"}, re: basic, valid: isBasicCredentials},
 }
 
-// shapesByPair lists, for each two bytes, the shapes with a literal
+// shapeIndex lists, for each two bytes, the shapes with a literal
 // starting with them (or with the first, for a literal of one byte), in
-// table order: a word tries only the shapes it could begin.
-var shapesByPair = func() map[[2]byte][]*shape {
+// table order: a word tries only the shapes it could begin. pairs marks
+// the two bytes some literal starts with (any second byte for a literal of
+// one), so a word that starts no literal costs one lookup. Both are built
+// the first time a text is redacted: a literal of one byte adds 256 pairs,
+// and building them took a millisecond of every process's start.
+var shapeIndex = sync.OnceValues(func() (map[[2]byte][]*shape, *[256][256]bool) {
 	index := map[[2]byte][]*shape{}
+	pairs := new([256][256]bool)
 	add := func(k [2]byte, sh *shape) {
+		pairs[k[0]][k[1]] = true
 		if list := index[k]; len(list) == 0 || list[len(list)-1] != sh {
 			index[k] = append(list, sh)
 		}
@@ -201,25 +208,8 @@ var shapesByPair = func() map[[2]byte][]*shape {
 			}
 		}
 	}
-	return index
-}()
-
-// shapePairs marks the two bytes some literal starts with (any second byte
-// for a literal of one), so a word that starts no literal costs one lookup.
-var shapePairs = func() (pairs [256][256]bool) {
-	for _, sh := range shapes {
-		for _, l := range sh.literals {
-			if len(l) == 1 {
-				for c := range 256 {
-					pairs[l[0]][c] = true
-				}
-				continue
-			}
-			pairs[l[0]][l[1]] = true
-		}
-	}
-	return pairs
-}()
+	return index, pairs
+})
 
 // wordBytes is isWordByte as a table.
 var wordBytes = func() (t [256]bool) {
@@ -236,9 +226,10 @@ var wordBytes = func() (t [256]bool) {
 // other rules together.
 func shapeTokens(s string) []edit {
 	var edits []edit
+	byPair, pairs := shapeIndex()
 	for k := 0; k+1 < len(s); k++ {
-		if shapePairs[s[k]][s[k+1]] {
-			if e, end, ok := shapeAt(s, k, shapesByPair[[2]byte{s[k], s[k+1]}]); ok {
+		if pairs[s[k]][s[k+1]] {
+			if e, end, ok := shapeAt(s, k, byPair[[2]byte{s[k], s[k+1]}]); ok {
 				edits = append(edits, e)
 				k = end - 1
 				continue
@@ -282,22 +273,11 @@ func shapeAt(s string, k int, candidates []*shape) (edit, int, bool) {
 	return edit{}, 0, false
 }
 
-// anchor compiles a pattern that must match where a literal starts.
-func anchor(pattern string) *lazyRegexp { return &lazyRegexp{pattern: `^(?:` + pattern + `)`} }
-
-// lazyRegexp is a pattern compiled the first time it is matched: most
-// runs of deja (a recall, a hook) redact nothing, and compiling the
-// shapes' seventy patterns took 5 ms of every process's start.
-type lazyRegexp struct {
-	pattern string
-	once    sync.Once
-	re      *regexp.Regexp
-}
-
-func (l *lazyRegexp) FindStringSubmatchIndex(s string) []int {
-	l.once.Do(func() { l.re = regexp.MustCompile(l.pattern) })
-	return l.re.FindStringSubmatchIndex(s)
-}
+// anchor is a pattern that must match where a literal starts, compiled
+// the first time it is matched: most runs of deja (a recall, a hook)
+// redact nothing, and compiling the shapes' seventy patterns took 5 ms of
+// every process's start.
+func anchor(pattern string) *lazyre.Regexp { return lazyre.New(`^(?:` + pattern + `)`) }
 
 // isWordByte is regexp's \b notion of a word character.
 func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }

@@ -9,9 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/redact"
@@ -47,7 +48,7 @@ const pathMarkPrefix = "path_secret:"
 const keyedPathMark = "#deja-"
 
 // keyedPath matches a path the store keeps in its keyed form.
-var keyedPath = regexp.MustCompile(keyedPathMark + `[0-9a-f]{24}$`)
+var keyedPath = lazyre.New(keyedPathMark + `[0-9a-f]{24}$`)
 
 // loadPathKey reads the store's key for history paths, making it the
 // first time a store indexes.
@@ -216,7 +217,7 @@ func RedactPath(path string) (string, int) {
 }
 
 // fileExt matches what ends a file's name as its type: ".jsonl", ".md".
-var fileExt = regexp.MustCompile(`^\.[A-Za-z0-9]{1,8}$`)
+var fileExt = lazyre.New(`^\.[A-Za-z0-9]{1,8}$`)
 
 // rowDir is the files row's project of the history at path: the
 // directory of its kept form.

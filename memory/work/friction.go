@@ -2,9 +2,10 @@ package work
 
 import (
 	"context"
-	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/deja-dev/deja/internal/lazyre"
 
 	"github.com/deja-dev/deja/harness"
 	"github.com/deja-dev/deja/memory/recall"
@@ -87,13 +88,13 @@ func Friction(ctx context.Context, s *store.Store, sc recall.Scope, min, limit i
 
 var (
 	// errorLine finds the line of an output that says what went wrong.
-	errorLine = regexp.MustCompile(`(?i)\b(error|errors|fatal|panic|exception|traceback|failed|failure|cannot|can't|unable to|not found|no such file|permission denied|undefined|refused|timed out|segmentation fault|syntaxerror|typeerror)\b`)
+	errorLine = lazyre.New(`(?i)\b(error|errors|fatal|panic|exception|traceback|failed|failure|cannot|can't|unable to|not found|no such file|permission denied|undefined|refused|timed out|segmentation fault|syntaxerror|typeerror)\b`)
 	// Parts of an error line that differ between runs of the same error:
 	// where it was (file:line:column), hex strings, numbers, directories.
-	location = regexp.MustCompile(`[\w./\\~-]*\.[A-Za-z]\w*:\d+(?::\d+)?:?`)
-	hexRun   = regexp.MustCompile(`\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{8,}\b`)
-	number   = regexp.MustCompile(`\d+`)
-	dirPart  = regexp.MustCompile(`(?:[A-Za-z]:)?(?:[\w.~-]*[/\\])+`)
+	location = lazyre.New(`[\w./\\~-]*\.[A-Za-z]\w*:\d+(?::\d+)?:?`)
+	hexRun   = lazyre.New(`\b0x[0-9a-fA-F]+\b|\b[0-9a-f]{8,}\b`)
+	number   = lazyre.New(`\d+`)
+	dirPart  = lazyre.New(`(?:[A-Za-z]:)?(?:[\w.~-]*[/\\])+`)
 )
 
 // Signature is the error an output shows, written so the same error

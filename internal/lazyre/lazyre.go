@@ -1,0 +1,83 @@
+// Package lazyre holds regular expressions compiled the first time one is
+// matched, not when deja starts. Every deja process links every package,
+// and a recall through a running service is mostly that start: compiling
+// the patterns of the packages it never matches with cost it milliseconds.
+//
+// A pattern that does not compile panics when first used, as
+// regexp.MustCompile would at start; each package that declares patterns
+// calls CompileAll in a test, so that fails there instead.
+package lazyre
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sync"
+)
+
+// Regexp is a pattern compiled on its first use. Its methods are
+// regexp.Regexp's.
+type Regexp struct {
+	pattern string
+	once    sync.Once
+	re      *regexp.Regexp
+}
+
+var (
+	mu  sync.Mutex
+	all []*Regexp
+)
+
+// New returns pattern, to be compiled when first matched.
+func New(pattern string) *Regexp {
+	r := &Regexp{pattern: pattern}
+	mu.Lock()
+	all = append(all, r)
+	mu.Unlock()
+	return r
+}
+
+// CompileAll compiles every pattern declared in this process and returns
+// the first that does not compile, for a package's tests.
+func CompileAll() error {
+	mu.Lock()
+	list := slices.Clone(all)
+	mu.Unlock()
+	for _, r := range list {
+		if _, err := regexp.Compile(r.pattern); err != nil {
+			return fmt.Errorf("lazyre: %w", err)
+		}
+	}
+	return nil
+}
+
+// Regexp is the compiled pattern.
+func (r *Regexp) Regexp() *regexp.Regexp {
+	r.once.Do(func() { r.re = regexp.MustCompile(r.pattern) })
+	return r.re
+}
+
+// String is the pattern's source.
+func (r *Regexp) String() string { return r.pattern }
+
+func (r *Regexp) MatchString(s string) bool { return r.Regexp().MatchString(s) }
+
+func (r *Regexp) FindStringSubmatch(s string) []string { return r.Regexp().FindStringSubmatch(s) }
+
+func (r *Regexp) FindStringSubmatchIndex(s string) []int {
+	return r.Regexp().FindStringSubmatchIndex(s)
+}
+
+func (r *Regexp) FindAllString(s string, n int) []string { return r.Regexp().FindAllString(s, n) }
+
+func (r *Regexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	return r.Regexp().FindAllStringSubmatchIndex(s, n)
+}
+
+func (r *Regexp) ReplaceAllString(src, repl string) string {
+	return r.Regexp().ReplaceAllString(src, repl)
+}
+
+func (r *Regexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
+	return r.Regexp().ReplaceAllStringFunc(src, repl)
+}

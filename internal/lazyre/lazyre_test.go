@@ -1,0 +1,44 @@
+package lazyre
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestCompiledOnFirstUse(t *testing.T) {
+	r := New(`a(b+)c`)
+	if r.re != nil {
+		t.Fatal("compiled before its first use")
+	}
+	if got := r.FindStringSubmatch("xabbc"); len(got) != 2 || got[1] != "bb" {
+		t.Errorf("FindStringSubmatch = %q, want the group bb", got)
+	}
+	if r.re == nil {
+		t.Error("not kept after its first use")
+	}
+	if got := r.ReplaceAllString("abc abbc", "-"); got != "- -" {
+		t.Errorf("ReplaceAllString = %q", got)
+	}
+}
+
+func TestBadPatternPanicsWhenUsed(t *testing.T) {
+	r := New(`(`)
+	defer func() {
+		if recover() == nil {
+			t.Error("a pattern that does not compile matched without a panic")
+		}
+	}()
+	r.MatchString("x")
+}
+
+func TestCompileAllFindsABadPattern(t *testing.T) {
+	if err := CompileAll(); err == nil {
+		t.Error("CompileAll passed with a pattern that does not compile declared")
+	}
+	mu.Lock()
+	all = slices.DeleteFunc(all, func(r *Regexp) bool { return r.pattern == `(` })
+	mu.Unlock()
+	if err := CompileAll(); err != nil {
+		t.Errorf("CompileAll with good patterns: %v", err)
+	}
+}
