@@ -19,6 +19,7 @@
 //	go run ./bench/perf                  # corpus, then the 100k-turn store
 //	go run ./bench/perf -turns 0         # corpus only
 //	go run ./bench/perf -big /tmp/big    # keep (and reuse) the generated store
+//	go run ./bench/perf -turns 1000000 -data corpus -big /tmp/big1m   # a million turns
 //
 // With -big, the generated histories are reused when the directory holds
 // them and the store is not (remove DIR/store to time a full index again
