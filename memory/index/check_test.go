@@ -375,3 +375,36 @@ func TestTurnsStoredBeforeOutcomesContinueTheirSessions(t *testing.T) {
 		t.Error("no turn gained its work")
 	}
 }
+
+// TestUpgradeFromSchema9ChecksOut: the upgrade to schema 10 adds an index
+// and nothing else, leaving the ledger's checksum as it was (it is not
+// added up again): the upgraded store checks out, and indexing goes on.
+func TestUpgradeFromSchema9ChecksOut(t *testing.T) {
+	s, path := memtest.Fixture(t)
+	emb := memtest.NewWordsEmbedder()
+	ctx := context.Background()
+	mustIndex(t, s, emb, path)
+	for _, stmt := range []string{`DROP INDEX sessions_prompts`, `UPDATE meta SET value = '9' WHERE key = 'schema'`} {
+		if _, err := memtest.RawDB(t, s).ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	dir := s.Dir()
+	s.Close()
+	s2, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	var n int
+	if err := memtest.RawDB(t, s2).QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = 'sessions_prompts'`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("sessions_prompts after the upgrade: %d (%v), want 1", n, err)
+	}
+	if problems, err := check.Check(ctx, s2); err != nil || len(problems) > 0 {
+		t.Errorf("Check after the upgrade = %q, %v; want nothing wrong", problems, err)
+	}
+	mustIndex(t, s2, emb, path, memtest.SecondHistory(t))
+	if problems, err := check.Check(ctx, s2); err != nil || len(problems) > 0 {
+		t.Errorf("Check after indexing the upgraded store = %q, %v; want nothing wrong", problems, err)
+	}
+}

@@ -88,11 +88,15 @@ type StoredPrompt struct {
 	ID, Parent, Harness, Project, Text string
 }
 
+// storedPromptsQuery reads the prompt sessions through sessions_prompts
+// (schema 10), whose condition it repeats.
+const storedPromptsQuery = `SELECT s.id, s.parent, s.harness, s.project, t.user
+	FROM sessions s JOIN turns t ON t.session_id = s.id WHERE s.id GLOB '*-prompt-*'`
+
 // StoredPrompts lists the prompt-only sessions the store holds, so that
 // the indexer can drop one once it stores a session holding its prompt.
 func (l *LedgerTx) StoredPrompts() ([]StoredPrompt, error) {
-	rows, err := l.tx.QueryContext(l.Ctx, `SELECT s.id, s.parent, s.harness, s.project, t.user
-		FROM sessions s JOIN turns t ON t.session_id = s.id WHERE s.id GLOB '*-prompt-*'`)
+	rows, err := l.tx.QueryContext(l.Ctx, storedPromptsQuery)
 	if err != nil {
 		return nil, fmt.Errorf("store: reading the stored prompts: %w", err)
 	}

@@ -2,7 +2,7 @@ package store
 
 // schemaVersion is stored in meta; a store written by another version is
 // refused with a message rather than misread.
-const SchemaVersion = "9"
+const SchemaVersion = "10"
 
 // schema is the whole store. Everything a recall needs is here, so a
 // SIGKILL between two transactions leaves a consistent store:
@@ -61,6 +61,12 @@ const SchemaVersion = "9"
 // the ledger's checksum covers it. A store of schema 8 gains the empty table: its turns gain
 // work when their histories are read again ('deja index --full').
 //
+// Prompt sessions indexed (schema 10): sessions_prompts lists the
+// sessions made of one prompt of a prompt history (<harness>-prompt-<hash>,
+// harness.PromptID), which every index run reads (StoredPrompts): without
+// it, that read went through every session's ID, a cost each run paid in
+// proportion to the store, however little it had to index.
+//
 // Keyword rows in bulk (schema 5): no insert trigger on turns; whoever
 // inserts turns gives them their turns_fts rows (keywordBatch). A store of
 // schema 4 loses its trigger, and an older deja, which relies on it,
@@ -102,6 +108,7 @@ CREATE INDEX IF NOT EXISTS sessions_path ON sessions(path, offset);
 CREATE INDEX IF NOT EXISTS sessions_started ON sessions(started_ns);
 CREATE INDEX IF NOT EXISTS sessions_project ON sessions(project);
 CREATE INDEX IF NOT EXISTS sessions_subagents ON sessions(subagent) WHERE subagent = 1;
+` + promptsSchema + `
 CREATE TABLE IF NOT EXISTS turn_rows (
 	id         INTEGER PRIMARY KEY,
 	session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -138,7 +145,14 @@ CREATE TABLE IF NOT EXISTS tombstones (
 // version they upgrade from; each leaves the store at the next version.
 // Columns are added with defaults that describe what the older store held
 // (aider's sessions, no parents, no times), so nothing is re-read.
-var upgrades = map[string]struct{ to, sql string }{
+var upgrades = map[string]struct {
+	to, sql string
+	// indexOnly: the upgrade adds an index and changes no row and frees
+	// no page, so the ledger's checksum and the file stay as they were
+	// (upgrade neither adds the checksum up again nor vacuums: at a
+	// million turns those took 40 s).
+	indexOnly bool
+}{
 	"2": {to: "3", sql: `
 ALTER TABLE files ADD COLUMN harness TEXT NOT NULL DEFAULT 'aider';
 ALTER TABLE sessions ADD COLUMN harness TEXT NOT NULL DEFAULT 'aider';
@@ -198,7 +212,16 @@ ALTER TABLE vectors7 RENAME TO vectors;
 	// The work table, and the checksum's triggers on it (ledgerSchema
 	// creates only what is not there).
 	"8": {to: "9", sql: workSchema + ledgerSchema},
+	// The prompt sessions' index.
+	"9": {to: "10", sql: promptsSchema, indexOnly: true},
 }
+
+// promptsSchema is the index of the prompt sessions (schema 10). Its
+// condition is StoredPrompts' own, so that SQLite reads the index instead
+// of every session.
+const promptsSchema = `
+CREATE INDEX IF NOT EXISTS sessions_prompts ON sessions(id) WHERE id GLOB '*-prompt-*';
+`
 
 // workSchema is the table of the turns' work (schema 9): chunk.Work's
 // JSON, packed where that pays (read it through unpack).

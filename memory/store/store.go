@@ -265,6 +265,7 @@ func (s *Store) upgrade(ctx context.Context, v string) error {
 	if err := tunedForWriting(ctx, tx); err != nil {
 		return fmt.Errorf("store: upgrading the schema: %w", err)
 	}
+	indexOnly := true
 	for v != SchemaVersion {
 		u, ok := upgrades[v]
 		if !ok {
@@ -273,10 +274,17 @@ func (s *Store) upgrade(ctx context.Context, v string) error {
 		if _, err := tx.ExecContext(ctx, u.sql); err != nil {
 			return fmt.Errorf("store: upgrading the schema from %s: %w", v, diskHint(err))
 		}
+		indexOnly = indexOnly && u.indexOnly
 		v = u.to
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = 'schema'`, SchemaVersion); err != nil {
 		return fmt.Errorf("store: upgrading the schema: %w", err)
+	}
+	if indexOnly {
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("store: upgrading the schema: %w", diskHint(err))
+		}
+		return nil
 	}
 	sum, err := LedgerSum(ctx, tx)
 	if err == nil {
