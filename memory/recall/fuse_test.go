@@ -2,8 +2,10 @@ package recall
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,7 +28,7 @@ func TestInOrder(t *testing.T) {
 		{"", 0},
 	}
 	for _, c := range cases {
-		if got := inOrder(q, words(c.text)); got != c.want {
+		if got := inOrder(q, joinedWords(c.text)); got != c.want {
 			t.Errorf("%q: %.2f, want %.2f", c.text, got, c.want)
 		}
 	}
@@ -41,9 +43,9 @@ func TestFuseNearVerbatimFirst(t *testing.T) {
 	sem := []semanticHit{{turnID: 1, similarity: 0.7}, {turnID: 2, similarity: 0.6}, {turnID: 3, similarity: 0.5}}
 	kw := []keywordHit{{turnID: 2, bm25: -5}, {turnID: 1, bm25: -4}, {turnID: 3, bm25: -3}}
 	shapes := map[int64]*turnFacts{
-		1: {chars: 12, words: tokens("how are you?")},
-		2: {chars: 300, words: tokens("what is the retry policy")},
-		3: {chars: 400, words: tokens("why isn't backoff catching and retrying any of those errors")},
+		1: {chars: 12, words: joinedWords("how are you?")},
+		2: {chars: 300, words: joinedWords("what is the retry policy")},
+		3: {chars: 400, words: joinedWords("why isn't backoff catching and retrying any of those errors")},
 	}
 	out := fuse(sem, kw, false, tune, q, shapes)
 	if out[0].turnID != 3 {
@@ -55,7 +57,7 @@ func TestFuseNearVerbatimFirst(t *testing.T) {
 	}
 
 	q = parseQuery("release notes")
-	shapes = map[int64]*turnFacts{1: {chars: 40000, words: tokens("translate it all to french")}, 2: {chars: 800}, 3: {chars: 500}}
+	shapes = map[int64]*turnFacts{1: {chars: 40000, words: joinedWords("translate it all to french")}, 2: {chars: 800}, 3: {chars: 500}}
 	sem = []semanticHit{{turnID: 1, similarity: 0.6}, {turnID: 3, similarity: 0.5}}
 	kw = []keywordHit{{turnID: 2, bm25: -5}, {turnID: 1, bm25: -4}}
 	out = fuse(sem, kw, false, DefaultTuning("test"), q, shapes)
@@ -145,6 +147,33 @@ The webhook handler now retries the provider call three times with exponential b
 			if len(r.Results) != 0 {
 				t.Errorf("%s %q: %d results in a store of two", mode, q, len(r.Results))
 			}
+		}
+	}
+}
+
+// TestJoinedWordsAreWords: joinedWords keeps exactly words' words, in
+// order (nextWord reads them back), whatever the text: cases, other
+// scripts, marks, digits, invalid UTF-8, runs of separators at either end.
+func TestJoinedWordsAreWords(t *testing.T) {
+	texts := []string{"", "   ", "why isn't backoff retrying?", "  Ünïcode  ÄND ßtraße, 東京 2024!! ",
+		"a\xffb \xc3 c", "--x--y--", "x", "tab\tnew\nline\r\nend", "İstanbul ǅ ﬁle"}
+	rng := rand.New(rand.NewPCG(7, 7))
+	alphabet := []rune("aZ9 _-.é東\u0301\u00a0\t")
+	for range 500 {
+		r := make([]rune, rng.IntN(30))
+		for i := range r {
+			r[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		texts = append(texts, string(r))
+	}
+	for _, text := range texts {
+		joined := joinedWords(text)
+		var got []string
+		for w, rest, ok := nextWord(joined); ok; w, rest, ok = nextWord(rest) {
+			got = append(got, w)
+		}
+		if want := words(text); !slices.Equal(got, want) {
+			t.Fatalf("%q: joined %q reads back %q, want words' %q", text, joined, got, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package recall
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/deja-dev/deja/internal/lazyre"
 
@@ -185,6 +186,41 @@ func words(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	})
+}
+
+// joinedWords is words(s) joined by single spaces, made in one pass: a
+// service keeps the words of every turn's question this way, one string
+// a turn rather than a string header a word (nextWord reads them back).
+func joinedWords(s string) string {
+	lower := strings.ToLower(s)
+	var b strings.Builder
+	b.Grow(len(lower))
+	gap := false
+	for i, r := range lower {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			gap = true
+			continue
+		}
+		if gap && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		gap = false
+		_, size := utf8.DecodeRuneInString(lower[i:])
+		b.WriteString(lower[i : i+size])
+	}
+	return b.String()
+}
+
+// nextWord splits the first word off joined words: the word and the
+// rest, or ok false when none is left.
+func nextWord(joined string) (word, rest string, ok bool) {
+	if joined == "" {
+		return "", "", false
+	}
+	if i := strings.IndexByte(joined, ' '); i >= 0 {
+		return joined[:i], joined[i+1:], true
+	}
+	return joined, "", true
 }
 
 // phrase quotes text as one FTS5 phrase: its words in order. Quoting every

@@ -67,8 +67,8 @@ func (q query) asked() map[string]bool {
 	return asked
 }
 
-func sharesWord(text []string, asked map[string]bool) bool {
-	for _, w := range text {
+func sharesWord(text string, asked map[string]bool) bool {
+	for w, rest, ok := nextWord(text); ok; w, rest, ok = nextWord(rest) {
 		if asked[w] {
 			return true
 		}
@@ -103,7 +103,7 @@ func dropThinRead(ctx context.Context, s *store.Store, sem []semanticHit, q quer
 				content++
 			}
 		}
-		thin[id] = content < minContent && !sharesWord(words(user+" "+assistant), asked)
+		thin[id] = content < minContent && !sharesWord(joinedWords(user+" "+assistant), asked)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

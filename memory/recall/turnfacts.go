@@ -18,14 +18,14 @@ import (
 type turnFacts struct {
 	chars int
 	// words are the tokens of the question's first shapePrefix
-	// characters (the near-verbatim test, see fuse).
-	words []string
+	// characters (the near-verbatim test, see fuse), joined (joinedWords).
+	words string
 	// content is the number of content words of the question, and text
-	// the words of the question and answer, for a turn of at most
+	// the words of the question and answer, joined, for a turn of at most
 	// thinChars (the thin test, see dropThin); longer turns are never
 	// thin at the default limit.
 	content int
-	text    []string
+	text    string
 	short   bool
 	// at is when the turn was asked, in Unix nanoseconds: its own time,
 	// else its session's start; 0 when neither is known (the time a
@@ -138,15 +138,15 @@ func readTurnFacts(ctx context.Context, s *store.Store, ids []string) (map[int64
 		if err := rows.Scan(&id, &f.chars, &user, &text, &f.at); err != nil {
 			return nil, err
 		}
-		f.words = tokens(user)
+		f.words = joinedWords(user)
 		if text != nil {
 			f.short = true
-			for _, w := range f.words {
+			for w, rest, ok := nextWord(f.words); ok; w, rest, ok = nextWord(rest) {
 				if !stopword[w] && len(w) > 1 {
 					f.content++
 				}
 			}
-			f.text = words(*text)
+			f.text = joinedWords(*text)
 		}
 		read[id] = f
 	}

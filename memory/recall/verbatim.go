@@ -17,16 +17,17 @@ func (q query) tokens() []string { return tokens(q.text) }
 // tokens are the lower-case words of s.
 func tokens(s string) []string { return words(s) }
 
-// inOrder is the share of query words that appear in text in the query's
-// order (the longest common subsequence over the query's length): 1 when
-// the text holds the query as a phrase, even with words between.
-func inOrder(query, text []string) float64 {
+// inOrder is the share of query words that appear in text (joined words,
+// see joinedWords) in the query's order (the longest common subsequence
+// over the query's length): 1 when the text holds the query as a phrase,
+// even with words between.
+func inOrder(query []string, text string) float64 {
 	if len(query) == 0 || len(text) == 0 {
 		return 0
 	}
 	prev := make([]int, len(query)+1)
 	cur := make([]int, len(query)+1)
-	for _, t := range text {
+	for t, rest, ok := nextWord(text); ok; t, rest, ok = nextWord(rest) {
 		for j, w := range query {
 			switch {
 			case t == w:
