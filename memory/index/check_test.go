@@ -384,18 +384,7 @@ func TestUpgradeFromSchema9ChecksOut(t *testing.T) {
 	emb := memtest.NewWordsEmbedder()
 	ctx := context.Background()
 	mustIndex(t, s, emb, path)
-	for _, stmt := range []string{`DROP INDEX sessions_prompts`, `UPDATE meta SET value = '9' WHERE key = 'schema'`} {
-		if _, err := memtest.RawDB(t, s).ExecContext(ctx, stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	dir := s.Dir()
-	s.Close()
-	s2, err := store.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := reopenAfter(t, s, `DROP INDEX sessions_prompts`, `UPDATE meta SET value = '9' WHERE key = 'schema'`)
 	var n int
 	if err := memtest.RawDB(t, s2).QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE name = 'sessions_prompts'`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("sessions_prompts after the upgrade: %d (%v), want 1", n, err)
@@ -407,4 +396,25 @@ func TestUpgradeFromSchema9ChecksOut(t *testing.T) {
 	if problems, err := check.Check(ctx, s2); err != nil || len(problems) > 0 {
 		t.Errorf("Check after indexing the upgraded store = %q, %v; want nothing wrong", problems, err)
 	}
+}
+
+// reopenAfter runs stmts on s's database (to take the store back to an
+// older schema), closes s and opens the store again, as the next deja
+// would; the store it returns is closed when the test ends.
+func reopenAfter(t *testing.T, s *store.Store, stmts ...string) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	for _, stmt := range stmts {
+		if _, err := memtest.RawDB(t, s).ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	dir := s.Dir()
+	s.Close()
+	s2, err := store.Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s2.Close() })
+	return s2
 }

@@ -131,25 +131,14 @@ func TestSchemaUpgradesFrom2(t *testing.T) {
 	mustIndex(t, s, nil, path)
 	ctx := context.Background()
 	toSchema6(t, s)
-	for _, stmt := range []string{
+	s2 := reopenAfter(t, s,
 		`ALTER TABLE files DROP COLUMN harness`, `ALTER TABLE sessions DROP COLUMN harness`,
 		`DROP INDEX sessions_subagents`,
 		`ALTER TABLE sessions DROP COLUMN parent`, `ALTER TABLE sessions DROP COLUMN subagent`,
 		`ALTER TABLE sessions DROP COLUMN marker`, `ALTER TABLE turns DROP COLUMN actions`,
 		`ALTER TABLE turns DROP COLUMN time_ns`, `ALTER TABLE files DROP COLUMN full_pending`,
 		`UPDATE meta SET value = '2' WHERE key = 'schema'`,
-	} {
-		if _, err := memtest.RawDB(t, s).ExecContext(ctx, stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	dir := s.Dir()
-	s.Close()
-	s2, err := store.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	)
 	list, err := digest.Sessions(ctx, s2, recall.Scope{Harness: "aider"})
 	if err != nil {
 		t.Fatal(err)

@@ -116,28 +116,16 @@ func TestKeywordRowsFollowEveryWrite(t *testing.T) {
 // per-turn trigger is upgraded in place: the trigger goes, so the turns
 // indexed next get one keyword row each, not two.
 func TestSchema4StoreDropsTheInsertTrigger(t *testing.T) {
-	ctx := context.Background()
 	s, path := memtest.Fixture(t)
 	mustIndex(t, s, nil, path)
 	toSchema6(t, s)
-	for _, stmt := range []string{
+	s2 := reopenAfter(t, s,
 		`CREATE TRIGGER turns_ai AFTER INSERT ON turns BEGIN
 			INSERT INTO turns_fts(rowid, user, assistant, files, commands)
 			VALUES (new.id, new.user, new.assistant, new.files, new.commands);
 		END`,
 		`UPDATE meta SET value = '4' WHERE key = 'schema'`,
-	} {
-		if _, err := memtest.RawDB(t, s).ExecContext(ctx, stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	dir := s.Dir()
-	s.Close()
-	s2, err := store.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	)
 	var triggers int
 	if err := memtest.RawDB(t, s2).QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'turns_ai'`).Scan(&triggers); err != nil || triggers != 0 {
 		t.Fatalf("%d insert triggers after the upgrade (%v), want none", triggers, err)
