@@ -10,12 +10,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/deja-dev/deja/internal/lazyre"
-
 	"github.com/spf13/cobra"
 
 	"github.com/deja-dev/deja/config"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/lazyre"
 	"github.com/deja-dev/deja/memory/digest"
 	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/quote"

@@ -5,10 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/deja-dev/deja/internal/lazyre"
-
 	"github.com/deja-dev/deja/harness"
 	json "github.com/deja-dev/deja/internal/jsonlimit"
+	"github.com/deja-dev/deja/internal/lazyre"
 )
 
 // call is a record awaiting its tool/result: its index among the

@@ -11,11 +11,10 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/deja-dev/deja/internal/lazyre"
-
 	"github.com/deja-dev/deja/aider"
 	"github.com/deja-dev/deja/chunk"
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/lazyre"
 	"github.com/deja-dev/deja/memory/store"
 	"github.com/deja-dev/deja/userfile"
 )

@@ -5,9 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/deja-dev/deja/internal/lazyre"
-
 	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/internal/lazyre"
 )
 
 // query is a recall query taken apart for the keyword index.

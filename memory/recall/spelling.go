@@ -10,9 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/deja-dev/deja/internal/lazyre"
-
 	"github.com/deja-dev/deja/embed"
+	"github.com/deja-dev/deja/internal/lazyre"
 	"github.com/deja-dev/deja/memory/store"
 )
 

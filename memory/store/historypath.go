@@ -12,9 +12,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/deja-dev/deja/internal/lazyre"
-
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/lazyre"
 	"github.com/deja-dev/deja/memory/redact"
 )
 

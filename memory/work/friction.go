@@ -5,9 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/deja-dev/deja/internal/lazyre"
-
 	"github.com/deja-dev/deja/harness"
+	"github.com/deja-dev/deja/internal/lazyre"
 	"github.com/deja-dev/deja/memory/recall"
 	"github.com/deja-dev/deja/memory/store"
 )
