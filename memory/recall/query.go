@@ -3,7 +3,6 @@ package recall
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/deja-dev/deja/embed"
 	"github.com/deja-dev/deja/internal/lazyre"
@@ -187,28 +186,10 @@ func words(s string) []string {
 	})
 }
 
-// joinedWords is words(s) joined by single spaces, made in one pass: a
-// service keeps the words of every turn's question this way, one string
-// a turn rather than a string header a word (nextWord reads them back).
-func joinedWords(s string) string {
-	lower := strings.ToLower(s)
-	var b strings.Builder
-	b.Grow(len(lower))
-	gap := false
-	for i, r := range lower {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			gap = true
-			continue
-		}
-		if gap && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		gap = false
-		_, size := utf8.DecodeRuneInString(lower[i:])
-		b.WriteString(lower[i : i+size])
-	}
-	return b.String()
-}
+// joinedWords is words(s) joined by single spaces: a service keeps the
+// words of every turn's question this way, one string a turn rather than
+// a string header a word (nextWord reads them back).
+func joinedWords(s string) string { return strings.Join(words(s), " ") }
 
 // nextWord splits the first word off joined words: the word and the
 // rest, or ok false when none is left.

@@ -180,20 +180,26 @@ var shapes = []shape{
 	{kind: "basic-auth", literals: []string{"Basic", "basic", "BASIC"}, re: basic, valid: isBasicCredentials},
 }
 
-// shapeIndex lists, for each two bytes, the shapes with a literal
+// shapesByPair lists, for each two bytes, the shapes with a literal
 // starting with them (or with the first, for a literal of one byte), in
-// table order: a word tries only the shapes it could begin. pairs marks
+// table order: a word tries only the shapes it could begin. shapePairs marks
 // the two bytes some literal starts with (any second byte for a literal of
 // one), so a word that starts no literal costs one lookup. Both are built
 // the first time a text is redacted: a literal of one byte adds 256 pairs,
 // and building them took a millisecond of every process's start.
-var shapeIndex = sync.OnceValues(func() (map[[2]byte][]*shape, *[256][256]bool) {
-	index := map[[2]byte][]*shape{}
-	pairs := new([256][256]bool)
+var (
+	shapeIndexOnce sync.Once
+	shapesByPair   map[[2]byte][]*shape
+	shapePairs     [256][256]bool
+)
+
+// buildShapeIndex fills shapesByPair and shapePairs (see shapeIndexOnce).
+func buildShapeIndex() {
+	shapesByPair = map[[2]byte][]*shape{}
 	add := func(k [2]byte, sh *shape) {
-		pairs[k[0]][k[1]] = true
-		if list := index[k]; len(list) == 0 || list[len(list)-1] != sh {
-			index[k] = append(list, sh)
+		shapePairs[k[0]][k[1]] = true
+		if list := shapesByPair[k]; len(list) == 0 || list[len(list)-1] != sh {
+			shapesByPair[k] = append(list, sh)
 		}
 	}
 	for i := range shapes {
@@ -208,8 +214,7 @@ var shapeIndex = sync.OnceValues(func() (map[[2]byte][]*shape, *[256][256]bool) 
 			}
 		}
 	}
-	return index, pairs
-})
+}
 
 // wordBytes is isWordByte as a table.
 var wordBytes = func() (t [256]bool) {
@@ -226,10 +231,10 @@ var wordBytes = func() (t [256]bool) {
 // other rules together.
 func shapeTokens(s string) []edit {
 	var edits []edit
-	byPair, pairs := shapeIndex()
+	shapeIndexOnce.Do(buildShapeIndex)
 	for k := 0; k+1 < len(s); k++ {
-		if pairs[s[k]][s[k+1]] {
-			if e, end, ok := shapeAt(s, k, byPair[[2]byte{s[k], s[k+1]}]); ok {
+		if shapePairs[s[k]][s[k+1]] {
+			if e, end, ok := shapeAt(s, k, shapesByPair[[2]byte{s[k], s[k+1]}]); ok {
 				edits = append(edits, e)
 				k = end - 1
 				continue
@@ -277,7 +282,7 @@ func shapeAt(s string, k int, candidates []*shape) (edit, int, bool) {
 // the first time it is matched: most runs of deja (a recall, a hook)
 // redact nothing, and compiling the shapes' seventy patterns took 5 ms of
 // every process's start.
-func anchor(pattern string) *lazyre.Regexp { return lazyre.New(`^(?:` + pattern + `)`) }
+func anchor(pattern string) *lazyre.Regexp { return lazyre.Unlisted(`^(?:` + pattern + `)`) }
 
 // isWordByte is regexp's \b notion of a word character.
 func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
