@@ -1,7 +1,7 @@
 // Package lazyre holds regular expressions compiled the first time one is
 // matched, not when deja starts. Every deja process links every package,
 // and a recall through a running service is mostly that start: compiling
-// the patterns of the packages it never matches with cost it milliseconds.
+// patterns the process never matches cost it milliseconds.
 //
 // A pattern that does not compile panics when first used, as
 // regexp.MustCompile would at start; each package that declares patterns
@@ -63,7 +63,6 @@ func (r *Regexp) Regexp() *regexp.Regexp {
 	r.once.Do(func() { r.re = regexp.MustCompile(r.pattern) })
 	return r.re
 }
-
 
 func (r *Regexp) MatchString(s string) bool { return r.Regexp().MatchString(s) }
 

@@ -42,3 +42,22 @@ func TestCompileAllFindsABadPattern(t *testing.T) {
 		t.Errorf("CompileAll with good patterns: %v", err)
 	}
 }
+
+// TestUnlistedIsNotListed: a pattern made by Unlisted is compiled on its
+// first use like New's, but CompileAll does not see it (its table's own
+// test compiles it).
+func TestUnlistedIsNotListed(t *testing.T) {
+	bad := Unlisted(`(`)
+	if err := CompileAll(); err != nil {
+		t.Fatalf("CompileAll saw an unlisted pattern: %v", err)
+	}
+	if got := Unlisted(`x+`).FindStringSubmatchIndex("axxb"); !slices.Equal(got, []int{1, 3}) {
+		t.Errorf("FindStringSubmatchIndex = %v, want [1 3]", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("an unlisted pattern that does not compile matched without a panic")
+		}
+	}()
+	bad.MatchString("x")
+}
