@@ -4,8 +4,9 @@
 // patterns the process never matches cost it milliseconds.
 //
 // A pattern that does not compile panics when first used, as
-// regexp.MustCompile would at start; each package that declares patterns
-// calls CompileAll in a test, so that fails there instead.
+// regexp.MustCompile would at start; cmd/deja's TestPatternsCompile, whose
+// test binary links every package deja does, calls CompileAll so that it
+// fails there instead.
 package lazyre
 
 import (
