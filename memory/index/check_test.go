@@ -294,19 +294,8 @@ func TestSchemaUpgradeFrom8AddsTheWorkTable(t *testing.T) {
 	if n := count(); n != 0 {
 		t.Fatalf("read without outcomes, the store holds %d work rows", n)
 	}
-	for _, stmt := range []string{`DELETE FROM turn_work`, `DROP TRIGGER turn_work_ledger_i`, `DROP TRIGGER turn_work_ledger_d`,
-		`DROP TRIGGER turn_work_ledger_u`, `DROP TABLE turn_work`, `UPDATE meta SET value = '8' WHERE key = 'schema'`} {
-		if _, err := memtest.RawDB(t, s).Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
-	dir := s.Dir()
-	s.Close()
-	s, err := store.Open(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = reopenAfter(t, s, `DELETE FROM turn_work`, `DROP TRIGGER turn_work_ledger_i`, `DROP TRIGGER turn_work_ledger_d`,
+		`DROP TRIGGER turn_work_ledger_u`, `DROP TABLE turn_work`, `UPDATE meta SET value = '8' WHERE key = 'schema'`)
 	if n := count(); n != 0 {
 		t.Fatalf("after the upgrade turn_work holds %d rows", n)
 	}
